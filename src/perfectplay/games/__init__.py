@@ -1,0 +1,15 @@
+"""The built-in games, by the names the CLI knows them by."""
+
+from __future__ import annotations
+
+from .nim import Nim
+from .subtraction import Subtraction
+from .tictactoe import TicTacToe
+
+BUILTINS: dict[str, type] = {
+    "tictactoe": TicTacToe,
+    "nim": Nim,
+    "subtraction": Subtraction,
+}
+
+__all__ = ["BUILTINS", "Nim", "Subtraction", "TicTacToe"]

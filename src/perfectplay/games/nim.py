@@ -1,0 +1,54 @@
+"""Nim: take any number of stones from one pile; whoever takes the last stone wins."""
+
+from __future__ import annotations
+
+from ..values import WIN, Value
+
+
+class Nim:
+    """Nim on any piles; with misere=true, taking the last stone loses instead."""
+
+    name = "nim"
+
+    def __init__(self, piles: tuple[int, ...] = (3, 4, 5), misere: bool = False) -> None:
+        if any(p < 0 for p in piles):
+            raise ValueError("piles must be 0 or more stones")
+        self.piles = tuple(piles)
+        self.misere = misere
+        self.impartial = not misere
+
+    def initial(self) -> tuple[int, ...]:
+        """The piles as given."""
+        return self.piles
+
+    def moves(self, state: tuple[int, ...]) -> list[tuple[int, int]]:
+        """(pile index, stones taken) for every non-empty pile."""
+        return [(i, take) for i, pile in enumerate(state) for take in range(1, pile + 1)]
+
+    def play(self, state: tuple[int, ...], move: tuple[int, int]) -> tuple[int, ...]:
+        """Take stones from one pile."""
+        i, take = move
+        return (*state[:i], state[i] - take, *state[i + 1 :])
+
+    def outcome(self, state: tuple[int, ...]) -> Value | None:
+        """Normal play needs no outcome (no move loses); misère: no stones left wins."""
+        if self.misere and not any(state):
+            return WIN
+        return None
+
+    def key(self, state: tuple[int, ...]) -> tuple[int, ...]:
+        """Pile order does not matter."""
+        return tuple(sorted(state))
+
+    def show(self, state: tuple[int, ...]) -> str:
+        """One line per pile."""
+        return "\n".join(f"pile {i + 1}: {'|' * p} ({p})" for i, p in enumerate(state))
+
+    def format_move(self, move: tuple[int, int]) -> str:
+        """PILE:TAKEN, piles numbered from 1."""
+        return f"{move[0] + 1}:{move[1]}"
+
+    def parse_move(self, text: str) -> tuple[int, int]:
+        """PILE:TAKEN, e.g. 2:3 takes three stones from pile 2."""
+        pile, taken = text.split(":")
+        return int(pile) - 1, int(taken)

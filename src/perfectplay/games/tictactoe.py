@@ -1,0 +1,92 @@
+"""Tic-tac-toe on a 3x3 board, X first; a state is one int (X's cells in bits 0-8, O's in 9-17)."""
+
+from __future__ import annotations
+
+from ..values import LOSS, TIE, Value
+
+FULL = 0x1FF
+LINES = (0x007, 0x038, 0x1C0, 0x049, 0x092, 0x124, 0x111, 0x054)
+# HAS_LINE[cells] says whether a set of one player's cells holds three in a row.
+HAS_LINE = bytes(any(cells & line == line for line in LINES) for cells in range(512))
+
+
+def _transform(cells: int, perm: tuple[int, ...]) -> int:
+    return sum(1 << perm[i] for i in range(9) if cells >> i & 1)
+
+
+def _symmetries() -> list[tuple[int, ...]]:
+    rotate = (2, 5, 8, 1, 4, 7, 0, 3, 6)  # cell i goes to rotate[i]
+    mirror = (2, 1, 0, 5, 4, 3, 8, 7, 6)
+    perms = []
+    perm = tuple(range(9))
+    for _ in range(4):
+        perms.append(perm)
+        perms.append(tuple(mirror[p] for p in perm))
+        perm = tuple(rotate[p] for p in perm)
+    return perms
+
+
+# IMAGE[k][cells]: a set of cells under the k-th of the board's 8 symmetries.
+IMAGE = [[_transform(cells, perm) for cells in range(512)] for perm in _symmetries()]
+
+
+class TicTacToe:
+    """Three in a row wins; a full board with no line is a tie.
+
+    symmetry=true solves the 8 rotations and reflections of a board as one state.
+    """
+
+    name = "tictactoe"
+
+    def __init__(self, symmetry: bool = False) -> None:
+        self.symmetry = symmetry
+        if not symmetry:
+            self.key = None  # type: ignore[assignment]
+
+    def initial(self) -> int:
+        """The empty board."""
+        return 0
+
+    def moves(self, state: int) -> list[int]:
+        """The empty cells, 0 (top left) to 8 (bottom right)."""
+        free = ~(state | state >> 9) & FULL
+        return [i for i in range(9) if free >> i & 1]
+
+    def play(self, state: int, move: int) -> int:
+        """Mark a cell for the player to move."""
+        x, o = state & FULL, state >> 9
+        return state | (1 << move if x.bit_count() == o.bit_count() else 1 << (move + 9))
+
+    def outcome(self, state: int) -> Value | None:
+        """LOSS when the previous player made a line, TIE on a full board."""
+        x, o = state & FULL, state >> 9
+        last = x if x.bit_count() > o.bit_count() else o
+        if HAS_LINE[last]:
+            return LOSS
+        if x | o == FULL:
+            return TIE
+        return None
+
+    def key(self, state: int) -> int:
+        """The smallest code among the board's 8 symmetric images."""
+        x, o = state & FULL, state >> 9
+        return min(image[x] | image[o] << 9 for image in IMAGE)
+
+    def show(self, state: int) -> str:
+        """The board, empty cells numbered 1-9 as moves are typed."""
+        rows = []
+        for r in range(3):
+            row = []
+            for c in range(3):
+                i = 3 * r + c
+                row.append("X" if state >> i & 1 else "O" if state >> (i + 9) & 1 else str(i + 1))
+            rows.append(" ".join(row))
+        return "\n".join(rows)
+
+    def format_move(self, move: int) -> str:
+        """Cells are numbered 1-9, row by row."""
+        return str(move + 1)
+
+    def parse_move(self, text: str) -> int:
+        """A cell number 1-9."""
+        return int(text) - 1

@@ -1,0 +1,285 @@
+"""Alpha-beta search with a transposition table and iterative deepening: the root alone.
+
+For games too large to explore in full. Every table entry holds proven bounds (lo, hi) on a
+state's true value, valid at any depth, so deeper iterations reuse all earlier work and a
+state whose bounds meet is never searched again. The search runs on an explicit stack.
+Outcome games are valued WIN = 1, TIE = 0, LOSS = -1; remoteness is not tracked here.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any, Generic
+
+from .errors import CycleError, GameError, InterruptedSolve, StateBudgetExceeded, describe
+from .graph import ProgressCallback
+from .protocol import Game, M, Rules
+from .values import GameValue, Value, is_score, score_problem
+
+_OUTCOME_NUMBER = {Value.WIN: 1.0, Value.LOSS: -1.0, Value.TIE: 0.0}
+_NUMBER_OUTCOME = {1.0: Value.WIN, 0.0: Value.TIE, -1.0: Value.LOSS}
+PROGRESS_EVERY = 1 << 14
+_NO_MOVE: Any = object()
+
+
+@dataclass(frozen=True)
+class SearchResult(Generic[M]):
+    """The root's exact value, one best move (None when the game is already over), costs."""
+
+    value: GameValue
+    best_move: M | None
+    nodes: int
+    table_size: int
+    depth: int
+    seconds: float
+    method: str = "alphabeta"
+
+
+class _Restart(Exception):
+    """A scored end appeared after the search had assumed an outcome game."""
+
+
+class _Frame:
+    """A state being searched: its window, its moves and the bounds found so far."""
+
+    __slots__ = ("alpha", "best", "beta", "depth", "hi", "index", "key", "lo", "moves", "state")
+
+    def __init__(
+        self, state: Any, key: Hashable, window: tuple[float, float], depth: int, moves: list[Any]
+    ) -> None:
+        self.state = state
+        self.key = key
+        self.alpha, self.beta = window
+        self.depth = depth
+        self.moves = moves
+        self.index = 0
+        self.lo = -math.inf
+        self.hi = -math.inf
+        self.best: Any = _NO_MOVE
+
+
+Bounds = tuple[float, float]
+
+
+class _Searcher:
+    """One search of a game; the table lives across iterative-deepening passes."""
+
+    def __init__(
+        self, rules: Rules[Any, Any], max_nodes: int | None, progress: ProgressCallback | None
+    ) -> None:
+        self.rules = rules
+        self.max_nodes = max_nodes
+        self.progress = progress
+        self.nodes = 0
+        self.horizon_hit = False
+        self.current: Any = None
+        self.reset(scored=None)
+
+    def reset(self, scored: bool | None) -> None:
+        """Forget the table; ``scored`` None means the kind of game is not known yet."""
+        self.table: dict[Hashable, tuple[float, float, Any]] = {}
+        self.scored = scored
+        self.saw_outcome = False
+        self.integral = True
+        self.lowest, self.highest = (-1.0, 1.0) if scored is False else (-math.inf, math.inf)
+
+    def terminal_number(self, state: Any, result: object) -> float:
+        """The number standing for a terminal value; checks the game does not mix kinds."""
+        name = self.rules.name
+        if isinstance(result, Value) and result is not Value.DRAW:
+            if self.scored:
+                raise _mixed(name, state)
+            self.saw_outcome = True
+            if self.scored is None:
+                self.scored = False
+                self.lowest, self.highest = -1.0, 1.0
+            return _OUTCOME_NUMBER[result]
+        if is_score(result):
+            problem = score_problem(result)
+            if problem is not None:
+                raise GameError(f"{name}.outcome(state) for {describe(state)}: {problem}")
+            if self.saw_outcome:
+                raise _mixed(name, state)
+            if self.scored is False:
+                raise _Restart
+            self.scored = True
+            number = float(result)  # type: ignore[arg-type]
+            if not (isinstance(result, int) or math.isinf(number)):
+                self.integral = False
+            return number
+        raise GameError(
+            f"{name}.outcome(state) returned {describe(result)} for {describe(state)}; "
+            "expected None, WIN, LOSS, TIE or a number"
+        )
+
+    def no_move_number(self) -> float:
+        """A state with no moves and no outcome has lost (normal play)."""
+        if self.scored:
+            return -math.inf
+        if self.scored is None:
+            # Assume an outcome game until a scored end shows otherwise (then restart).
+            self.scored = False
+            self.lowest, self.highest = -1.0, 1.0
+        return -1.0
+
+    def run(self, root: Any, depth: int) -> tuple[Bounds, Any]:
+        """One depth-limited pass from the root: proven bounds and the best move found."""
+        rules = self.rules
+        on_path: set[Hashable] = set()
+        stack: list[_Frame] = []
+        flips: list[bool] = []
+        known = self.enter(root, (self.lowest, self.highest), depth, on_path, stack)
+        if known is not None:
+            entry = self.table.get(rules.key_of(root))
+            return known, _NO_MOVE if entry is None else entry[2]
+        while True:
+            frame = stack[-1]
+            if frame.index < len(frame.moves) and frame.lo < frame.beta:
+                self.current = frame.state
+                child = rules.play(frame.state, frame.moves[frame.index])
+                flip = rules.mover_changes(frame.state, child)
+                alpha = max(frame.alpha, frame.lo)
+                window = (-frame.beta, -alpha) if flip else (alpha, frame.beta)
+                known = self.enter(child, window, frame.depth - 1, on_path, stack)
+                if known is None:
+                    flips.append(flip)
+                else:
+                    _absorb(frame, known, flip)
+                continue
+            if frame.index < len(frame.moves):
+                frame.hi = self.highest  # cut off: the later moves were not looked at
+            lo, hi = frame.lo, frame.hi
+            old = self.table.get(frame.key)
+            if old is not None:
+                lo, hi = max(lo, old[0]), min(hi, old[1])
+            self.table[frame.key] = (lo, hi, frame.best)
+            on_path.discard(frame.key)
+            stack.pop()
+            if not stack:
+                return (lo, hi), frame.best
+            _absorb(stack[-1], (lo, hi), flips.pop())
+
+    def enter(
+        self,
+        state: Any,
+        window: tuple[float, float],
+        depth: int,
+        on_path: set[Hashable],
+        stack: list[_Frame],
+    ) -> Bounds | None:
+        """Bounds for a state known at once, or None after pushing a frame to search it."""
+        rules = self.rules
+        self.current = state
+        key = rules.key_of(state)
+        if key in on_path:
+            raise CycleError(
+                f"alpha-beta needs a game without cycles, but {rules.name} returns to "
+                f"state {describe(state)}; retrograde analysis handles cycles"
+            )
+        known = self.table.get(key)
+        if known is not None:
+            lo, hi, _ = known
+            if lo == hi or lo >= window[1] or hi <= window[0]:
+                return lo, hi
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise StateBudgetExceeded(
+                f"{rules.name}: alpha-beta searched more than max_nodes={self.max_nodes:,} nodes"
+            )
+        if self.progress is not None and not self.nodes & (PROGRESS_EVERY - 1):
+            self.progress(self.nodes, len(self.table))
+        if known is None:
+            result = rules.outcome(state)
+            if result is not None:
+                number = self.terminal_number(state, result)
+                self.table[key] = (number, number, _NO_MOVE)
+                return number, number
+        if depth <= 0:
+            self.horizon_hit = True
+            return (known[0], known[1]) if known is not None else (self.lowest, self.highest)
+        moves = list(rules.moves(state))
+        if not moves:
+            number = self.no_move_number()
+            self.table[key] = (number, number, _NO_MOVE)
+            return number, number
+        if known is not None and known[2] is not _NO_MOVE and known[2] in moves:
+            moves.remove(known[2])
+            moves.insert(0, known[2])
+        on_path.add(key)
+        stack.append(_Frame(state, key, window, depth, moves))
+        return None
+
+
+def _absorb(frame: _Frame, bounds: Bounds, flip: bool) -> None:
+    """Fold a child's proven bounds into its parent's frame."""
+    lo, hi = (-bounds[1], -bounds[0]) if flip else bounds
+    if frame.best is _NO_MOVE or lo > frame.lo:
+        frame.lo = max(frame.lo, lo)
+        frame.best = frame.moves[frame.index]
+    frame.hi = max(frame.hi, hi)
+    frame.index += 1
+
+
+def _mixed(name: str, state: Any) -> GameError:
+    return GameError(
+        f"{name}.outcome(state) mixes outcomes and scores (at {describe(state)}); a game is "
+        "either won/lost/tied or scored"
+    )
+
+
+def search(
+    game: Game[Any, M] | Rules[Any, M],
+    *,
+    max_nodes: int | None = None,
+    progress: ProgressCallback | None = None,
+) -> SearchResult[M]:
+    """The exact value of the initial state and a best move, by alpha-beta search.
+
+    Equals the full solvers' root value; explores only what the proof needs. Games with
+    cycles are refused (CycleError): use retrograde analysis for those.
+    """
+    rules: Rules[Any, M] = game if isinstance(game, Rules) else Rules(game)
+    started = time.perf_counter()
+    try:
+        root = rules.initial()
+    except Exception as exc:
+        raise GameError(f"{rules.name}.initial() raised {type(exc).__name__}: {exc}") from exc
+    searcher = _Searcher(rules, max_nodes, progress)
+    depth = 1
+    try:
+        while True:
+            searcher.horizon_hit = False
+            try:
+                (lo, hi), best = searcher.run(root, depth)
+            except _Restart:
+                searcher.reset(scored=True)
+                continue
+            if lo == hi:
+                break
+            if not searcher.horizon_hit:
+                raise AssertionError(f"alpha-beta left the root open: [{lo}, {hi}]")
+            depth = depth + 1 if depth < 8 else depth * 3 // 2
+    except KeyboardInterrupt:
+        raise InterruptedSolve(
+            f"interrupted while searching {rules.name}: {searcher.nodes:,} nodes, depth {depth}"
+        ) from None
+    except (CycleError, StateBudgetExceeded, GameError):
+        raise
+    except Exception as exc:
+        raise rules.diagnose(searcher.current, exc) from exc
+    value: GameValue
+    if searcher.scored:
+        value = int(lo) if searcher.integral and math.isfinite(lo) else lo
+    else:
+        value = _NUMBER_OUTCOME[lo]
+    return SearchResult(
+        value=value,
+        best_move=None if best is _NO_MOVE else best,
+        nodes=searcher.nodes,
+        table_size=len(searcher.table),
+        depth=depth,
+        seconds=time.perf_counter() - started,
+    )
