@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .connect_four import ConnectFour
 from .nim import Nim
 from .subtraction import Subtraction
 from .tictactoe import TicTacToe
@@ -10,6 +11,7 @@ BUILTINS: dict[str, type] = {
     "tictactoe": TicTacToe,
     "nim": Nim,
     "subtraction": Subtraction,
+    "connect-four": ConnectFour,
 }
 
-__all__ = ["BUILTINS", "Nim", "Subtraction", "TicTacToe"]
+__all__ = ["BUILTINS", "ConnectFour", "Nim", "Subtraction", "TicTacToe"]
