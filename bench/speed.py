@@ -49,7 +49,10 @@ def main() -> None:
     rates = {label: measure(label, game) for label, game in games}
     # The floor is set for games of a few moves per state; Nim shows the cost per edge.
     worst = min(rate for label, rate in rates.items() if not label.startswith("nim"))
-    print(f"slowest (tic-tac-toe, connect four): {worst:,.0f} states/s = {worst / FLOOR:.1f}x the floor of {FLOOR:,}")
+    print(
+        f"slowest (tic-tac-toe, connect four): {worst:,.0f} states/s "
+        f"= {worst / FLOOR:.1f}x the floor of {FLOOR:,}"
+    )
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ class ConnectFour:
     def __init__(
         self, width: int = 4, height: int = 4, connect: int = 4, symmetry: bool = False
     ) -> None:
-        if not (1 <= width and 1 <= height and 2 <= connect):
+        if width < 1 or height < 1 or connect < 2:
             raise ValueError("need width >= 1, height >= 1 and connect >= 2")
         if width * (height + 1) > 62:
             raise ValueError("the board must fit 62 bits: width * (height + 1) <= 62")
