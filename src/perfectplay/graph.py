@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
@@ -33,8 +33,10 @@ class StateGraph:
     """The explored game: one integer id per reachable state (keyed by the game's key())."""
 
     rules: Rules[Any, Any]
-    states: list[Any]
-    index: dict[Hashable, int]
+    states: Sequence[Any] | npt.NDArray[np.int64]
+    """The state behind each id: a list (plain games) or an array of codes (batch games)."""
+    lookup: Callable[[Hashable], int | None]
+    """The id of a canonical key, or None."""
     offsets: npt.NDArray[np.int64]
     children: npt.NDArray[np.int32]
     same_mover: npt.NDArray[np.bool_]
@@ -45,22 +47,29 @@ class StateGraph:
     integral_scores: bool
     seconds: float
     extra_turns: bool = field(default=False)
+    reward: npt.NDArray[np.float64] | None = field(default=None)
+    """Points the mover collects along each edge (scored games with a reward hook)."""
 
     @property
     def n_states(self) -> int:
         """How many distinct states (keys) were reached."""
-        return len(self.states)
+        return int(self.offsets.shape[0] - 1)
 
     @property
     def n_edges(self) -> int:
         """How many (state, move) pairs were expanded."""
         return int(self.children.shape[0])
 
+    def state(self, sid: int) -> Any:
+        """The (representative) state with id ``sid``."""
+        state = self.states[sid]
+        return int(state) if isinstance(state, np.integer) else state
+
     def id_of(self, state: Any) -> int | None:
         """The id of a state, or None if exploration never reached it."""
         try:
-            return self.index.get(self.rules.key_of(state))
-        except TypeError:
+            return self.lookup(self.rules.key_of(state))
+        except (TypeError, ValueError, OverflowError):
             return None
 
     def children_of(self, sid: int) -> npt.NDArray[np.int32]:
@@ -70,14 +79,9 @@ class StateGraph:
     @cached_property
     def reverse(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.bool_]]:
         """Reverse edges in CSR form: (offsets, parents, same_mover), built on first use."""
-        n = self.n_states
-        degrees = np.diff(self.offsets)
-        parents = np.repeat(np.arange(n, dtype=np.int32), degrees)
-        order = np.argsort(self.children, kind="stable")
-        counts = np.bincount(self.children, minlength=n)
-        rev_offsets = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(counts, out=rev_offsets[1:])
-        return rev_offsets, parents[order], self.same_mover[order]
+        from .kernels import reverse_csr
+
+        return reverse_csr(self.offsets, self.children, self.same_mover)
 
 
 def explore(
@@ -85,13 +89,23 @@ def explore(
     *,
     max_states: int | None = None,
     progress: ProgressCallback | None = None,
+    batch: bool | None = None,
 ) -> StateGraph:
     """Reach every state of ``game`` from its initial state, breadth first, without recursion.
 
-    Raises GameError when the game breaks the protocol, StateBudgetExceeded when more than
-    ``max_states`` states are found, InterruptedSolve on Ctrl-C.
+    A game offering the batch protocol (``perfectplay.batch``) is explored with arrays
+    unless ``batch=False``. Raises GameError when the game breaks the protocol,
+    StateBudgetExceeded when more than ``max_states`` states are found, InterruptedSolve on
+    Ctrl-C.
     """
     rules = game if isinstance(game, Rules) else Rules(game)
+    if batch is not False:
+        from .batch import explore_batch, is_batch_game
+
+        if is_batch_game(rules.game):
+            return explore_batch(rules, max_states=max_states, progress=progress)
+        if batch:
+            raise GameError(f"{rules.name} has no batch_outcome() and batch_expand()")
     started = time.perf_counter()
     try:
         root = rules.initial()
@@ -105,15 +119,17 @@ def explore(
     children = array("i")
     offsets = array("q", [0])
     same = array("b")
+    rewards: list[object] = []
     terminal_ids: list[int] = []
     terminal_values: list[object] = []
     limit = max_states if max_states is not None else -1
-    outcome, moves, play, key, to_move = (
+    outcome, moves, play, key, to_move, reward = (
         rules.outcome,
         rules.moves,
         rules.play,
         rules.key,
         rules.to_move,
+        rules.reward,
     )
     i = 0
     state: Any = root
@@ -137,6 +153,8 @@ def explore(
                     children.append(cid)
                     if to_move is not None:
                         same.append(to_move(child) == mover)
+                    if reward is not None:
+                        rewards.append(reward(state, move))
             offsets.append(len(children))
             i += 1
             if limit >= 0 and len(states) > limit:
@@ -158,7 +176,6 @@ def explore(
     if progress is not None:
         progress(i, len(states))
 
-    n = len(states)
     kind, terminal, code, score, integral = _classify_terminals(
         rules, states, terminal_ids, terminal_values
     )
@@ -167,11 +184,13 @@ def explore(
         if to_move is not None
         else np.zeros(len(children), dtype=np.bool_)
     )
-    assert terminal.shape[0] == n
+    edge_reward = None if reward is None else _check_rewards(rules, kind, rewards)
+    if edge_reward is not None and not all(isinstance(r, (int, np.integer)) for r in rewards):
+        integral = False
     return StateGraph(
         rules=rules,
         states=states,
-        index=index,
+        lookup=index.get,
         offsets=np.frombuffer(offsets, dtype=np.int64).copy(),
         children=np.frombuffer(children, dtype=np.int32).copy(),
         same_mover=same_arr,
@@ -182,12 +201,29 @@ def explore(
         integral_scores=integral,
         seconds=time.perf_counter() - started,
         extra_turns=bool(same_arr.any()),
+        reward=edge_reward,
     )
+
+
+def _check_rewards(
+    rules: Rules[Any, Any], kind: Kind, rewards: list[object]
+) -> npt.NDArray[np.float64]:
+    """Rewards as an array, after checking each is a usable number in a scored game."""
+    for value in rewards:
+        if not is_score(value) or score_problem(value) is not None:
+            why = score_problem(value) if is_score(value) else "not a number"
+            raise GameError(f"{rules.name}.reward(state, move) returned {describe(value)}: {why}")
+    if kind != "scored" and any(rewards):
+        raise GameError(
+            f"{rules.name} has reward() but its outcome() gives WIN/LOSS/TIE; rewards belong "
+            "to scored games (make outcome() return numbers)"
+        )
+    return np.asarray(rewards, dtype=np.float64)
 
 
 def _classify_terminals(
     rules: Rules[Any, Any],
-    states: list[Any],
+    states: Sequence[Any],
     ids: list[int],
     values: list[object],
 ) -> tuple[Kind, npt.NDArray[np.bool_], npt.NDArray[np.int8], npt.NDArray[np.float64], bool]:

@@ -29,8 +29,12 @@ _TIE = 3
 _DRAW = 4
 
 
-def _jit(fn: F) -> F:
+def jit(fn: F) -> F:
+    """Compile a function with numba, cached on disk, keeping its type for mypy."""
     return cast(F, numba.njit(cache=True, nogil=True)(fn))
+
+
+_jit = jit
 
 
 @_jit
@@ -150,13 +154,16 @@ def negamax(
     same_mover: B,
     terminal: B,
     score: F64,
+    reward: F64,
 ) -> tuple[F64, I32]:
     """Scores for the player to move, children before parents.
 
-    A child's score is negated across a move that changes the mover and kept across one
-    that gives another turn. Remoteness follows the shortest of the best moves. A state
-    with no moves and no outcome scores -inf (normal play: it has lost).
+    A move is worth its reward plus the child's score, negated across a move that changes
+    the mover and kept across one that gives another turn. ``reward`` is empty when the game
+    has none. Remoteness follows the shortest of the best moves. A state with no moves and
+    no outcome scores -inf (normal play: it has lost).
     """
+    has_reward = reward.shape[0] > 0
     n = offsets.shape[0] - 1
     value = np.empty(n, dtype=np.float64)
     remoteness = np.zeros(n, dtype=np.int32)
@@ -175,6 +182,8 @@ def negamax(
         for e in range(lo, hi):
             c = children[e]
             v = value[c] if same_mover[e] else -value[c]
+            if has_reward:
+                v += reward[e]
             r = remoteness[c] + 1
             if e == lo or v > best or (v == best and r < best_r):
                 best = v
@@ -207,3 +216,75 @@ def grundy(order: I32, offsets: I64, children: I32) -> I32:
             m += 1
         value[s] = m
     return value
+
+
+@_jit
+def reverse_csr(offsets: I64, children: I32, same_mover: B) -> tuple[I64, I32, B]:
+    """Reverse edges in CSR form (offsets, parents, same_mover) by counting sort, O(edges)."""
+    n = offsets.shape[0] - 1
+    m = children.shape[0]
+    rev_offsets = np.zeros(n + 1, dtype=np.int64)
+    for e in range(m):
+        rev_offsets[children[e] + 1] += 1
+    for s in range(n):
+        rev_offsets[s + 1] += rev_offsets[s]
+    fill = rev_offsets[:-1].copy()
+    parents = np.empty(m, dtype=np.int32)
+    same = np.empty(m, dtype=np.bool_)
+    for s in range(n):
+        for e in range(offsets[s], offsets[s + 1]):
+            c = children[e]
+            parents[fill[c]] = s
+            same[fill[c]] = same_mover[e]
+            fill[c] += 1
+    return rev_offsets, parents, same
+
+
+@_jit
+def breadth_first_order(offsets: I64, children: I64, root: np.int64) -> I64:
+    """The states reachable from ``root``, in breadth-first order (root first)."""
+    n = offsets.shape[0] - 1
+    seen = np.zeros(n, dtype=np.bool_)
+    order = np.empty(n, dtype=np.int64)
+    order[0] = root
+    seen[root] = True
+    tail = 1
+    head = 0
+    while head < tail:
+        s = order[head]
+        head += 1
+        for e in range(offsets[s], offsets[s + 1]):
+            c = children[e]
+            if not seen[c]:
+                seen[c] = True
+                order[tail] = c
+                tail += 1
+    return order[:tail]
+
+
+@_jit
+def relabel(order: I64, offsets: I64, children: I64) -> tuple[I64, I32, I64]:
+    """The subgraph on ``order`` renumbered 0..k-1 in that order.
+
+    Returns the new offsets, the new children, and for each new edge the old edge it came
+    from (to carry per-edge data along). Every child must itself be in ``order``.
+    """
+    n = offsets.shape[0] - 1
+    new_id = np.full(n, -1, dtype=np.int64)
+    for i in range(order.shape[0]):
+        new_id[order[i]] = i
+    k = order.shape[0]
+    new_offsets = np.zeros(k + 1, dtype=np.int64)
+    for i in range(k):
+        s = order[i]
+        new_offsets[i + 1] = new_offsets[i] + offsets[s + 1] - offsets[s]
+    new_children = np.empty(new_offsets[k], dtype=np.int32)
+    source_edge = np.empty(new_offsets[k], dtype=np.int64)
+    for i in range(k):
+        s = order[i]
+        j = new_offsets[i]
+        for e in range(offsets[s], offsets[s + 1]):
+            new_children[j] = new_id[children[e]]
+            source_edge[j] = e
+            j += 1
+    return new_offsets, new_children, source_edge

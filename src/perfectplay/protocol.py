@@ -11,6 +11,7 @@ A game is any object with four methods::
 moves and no outcome is a loss for the player to move (normal play). Optional hooks:
 
     to_move(state) -> hashable   who moves; a move that keeps it the same gives another turn
+    reward(state, move) -> num   points the mover collects by the move (scored games)
     key(state) -> hashable       canonical form: states with one key are solved once
     show(state) -> str           how a person sees the state
     format_move(move) -> str     how a person sees a move
@@ -86,6 +87,7 @@ class Rules(Generic[S, M]):
         self.outcome: Callable[[S], GameValue | None] = game.outcome
         self.to_move: Callable[[S], Hashable] | None = _optional(game, "to_move")
         self.key: Callable[[S], Hashable] | None = _optional(game, "key")
+        self.reward: Callable[[S, M], float] | None = _optional(game, "reward")
         self._show: Callable[[S], str] | None = _optional(game, "show")
         self._format_move: Callable[[M], str] | None = _optional(game, "format_move")
         self._parse_move: Callable[[str], M] | None = _optional(game, "parse_move")
@@ -170,6 +172,11 @@ class Rules(Generic[S, M]):
                     f"is not hashable ({type(exc).__name__}: {exc}). States must be hashable: "
                     "use tuples, frozensets or ints, or define key()"
                 )
+            if self.reward is not None:
+                try:
+                    self.reward(state, move)
+                except Exception as exc:
+                    return _raised(where, "reward", state, move, exc)
             if self.to_move is not None:
                 try:
                     self.to_move(child)

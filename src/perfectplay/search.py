@@ -76,7 +76,7 @@ class _Searcher:
         self.nodes = 0
         self.horizon_hit = False
         self.current: Any = None
-        self.reset(scored=None)
+        self.reset(scored=True if rules.reward is not None else None)
 
     def reset(self, scored: bool | None) -> None:
         """Forget the table; ``scored`` None means the kind of game is not known yet."""
@@ -115,6 +115,19 @@ class _Searcher:
             "expected None, WIN, LOSS, TIE or a number"
         )
 
+    def reward_number(self, state: Any, move: Any) -> float:
+        """The reward of a move as a float, checked."""
+        assert self.rules.reward is not None
+        result = self.rules.reward(state, move)
+        problem = "not a number" if not is_score(result) else score_problem(result)
+        if problem is not None:
+            raise GameError(
+                f"{self.rules.name}.reward(state, move) returned {describe(result)}: {problem}"
+            )
+        if not isinstance(result, int):
+            self.integral = False
+        return float(result)
+
     def no_move_number(self) -> float:
         """A state with no moves and no outcome has lost (normal play)."""
         if self.scored:
@@ -130,7 +143,8 @@ class _Searcher:
         rules = self.rules
         on_path: set[Hashable] = set()
         stack: list[_Frame] = []
-        flips: list[bool] = []
+        edges: list[tuple[bool, float]] = []
+        reward = rules.reward
         known = self.enter(root, (self.lowest, self.highest), depth, on_path, stack)
         if known is not None:
             entry = self.table.get(rules.key_of(root))
@@ -139,15 +153,19 @@ class _Searcher:
             frame = stack[-1]
             if frame.index < len(frame.moves) and frame.lo < frame.beta:
                 self.current = frame.state
-                child = rules.play(frame.state, frame.moves[frame.index])
-                flip = rules.mover_changes(frame.state, child)
+                move = frame.moves[frame.index]
+                child = rules.play(frame.state, move)
+                edge = (
+                    rules.mover_changes(frame.state, child),
+                    0.0 if reward is None else self.reward_number(frame.state, move),
+                )
                 alpha = max(frame.alpha, frame.lo)
-                window = (-frame.beta, -alpha) if flip else (alpha, frame.beta)
+                window = _child_window(alpha, frame.beta, edge)
                 known = self.enter(child, window, frame.depth - 1, on_path, stack)
                 if known is None:
-                    flips.append(flip)
+                    edges.append(edge)
                 else:
-                    _absorb(frame, known, flip)
+                    _absorb(frame, known, edge)
                 continue
             if frame.index < len(frame.moves):
                 frame.hi = self.highest  # cut off: the later moves were not looked at
@@ -160,7 +178,7 @@ class _Searcher:
             stack.pop()
             if not stack:
                 return (lo, hi), frame.best
-            _absorb(stack[-1], (lo, hi), flips.pop())
+            _absorb(stack[-1], (lo, hi), edges.pop())
 
     def enter(
         self,
@@ -213,9 +231,20 @@ class _Searcher:
         return None
 
 
-def _absorb(frame: _Frame, bounds: Bounds, flip: bool) -> None:
-    """Fold a child's proven bounds into its parent's frame."""
-    lo, hi = (-bounds[1], -bounds[0]) if flip else bounds
+def _child_window(alpha: float, beta: float, edge: tuple[bool, float]) -> Bounds:
+    """The window a child must be searched with for the parent's window (alpha, beta)."""
+    flip, reward = edge
+    return (reward - beta, reward - alpha) if flip else (alpha - reward, beta - reward)
+
+
+def _absorb(frame: _Frame, bounds: Bounds, edge: tuple[bool, float]) -> None:
+    """Fold a child's proven bounds into its parent's frame, across the edge's reward."""
+    flip, reward = edge
+    lo, hi = (
+        (reward - bounds[1], reward - bounds[0])
+        if flip
+        else (bounds[0] + reward, bounds[1] + reward)
+    )
     if frame.best is _NO_MOVE or lo > frame.lo:
         frame.lo = max(frame.lo, lo)
         frame.best = frame.moves[frame.index]

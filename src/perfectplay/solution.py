@@ -48,6 +48,11 @@ class MoveValue(Generic[M]):
 _NO_STATE: Any = object()
 
 
+def _exact(number: float, integral: bool) -> int | float:
+    """A reward as the solution reports numbers: int when every score is a whole number."""
+    return int(number) if integral and math.isfinite(number) else number
+
+
 class Solution(Generic[S, M]):
     """Every reachable state of a game, solved. States default to the initial state.
 
@@ -82,7 +87,7 @@ class Solution(Generic[S, M]):
     @property
     def initial(self) -> S:
         """The initial state of the game."""
-        return self.graph.states[0]  # type: ignore[no-any-return]
+        return self.graph.state(0)  # type: ignore[no-any-return]
 
     @property
     def scored(self) -> bool:
@@ -146,6 +151,8 @@ class Solution(Generic[S, M]):
             remoteness = self.remoteness_of_id(cid)
             if rules.mover_changes(state, child):
                 value = value.flipped() if isinstance(value, Value) else -value
+            if rules.reward is not None and not isinstance(value, Value):
+                value = value + _exact(rules.reward(state, move), self.graph.integral_scores)
             result.append(MoveValue(move, value, None if remoteness is None else remoteness + 1))
         result.sort(key=lambda mv: preference_key(mv.value, mv.remoteness))
         return result

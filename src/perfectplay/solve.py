@@ -25,13 +25,14 @@ def solve(
     *,
     max_states: int | None = None,
     progress: ProgressCallback | None = None,
+    batch: bool | None = None,
 ) -> Solution[Any, Any]:
     """Solve every reachable state of ``game`` exactly.
 
     ``auto`` picks negamax for scored games, Grundy values for games that declare
     ``impartial = True`` and qualify, and retrograde analysis otherwise; the choice is in
     ``solution.method``. For the root value alone of a game too large to explore, see
-    ``perfectplay.search``.
+    ``perfectplay.search``. ``batch=False`` explores a batch game through its plain methods.
     """
     if method not in METHODS:
         raise SolverChoiceError(
@@ -41,7 +42,7 @@ def solve(
     graph = (
         game
         if isinstance(game, StateGraph)
-        else explore(game, max_states=max_states, progress=progress)
+        else explore(game, max_states=max_states, progress=progress, batch=batch)
     )
     if method == "auto":
         method = choose_method(graph)
@@ -90,8 +91,9 @@ def _negamax(graph: StateGraph) -> tuple[npt.NDArray[np.float64], npt.NDArray[np
             "use retrograde (it also handles cycles)"
         )
     order = _acyclic_order(graph, "negamax")
+    reward = graph.reward if graph.reward is not None else np.empty(0, dtype=np.float64)
     return kernels.negamax(
-        order, graph.offsets, graph.children, graph.same_mover, graph.terminal, graph.score
+        order, graph.offsets, graph.children, graph.same_mover, graph.terminal, graph.score, reward
     )
 
 
@@ -114,7 +116,7 @@ def _grundy_problem(graph: StateGraph) -> str | None:
         sid = int(np.flatnonzero(graph.terminal & (graph.outcome_code != int(Value.LOSS)))[0])
         return (
             f"{name} ends in {Value(int(graph.outcome_code[sid])).name} at "
-            f"{describe(graph.states[sid])} (normal play allows only LOSS for the mover)"
+            f"{describe(graph.state(sid))} (normal play allows only LOSS for the mover)"
         )
     return None
 
@@ -127,7 +129,7 @@ def _order(graph: StateGraph) -> npt.NDArray[np.int32]:
 def _acyclic_order(graph: StateGraph, method: str) -> npt.NDArray[np.int32]:
     order = _order(graph)
     if order.shape[0] < graph.n_states:
-        state = describe(graph.states[state_on_cycle(graph, order)])
+        state = describe(graph.state(state_on_cycle(graph, order)))
         raise CycleError(
             f"{method} needs a game without cycles, but {graph.rules.name} returns to state "
             f"{state}; retrograde analysis handles cycles in WIN/LOSS/TIE games"

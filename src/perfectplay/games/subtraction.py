@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
+import numpy.typing as npt
+
+from ..batch import Expansion
+from ..kernels import jit as _jit
 from ..values import Value
 
 
@@ -18,6 +23,8 @@ class Subtraction:
             raise ValueError("take must list positive numbers of stones")
         self.stones = stones
         self.take = tuple(sorted(set(take)))
+        self.universe = stones + 1
+        self._take = np.array(self.take, dtype=np.int64)
 
     def initial(self) -> int:
         """The full pile."""
@@ -38,3 +45,32 @@ class Subtraction:
     def show(self, state: int) -> str:
         """The pile."""
         return f"{state} stones (take {', '.join(map(str, self.take))})"
+
+    def batch_outcome(self, codes: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
+        """No state has an outcome: the game ends when no removal fits."""
+        return np.zeros(codes.shape[0], dtype=np.int8)
+
+    def batch_expand(self, codes: npt.NDArray[np.int64]) -> Expansion:
+        """Every allowed removal from every pile size at once."""
+        return Expansion(*_removals(codes, self._take))
+
+
+@_jit
+def _removals(
+    codes: npt.NDArray[np.int64], take: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """(parent index, pile after) for every removal in ``take`` (ascending) that fits."""
+    total = 0
+    for i in range(codes.shape[0]):
+        total += np.searchsorted(take, codes[i], side="right")
+    parents = np.empty(total, dtype=np.int64)
+    children = np.empty(total, dtype=np.int64)
+    j = 0
+    for i in range(codes.shape[0]):
+        for t in take:
+            if t > codes[i]:
+                break
+            parents[j] = i
+            children[j] = codes[i] - t
+            j += 1
+    return parents, children

@@ -1,0 +1,304 @@
+"""The batch protocol: games whose states are integers, explored many states at a time.
+
+A batch game is a plain game (so people can play and analyse it) that also offers:
+
+    batch_outcome(codes) -> array       int8 codes 0 (goes on) / WIN / LOSS / TIE, or
+                                        float64 scores with NaN for "goes on"
+    batch_expand(codes) -> Expansion    every move of every given non-terminal state
+    batch_key(codes) -> codes           optional: canonical codes (symmetry)
+    universe: int                       optional: every state is a code below it
+
+Codes are non-negative int64. With ``universe`` the whole space is expanded in one call and
+what the initial state cannot reach is dropped; otherwise exploration goes level by level,
+deduplicating with sorted arrays. Either way the result is the same StateGraph the plain
+protocol builds, and the same solvers run on it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import kernels
+from .errors import GameError, InterruptedSolve, StateBudgetExceeded
+from .graph import Kind, ProgressCallback, StateGraph
+from .protocol import Rules
+from .values import UNDECIDED, Value
+
+Codes = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """The moves of a batch of states.
+
+    ``parents[i]`` is the index (into the batch) of the state whose move leads to
+    ``children[i]``; parents must be non-decreasing. ``rewards`` (scored games) and
+    ``same_mover`` (moves that give another turn) are per move, or None.
+    """
+
+    parents: npt.NDArray[np.int64]
+    children: Codes
+    rewards: npt.NDArray[np.float64] | None = None
+    same_mover: npt.NDArray[np.bool_] | None = None
+
+
+def is_batch_game(game: object) -> bool:
+    """Whether a game offers the batch protocol."""
+    return callable(getattr(game, "batch_outcome", None)) and callable(
+        getattr(game, "batch_expand", None)
+    )
+
+
+class _Terminals:
+    """Terminal values found batch by batch, and the kind of game they reveal."""
+
+    def __init__(self, rules: Rules[Any, Any]) -> None:
+        self.rules = rules
+        self.kind: Kind | None = None
+        self.integral = True
+
+    def read(self, codes: Codes) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float64]]:
+        """Outcome codes and scores of a batch; checks the game's answer."""
+        game: Any = self.rules.game
+        result = np.asarray(game.batch_outcome(codes))
+        if result.shape != codes.shape:
+            raise GameError(
+                f"{self.rules.name}.batch_outcome returned shape {result.shape} for "
+                f"{codes.shape[0]} states"
+            )
+        if result.dtype.kind == "f":
+            self._kind("scored")
+            scores = result.astype(np.float64)
+            done = ~np.isnan(scores)
+            if self.integral and not np.all(np.isinf(scores[done]) | (scores[done] % 1 == 0)):
+                self.integral = False
+            code = np.where(done, np.int8(Value.TIE), np.int8(UNDECIDED)).astype(np.int8)
+            return code, scores
+        code = result.astype(np.int8)
+        bad = (code < UNDECIDED) | (code > int(Value.TIE))
+        if bad.any():
+            raise GameError(
+                f"{self.rules.name}.batch_outcome gave code {int(code[bad][0])} for state "
+                f"{int(codes[bad][0])}; expected 0 (goes on), 1 WIN, 2 LOSS or 3 TIE"
+            )
+        if (code != UNDECIDED).any():
+            self._kind("outcome")
+        return code, np.full(codes.shape[0], np.nan)
+
+    def _kind(self, kind: Kind) -> None:
+        if self.kind is not None and self.kind != kind:
+            raise GameError(f"{self.rules.name}.batch_outcome mixes outcome codes and scores")
+        self.kind = kind
+
+
+def _expand(rules: Rules[Any, Any], codes: Codes) -> Expansion:
+    game: Any = rules.game
+    expansion = game.batch_expand(codes)
+    parents = np.asarray(expansion.parents, dtype=np.int64)
+    children = np.asarray(expansion.children, dtype=np.int64)
+    if parents.shape != children.shape:
+        raise GameError(f"{rules.name}.batch_expand: parents and children differ in length")
+    if parents.size and (
+        np.any(np.diff(parents) < 0) or parents[0] < 0 or parents[-1] >= codes.size
+    ):
+        raise GameError(
+            f"{rules.name}.batch_expand: parents must be non-decreasing indices into the batch"
+        )
+    if children.size and children.min() < 0:
+        raise GameError(f"{rules.name}.batch_expand produced a negative state code")
+    key = getattr(game, "batch_key", None)
+    if callable(key):
+        children = np.asarray(key(children), dtype=np.int64)
+    return Expansion(parents, children, expansion.rewards, expansion.same_mover)
+
+
+def explore_batch(
+    rules: Rules[Any, Any],
+    *,
+    max_states: int | None = None,
+    progress: ProgressCallback | None = None,
+) -> StateGraph:
+    """Build the StateGraph of a batch game (see the module docstring)."""
+    started = time.perf_counter()
+    game: Any = rules.game
+    root_key = rules.key_of(rules.initial())
+    if not isinstance(root_key, (int, np.integer)) or root_key < 0:
+        raise GameError(f"{rules.name}: a batch game's states are non-negative integer codes")
+    root = int(root_key)
+    terminals = _Terminals(rules)
+    try:
+        universe = getattr(game, "universe", None)
+        if isinstance(universe, int):
+            parts = _explore_universe(rules, terminals, root, universe, max_states)
+        else:
+            parts = _explore_levels(rules, terminals, root, max_states, progress)
+    except KeyboardInterrupt:
+        raise InterruptedSolve(f"interrupted while exploring {rules.name}") from None
+    codes, offsets, children, code, score, rewards, same = parts
+    if max_states is not None and codes.shape[0] > max_states:
+        raise StateBudgetExceeded(
+            f"{rules.name}: more than max_states={max_states:,} states; raise max_states"
+        )
+    kind: Kind = terminals.kind or "outcome"
+    if kind == "outcome" and rewards is not None and np.any(rewards):
+        raise GameError(f"{rules.name} has rewards but its outcomes are WIN/LOSS/TIE")
+    sort = np.argsort(codes, kind="stable")
+    sorted_codes = codes[sort]
+
+    def lookup(key: object) -> int | None:
+        if not isinstance(key, (int, np.integer)) or key < 0:
+            return None
+        i = int(np.searchsorted(sorted_codes, key))
+        return int(sort[i]) if i < sorted_codes.shape[0] and sorted_codes[i] == key else None
+
+    terminal = code != UNDECIDED
+    if kind == "scored":
+        code = np.zeros_like(code)
+    if progress is not None:
+        progress(codes.shape[0], codes.shape[0])
+    return StateGraph(
+        rules=rules,
+        states=codes,
+        lookup=lookup,
+        offsets=offsets,
+        children=children,
+        same_mover=same if same is not None else np.zeros(children.shape[0], dtype=np.bool_),
+        kind=kind,
+        terminal=terminal,
+        outcome_code=code,
+        score=score,
+        integral_scores=terminals.integral,
+        seconds=time.perf_counter() - started,
+        extra_turns=bool(same is not None and same.any()),
+        reward=rewards if kind == "scored" and rewards is not None else None,
+    )
+
+
+_Parts = tuple[
+    Codes,
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int32],
+    npt.NDArray[np.int8],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64] | None,
+    npt.NDArray[np.bool_] | None,
+]
+
+
+def _explore_universe(
+    rules: Rules[Any, Any],
+    terminals: _Terminals,
+    root: int,
+    universe: int,
+    max_states: int | None,
+) -> _Parts:
+    """Expand every code below ``universe`` at once, then keep what the root reaches."""
+    if not 0 <= root < universe:
+        raise GameError(f"{rules.name}: initial state code {root} is outside universe {universe}")
+    all_codes = np.arange(universe, dtype=np.int64)
+    code, score = terminals.read(all_codes)
+    open_ids = np.flatnonzero(code == UNDECIDED)
+    exp = _expand(rules, all_codes[open_ids])
+    if exp.children.size and exp.children.max() >= universe:
+        raise GameError(f"{rules.name}.batch_expand produced a code outside its universe")
+    degree = np.bincount(exp.parents, minlength=open_ids.shape[0])
+    full_degree = np.zeros(universe, dtype=np.int64)
+    full_degree[open_ids] = degree
+    offsets = np.zeros(universe + 1, dtype=np.int64)
+    np.cumsum(full_degree, out=offsets[1:])
+    order = kernels.breadth_first_order(offsets, exp.children, np.int64(root))
+    new_offsets, new_children, source = kernels.relabel(order, offsets, exp.children)
+    return (
+        order,
+        new_offsets,
+        new_children,
+        code[order],
+        score[order],
+        None if exp.rewards is None else np.asarray(exp.rewards, dtype=np.float64)[source],
+        None if exp.same_mover is None else np.asarray(exp.same_mover, dtype=np.bool_)[source],
+    )
+
+
+def _explore_levels(
+    rules: Rules[Any, Any],
+    terminals: _Terminals,
+    root: int,
+    max_states: int | None,
+    progress: ProgressCallback | None,
+) -> _Parts:
+    """Breadth-first, one level per step; ids follow the levels."""
+    level_codes: list[Codes] = [np.array([root], dtype=np.int64)]
+    sorted_codes = level_codes[0].copy()
+    sorted_ids = np.zeros(1, dtype=np.int64)
+    degree_parts: list[npt.NDArray[np.int64]] = []
+    child_parts: list[npt.NDArray[np.int64]] = []
+    reward_parts: list[npt.NDArray[np.float64]] = []
+    same_parts: list[npt.NDArray[np.bool_]] = []
+    code_parts: list[npt.NDArray[np.int8]] = []
+    score_parts: list[npt.NDArray[np.float64]] = []
+    found = 1
+    expanded = 0
+    frontier = level_codes[0]
+    while frontier.size:
+        code, score = terminals.read(frontier)
+        code_parts.append(code)
+        score_parts.append(score)
+        open_idx = np.flatnonzero(code == UNDECIDED)
+        exp = _expand(rules, frontier[open_idx])
+        degree = np.zeros(frontier.shape[0], dtype=np.int64)
+        degree[open_idx] = np.bincount(exp.parents, minlength=open_idx.shape[0])
+        degree_parts.append(degree)
+        if exp.rewards is not None:
+            reward_parts.append(np.asarray(exp.rewards, dtype=np.float64))
+        if exp.same_mover is not None:
+            same_parts.append(np.asarray(exp.same_mover, dtype=np.bool_))
+        unique = np.unique(exp.children)
+        pos = np.searchsorted(sorted_codes, unique)
+        pos_clipped = np.minimum(pos, sorted_codes.shape[0] - 1)
+        known = sorted_codes[pos_clipped] == unique
+        new = unique[~known]
+        new_ids = np.arange(found, found + new.shape[0], dtype=np.int64)
+        found += new.shape[0]
+        merged = np.concatenate([sorted_codes, new])
+        merge_order = np.argsort(merged, kind="stable")
+        sorted_codes = merged[merge_order]
+        sorted_ids = np.concatenate([sorted_ids, new_ids])[merge_order]
+        child_parts.append(sorted_ids[np.searchsorted(sorted_codes, exp.children)])
+        expanded += frontier.shape[0]
+        if max_states is not None and found > max_states:
+            raise StateBudgetExceeded(
+                f"{rules.name}: more than max_states={max_states:,} states "
+                f"({expanded:,} expanded); raise max_states or solve a smaller game"
+            )
+        if progress is not None:
+            progress(expanded, found)
+        level_codes.append(new)
+        frontier = new
+    degrees = np.concatenate(degree_parts)
+    offsets = np.zeros(degrees.shape[0] + 1, dtype=np.int64)
+    np.cumsum(degrees, out=offsets[1:])
+    n_edges = int(offsets[-1])
+    return (
+        np.concatenate(level_codes),
+        offsets,
+        np.concatenate(child_parts).astype(np.int32) if child_parts else np.zeros(0, np.int32),
+        np.concatenate(code_parts),
+        np.concatenate(score_parts),
+        _joined(reward_parts, n_edges, np.float64),
+        _joined(same_parts, n_edges, np.bool_),
+    )
+
+
+def _joined(parts: list[Any], n_edges: int, dtype: Any) -> Any:
+    """Per-edge arrays from every level, or None when the game gave none."""
+    if not parts:
+        return None
+    joined = np.concatenate(parts).astype(dtype)
+    if joined.shape[0] != n_edges:
+        raise GameError("batch_expand gave rewards or same_mover for some batches but not all")
+    return joined
