@@ -146,6 +146,61 @@ def solve_command(
     out.print(table)
 
 
+@app.command("contest")
+@click.argument("name", required=False)
+@click.option("--list", "list_problems", is_flag=True, help="Name the judge problems.")
+def contest_command(name: str | None, list_problems: bool) -> None:
+    """Answer a judge problem: its input on stdin, exactly the judge's output on stdout.
+
+    Example: perfectplay contest edpc_k < input.txt
+    """
+    from .contest import problems
+
+    known = problems()
+    if list_problems:
+        for problem in known.values():
+            out.print(f"{problem.name:<10} {problem.title}  (game: {problem.game})")
+        return
+    if name is None:
+        raise UsageProblem(f"name a problem: {', '.join(known)} (or --list)")
+    problem = known.get(name)
+    if problem is None:
+        raise UsageProblem(f"unknown problem {name!r}; problems: {', '.join(known)}")
+    text = sys.stdin.read()
+    result = problem.answer(text)
+    sys.stdout.write(result)
+
+
+@app.command("stress")
+@click.argument("name")
+@click.option(
+    "--program",
+    required=True,
+    metavar="CMD",
+    help="The command to test: reads one input on stdin, writes its answer on stdout.",
+)
+@click.option("--cases", default=200, show_default=True, help="How many random inputs.")
+@click.option("--seed", default=None, type=int, help="Seed of the first case (default: random).")
+@click.option("--timeout", default=10.0, show_default=True, help="Seconds allowed per run.")
+def stress_command(name: str, program: str, cases: int, seed: int | None, timeout: float) -> None:
+    """Check your program against exact search on random small inputs of a judge problem.
+
+    Prints the first input on which the outputs differ, both outputs and the seed that
+    reproduces it, and exits 1; exits 0 when every case agrees.
+
+    Example: perfectplay stress edpc_k --program "python3 my_solution.py" --cases 500
+    """
+    from .contest import problems
+    from .stress import run_stress
+
+    problem = problems().get(name)
+    if problem is None:
+        raise UsageProblem(f"unknown problem {name!r}; problems: {', '.join(problems())}")
+    if cases < 1:
+        raise UsageProblem("--cases must be at least 1")
+    sys.exit(run_stress(problem, program, cases=cases, seed=seed, timeout=timeout))
+
+
 def _show_default(value: Any) -> str:
     if isinstance(value, tuple):
         return ",".join(map(str, value))

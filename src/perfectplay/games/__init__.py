@@ -4,14 +4,29 @@ from __future__ import annotations
 
 from .connect_four import ConnectFour
 from .nim import Nim
+from .invisible import Invisible
+from .stones import Stones
 from .subtraction import Subtraction
 from .tictactoe import TicTacToe
+from .weighted_tictactoe import WeightedTicTacToe
 
 BUILTINS: dict[str, type] = {
     "tictactoe": TicTacToe,
     "nim": Nim,
     "subtraction": Subtraction,
     "connect-four": ConnectFour,
+    "weighted-tictactoe": WeightedTicTacToe,
+    "invisible": Invisible,
+    "stones": Stones,
 }
 
-__all__ = ["BUILTINS", "ConnectFour", "Nim", "Subtraction", "TicTacToe"]
+__all__ = [
+    "BUILTINS",
+    "ConnectFour",
+    "Invisible",
+    "Nim",
+    "Stones",
+    "Subtraction",
+    "TicTacToe",
+    "WeightedTicTacToe",
+]

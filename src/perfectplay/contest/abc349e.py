@@ -1,0 +1,49 @@
+"""ABC 349 E, Weighted Tic-Tac-Toe: who wins? Answered by negamax on weighted-tictactoe."""
+
+from __future__ import annotations
+
+import random
+
+from ..games import WeightedTicTacToe
+from ..solve import solve
+from . import Problem
+from .reader import InputError, Reader
+
+LIMIT = 10**9
+
+
+def parse(text: str) -> tuple[int, ...]:
+    """Nine integers, |A| <= 1e9, with an odd sum."""
+    reader = Reader(text)
+    weights = tuple(reader.integers(9, "cell", -LIMIT, LIMIT))
+    reader.end()
+    if sum(weights) % 2 == 0:
+        raise InputError(f"the sum of the cells must be odd, got {sum(weights)}")
+    return weights
+
+
+def answer(text: str) -> str:
+    """Takahashi when the first player's perfect score is positive, else Aoki."""
+    value = solve(WeightedTicTacToe(parse(text)), "negamax").value()
+    assert not isinstance(value, type(None))
+    return "Takahashi\n" if float(value) > 0 else "Aoki\n"  # type: ignore[arg-type]
+
+
+def generate(rng: random.Random) -> str:
+    """Random weights, small or large, adjusted to an odd sum."""
+    bound = rng.choice((3, 10, LIMIT))
+    weights = [rng.randint(-bound, bound) for _ in range(9)]
+    if sum(weights) % 2 == 0:
+        i = rng.randrange(9)
+        weights[i] += 1 if weights[i] < bound else -1
+    return "".join(" ".join(map(str, weights[r * 3 : r * 3 + 3])) + "\n" for r in range(3))
+
+
+PROBLEM = Problem(
+    name="abc349e",
+    title="Weighted Tic-Tac-Toe (AtCoder ABC 349 E)",
+    game="weighted-tictactoe",
+    limit_seconds=2.0,
+    answer=answer,
+    generate=generate,
+)
