@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from .connect_four import ConnectFour
-from .nim import Nim
 from .invisible import Invisible
+from .nim import Nim
 from .stones import Stones
 from .subtraction import Subtraction
 from .tictactoe import TicTacToe
