@@ -158,8 +158,8 @@ def contest_command(name: str | None, list_problems: bool) -> None:
 
     known = problems()
     if list_problems:
-        for problem in known.values():
-            out.print(f"{problem.name:<10} {problem.title}  (game: {problem.game})")
+        for entry in known.values():
+            out.print(f"{entry.name:<10} {entry.title}  (game: {entry.game})")
         return
     if name is None:
         raise UsageProblem(f"name a problem: {', '.join(known)} (or --list)")

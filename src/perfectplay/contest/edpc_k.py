@@ -19,11 +19,16 @@ def parse(text: str) -> tuple[int, tuple[int, ...]]:
     reader = Reader(text)
     n = reader.integer("N", 1, MAX_N)
     k = reader.integer("K", 1, MAX_K)
-    a = reader.integers(n, "a", 1, k)
+    a: list[int] = []
+    for i in range(n):
+        value = reader.integer(f"a #{i + 1}", 1, k)
+        if a and value <= a[-1]:
+            raise InputError(
+                f"line {reader.last_line}: a must increase strictly, but a #{i} = {a[-1]} "
+                f"and a #{i + 1} = {value}"
+            )
+        a.append(value)
     reader.end()
-    for i in range(1, n):
-        if a[i] <= a[i - 1]:
-            raise InputError(f"a must increase strictly: a{i} = {a[i - 1]}, a{i + 1} = {a[i]}")
     return k, tuple(a)
 
 

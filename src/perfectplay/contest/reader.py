@@ -30,6 +30,11 @@ class Reader:
         self.position += 1
         return token
 
+    @property
+    def last_line(self) -> int:
+        """The line number of the token read last."""
+        return self.tokens[self.position - 1][0] if self.position else 1
+
     def integer(self, what: str, low: int, high: int) -> int:
         """The next token as an integer within [low, high]."""
         line, token = self._next(what)
