@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from perfectplay.contest import InputError, problems
-from perfectplay.contest import abc349e, aoj2741, edpc_k
+from perfectplay.contest import InputError, abc349e, aoj2741, edpc_k, problems
 
 DATA = Path(__file__).parent / "data"
 CLI = str(Path(sys.executable).with_name("perfectplay"))
@@ -58,7 +57,7 @@ def weighted_reference(weights: tuple[int, ...]) -> str:
         for cell in range(9):
             if board[cell]:
                 continue
-            after = board[:cell] + (turn,) + board[cell + 1 :]
+            after = (*board[:cell], turn, *board[cell + 1 :])
             if any(all(after[i] == turn for i in line) for line in LINES):
                 results.append(float("inf") if turn == 1 else float("-inf"))
             elif all(after):
