@@ -11,7 +11,8 @@ from rich.table import Table
 
 from .errors import PerfectplayError
 from .games import BUILTINS
-from .params import parameters, parse_assignments
+from .loader import build_game
+from .params import parameters
 from .progress import progress_reporter
 from .protocol import Rules
 from .search import search
@@ -33,17 +34,8 @@ class UsageProblem(PerfectplayError):
 
 
 def load_game(name: str, assignments: list[str]) -> Any:
-    """Build a built-in game from its name and NAME=VALUE parameters."""
-    cls = BUILTINS.get(name)
-    if cls is None:
-        raise UsageProblem(
-            f"unknown game {name!r}; built-in games: {', '.join(BUILTINS)} (see 'perfectplay list')"
-        )
-    kwargs = parse_assignments(cls, assignments)
-    try:
-        return cls(**kwargs)
-    except (ValueError, TypeError) as exc:
-        raise UsageProblem(f"{name}: {exc}") from None
+    """Build a game from its name (built-in, file.py:Class or module:Class) and parameters."""
+    return build_game(name, assignments)
 
 
 @app.command("list")

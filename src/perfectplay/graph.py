@@ -99,6 +99,8 @@ def explore(
     Ctrl-C.
     """
     rules = game if isinstance(game, Rules) else Rules(game)
+    if max_states is not None and max_states < 1:
+        raise ValueError(f"max_states must be at least 1, got {max_states}")
     if batch is not False:
         from .batch import explore_batch, is_batch_game
 
@@ -113,6 +115,10 @@ def explore(
         raise GameError(f"{rules.name}.initial() raised {type(exc).__name__}: {exc}") from exc
     try:
         index: dict[Hashable, int] = {rules.key_of(root): 0}
+    except TypeError as exc:
+        raise GameError(
+            f"{rules.name}.initial() returned {describe(root)}, {_unhashable(rules, exc)}"
+        ) from None
     except Exception as exc:
         raise rules.diagnose(root, exc) from exc
     states: list[Any] = [root]
@@ -202,6 +208,15 @@ def explore(
         seconds=time.perf_counter() - started,
         extra_turns=bool(same_arr.any()),
         reward=edge_reward,
+    )
+
+
+def _unhashable(rules: Rules[Any, Any], exc: Exception) -> str:
+    """The end of a message about a state that cannot serve as a dictionary key."""
+    which = "but key(state) is" if rules.key is not None else "which is"
+    return (
+        f"{which} not hashable ({type(exc).__name__}: {exc}); "
+        "use tuples, frozensets or ints, or define key()"
     )
 
 

@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from typing import Any, Generic
 
 from .errors import CycleError, GameError, InterruptedSolve, StateBudgetExceeded, describe
-from .graph import ProgressCallback
+from .graph import ProgressCallback, _unhashable
 from .protocol import Game, M, Rules
 from .values import GameValue, Value, is_score, score_problem
 
 _OUTCOME_NUMBER = {Value.WIN: 1.0, Value.LOSS: -1.0, Value.TIE: 0.0}
-_NUMBER_OUTCOME = {1.0: Value.WIN, 0.0: Value.TIE, -1.0: Value.LOSS}
 PROGRESS_EVERY = 1 << 14
 _NO_MOVE: Any = object()
 
@@ -36,10 +35,6 @@ class SearchResult(Generic[M]):
     depth: int
     seconds: float
     method: str = "alphabeta"
-
-
-class _Restart(Exception):
-    """A scored end appeared after the search had assumed an outcome game."""
 
 
 class _Frame:
@@ -76,26 +71,23 @@ class _Searcher:
         self.nodes = 0
         self.horizon_hit = False
         self.current: Any = None
-        self.reset(scored=True if rules.reward is not None else None)
-
-    def reset(self, scored: bool | None) -> None:
-        """Forget the table; ``scored`` None means the kind of game is not known yet."""
+        self.parent: tuple[Any, Any] | None = None
         self.table: dict[Hashable, tuple[float, float, Any]] = {}
-        self.scored = scored
         self.saw_outcome = False
+        self.saw_score = rules.reward is not None
         self.integral = True
-        self.lowest, self.highest = (-1.0, 1.0) if scored is False else (-math.inf, math.inf)
 
     def terminal_number(self, state: Any, result: object) -> float:
-        """The number standing for a terminal value; checks the game does not mix kinds."""
+        """The number standing for a terminal value; checks the game does not mix kinds.
+
+        A state without moves is worth -inf whatever the kind of game, so no assumption
+        about the kind is ever needed: in an outcome game only the sign of a value counts.
+        """
         name = self.rules.name
         if isinstance(result, Value) and result is not Value.DRAW:
-            if self.scored:
+            if self.saw_score:
                 raise _mixed(name, state)
             self.saw_outcome = True
-            if self.scored is None:
-                self.scored = False
-                self.lowest, self.highest = -1.0, 1.0
             return _OUTCOME_NUMBER[result]
         if is_score(result):
             problem = score_problem(result)
@@ -103,9 +95,7 @@ class _Searcher:
                 raise GameError(f"{name}.outcome(state) for {describe(state)}: {problem}")
             if self.saw_outcome:
                 raise _mixed(name, state)
-            if self.scored is False:
-                raise _Restart
-            self.scored = True
+            self.saw_score = True
             number = float(result)  # type: ignore[arg-type]
             if not (isinstance(result, int) or math.isinf(number)):
                 self.integral = False
@@ -114,6 +104,27 @@ class _Searcher:
             f"{name}.outcome(state) returned {describe(result)} for {describe(state)}; "
             "expected None, WIN, LOSS, TIE or a number"
         )
+
+    def root_window(self) -> Bounds:
+        """In an outcome game only the sign matters: WIN >= 1 and LOSS <= -1 settle it."""
+        return (-1.0, 1.0) if self.saw_outcome else (-math.inf, math.inf)
+
+    def settled(self, lo: float, hi: float) -> bool:
+        """Whether root bounds answer the question: the sign (outcomes) or the score."""
+        if self.saw_outcome:
+            return lo > 0 or hi < 0 or lo == hi
+        return lo == hi
+
+    def unhashable(self, state: Any, exc: Exception) -> GameError:
+        """The error for a state that cannot be a table key, naming where it came from."""
+        if self.parent is None:
+            where = f"{self.rules.name}.initial() returned"
+        else:
+            parent, move = self.parent
+            where = (
+                f"{self.rules.name}.play(state, {describe(move)}) from {describe(parent)} returned"
+            )
+        return GameError(f"{where} {describe(state)}, {_unhashable(self.rules, exc)}")
 
     def reward_number(self, state: Any, move: Any) -> float:
         """The reward of a move as a float, checked."""
@@ -128,16 +139,6 @@ class _Searcher:
             self.integral = False
         return float(result)
 
-    def no_move_number(self) -> float:
-        """A state with no moves and no outcome has lost (normal play)."""
-        if self.scored:
-            return -math.inf
-        if self.scored is None:
-            # Assume an outcome game until a scored end shows otherwise (then restart).
-            self.scored = False
-            self.lowest, self.highest = -1.0, 1.0
-        return -1.0
-
     def run(self, root: Any, depth: int) -> tuple[Bounds, Any]:
         """One depth-limited pass from the root: proven bounds and the best move found."""
         rules = self.rules
@@ -145,7 +146,8 @@ class _Searcher:
         stack: list[_Frame] = []
         edges: list[tuple[bool, float]] = []
         reward = rules.reward
-        known = self.enter(root, (self.lowest, self.highest), depth, on_path, stack)
+        self.parent = None
+        known = self.enter(root, self.root_window(), depth, on_path, stack)
         if known is not None:
             entry = self.table.get(rules.key_of(root))
             return known, _NO_MOVE if entry is None else entry[2]
@@ -154,6 +156,7 @@ class _Searcher:
             if frame.index < len(frame.moves) and frame.lo < frame.beta:
                 self.current = frame.state
                 move = frame.moves[frame.index]
+                self.parent = (frame.state, move)
                 child = rules.play(frame.state, move)
                 edge = (
                     rules.mover_changes(frame.state, child),
@@ -168,7 +171,7 @@ class _Searcher:
                     _absorb(frame, known, edge)
                 continue
             if frame.index < len(frame.moves):
-                frame.hi = self.highest  # cut off: the later moves were not looked at
+                frame.hi = math.inf  # cut off: the later moves were not looked at
             lo, hi = frame.lo, frame.hi
             old = self.table.get(frame.key)
             if old is not None:
@@ -191,8 +194,12 @@ class _Searcher:
         """Bounds for a state known at once, or None after pushing a frame to search it."""
         rules = self.rules
         self.current = state
-        key = rules.key_of(state)
-        if key in on_path:
+        try:
+            key = rules.key_of(state)
+            on_path_already = key in on_path
+        except TypeError as exc:
+            raise self.unhashable(state, exc) from None
+        if on_path_already:
             raise CycleError(
                 f"alpha-beta needs a game without cycles, but {rules.name} returns to "
                 f"state {describe(state)}; retrograde analysis handles cycles"
@@ -217,12 +224,11 @@ class _Searcher:
                 return number, number
         if depth <= 0:
             self.horizon_hit = True
-            return (known[0], known[1]) if known is not None else (self.lowest, self.highest)
+            return (known[0], known[1]) if known is not None else (-math.inf, math.inf)
         moves = list(rules.moves(state))
         if not moves:
-            number = self.no_move_number()
-            self.table[key] = (number, number, _NO_MOVE)
-            return number, number
+            self.table[key] = (-math.inf, -math.inf, _NO_MOVE)
+            return -math.inf, -math.inf
         if known is not None and known[2] is not _NO_MOVE and known[2] in moves:
             moves.remove(known[2])
             moves.insert(0, known[2])
@@ -271,6 +277,8 @@ def search(
     cycles are refused (CycleError): use retrograde analysis for those.
     """
     rules: Rules[Any, M] = game if isinstance(game, Rules) else Rules(game)
+    if max_nodes is not None and max_nodes < 1:
+        raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
     started = time.perf_counter()
     try:
         root = rules.initial()
@@ -281,12 +289,8 @@ def search(
     try:
         while True:
             searcher.horizon_hit = False
-            try:
-                (lo, hi), best = searcher.run(root, depth)
-            except _Restart:
-                searcher.reset(scored=True)
-                continue
-            if lo == hi:
+            (lo, hi), best = searcher.run(root, depth)
+            if searcher.settled(lo, hi):
                 break
             if not searcher.horizon_hit:
                 raise AssertionError(f"alpha-beta left the root open: [{lo}, {hi}]")
@@ -300,10 +304,10 @@ def search(
     except Exception as exc:
         raise rules.diagnose(searcher.current, exc) from exc
     value: GameValue
-    if searcher.scored:
+    if searcher.saw_score:
         value = int(lo) if searcher.integral and math.isfinite(lo) else lo
     else:
-        value = _NUMBER_OUTCOME[lo]
+        value = Value.WIN if lo > 0 else Value.LOSS if hi < 0 else Value.TIE
     return SearchResult(
         value=value,
         best_move=None if best is _NO_MOVE else best,
