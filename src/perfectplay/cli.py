@@ -1,7 +1,8 @@
-"""The perfectplay command line: list the built-in games, solve one."""
+"""The perfectplay command line: list, solve, analyze, play, table, contest, stress."""
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any
 
@@ -9,13 +10,17 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from .errors import PerfectplayError
+from .errors import GameError, PerfectplayError
+from .family import parse_range, solve_family
 from .games import BUILTINS
 from .loader import build_game
 from .params import parameters
+from .play import play_session
+from .present import position_report, remoteness_text, value_json, value_text
 from .progress import progress_reporter
 from .protocol import Rules
 from .search import search
+from .solution import Solution
 from .solve import METHODS, solve
 
 out = Console(highlight=False)
@@ -58,78 +63,292 @@ def list_games() -> None:
     out.print(table)
 
 
+def game_options(command: Any) -> Any:
+    """The GAME argument and --param option every game command takes."""
+    command = click.option(
+        "--param",
+        "-p",
+        "params",
+        multiple=True,
+        metavar="NAME=VALUE",
+        help="A parameter of the game's constructor; repeatable.",
+    )(command)
+    return click.argument("game")(command)
+
+
+def solve_options(command: Any) -> Any:
+    """Options that control a full solve."""
+    command = click.option("--quiet", "-q", is_flag=True, help="No progress display.")(command)
+    return click.option(
+        "--max-states",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Stop with an error past this many states (nodes, for alphabeta).",
+    )(command)
+
+
+def full_solve(game: Any, method: str, max_states: int | None, quiet: bool) -> Solution[Any, Any]:
+    """Solve with a progress display on stderr (terminals only)."""
+    with progress_reporter("exploring", quiet=quiet) as report:
+        return solve(game, method, max_states=max_states, progress=report)
+
+
 @app.command("solve")
-@click.argument("game")
-@click.option(
-    "--param",
-    "-p",
-    "params",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="A game parameter; repeatable.",
-)
+@game_options
 @click.option(
     "--method",
     default="auto",
     show_default=True,
     help=f"Solver: {', '.join(METHODS)}, or alphabeta (root value only).",
 )
-@click.option(
-    "--max-states", type=int, default=None, help="Stop with an error past this many states."
-)
-@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
+@solve_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout, for scripts.")
 def solve_command(
-    game: str, params: tuple[str, ...], method: str, max_states: int | None, quiet: bool
+    game: str,
+    params: tuple[str, ...],
+    method: str,
+    max_states: int | None,
+    quiet: bool,
+    as_json: bool,
 ) -> None:
     """Solve a game from its start: value, remoteness, best moves, size and time.
 
+    GAME is a built-in name (see 'perfectplay list'), path/to/file.py:ClassName or
+    module:ClassName.
+
     Example: perfectplay solve nim --param piles=3,4,5
     """
-    instance = load_game(game, list(params))
-    rules = Rules(instance)
+    rules = Rules(load_game(game, list(params)))
     if method == "alphabeta":
         with progress_reporter("searching", quiet=quiet) as report:
             result = search(rules, max_nodes=max_states, progress=report)
-        rows = [
-            ("game", rules.name),
-            ("method", "alphabeta"),
-            ("value", str(result.value)),
-            (
-                "best move",
-                "-" if result.best_move is None else rules.format_move(result.best_move),
-            ),
-            ("nodes searched", f"{result.nodes:,}"),
-            ("table entries", f"{result.table_size:,}"),
-            ("seconds", f"{result.seconds:.3f}"),
-        ]
-    else:
-        with progress_reporter("exploring", quiet=quiet) as report:
-            solution = solve(rules, method, max_states=max_states, progress=report)
-        stats = solution.stats
-        remoteness = solution.remoteness()
-        rows = [
-            ("game", rules.name),
-            ("method", solution.method),
-            ("value", str(solution.value())),
-            ("remoteness", "never ends" if remoteness is None else str(remoteness)),
-        ]
-        if solution.has_grundy:
-            rows.append(("grundy value", str(solution.grundy())))
-        rows += [
-            ("best moves", " ".join(rules.format_move(m) for m in solution.best_moves()) or "-"),
-            (
-                "perfect play",
-                " ".join(rules.format_move(m) for m in solution.principal_variation(max_plies=40))
-                or "-",
-            ),
-            ("states", f"{stats.states:,}"),
-            ("edges", f"{stats.edges:,}"),
-            (
-                "seconds",
-                f"{stats.seconds:.3f} (explore {stats.explore_seconds:.3f}, "
-                f"solve {stats.solve_seconds:.3f})",
-            ),
-        ]
+        best = None if result.best_move is None else rules.format_move(result.best_move)
+        if as_json:
+            emit_json(
+                {
+                    "game": rules.name,
+                    "method": "alphabeta",
+                    "value": value_json(result.value),
+                    "best_move": best,
+                    "stats": {
+                        "nodes": result.nodes,
+                        "table_size": result.table_size,
+                        "seconds": round(result.seconds, 6),
+                    },
+                }
+            )
+            return
+        print_rows(
+            [
+                ("game", rules.name),
+                ("method", "alphabeta"),
+                ("value", value_text(result.value)),
+                ("best move", best or "-"),
+                ("nodes searched", f"{result.nodes:,}"),
+                ("table entries", f"{result.table_size:,}"),
+                ("seconds", f"{result.seconds:.3f}"),
+            ]
+        )
+        return
+    solution = full_solve(rules, method, max_states, quiet)
+    if as_json:
+        summary = position_report(solution, solution.initial, [])
+        for key in ("moves_played", "position", "moves"):
+            del summary[key]
+        emit_json(summary)
+        return
+    stats = solution.stats
+    rows = [
+        ("game", rules.name),
+        ("method", solution.method),
+        ("value", value_text(solution.value())),
+        ("remoteness", remoteness_text(solution.remoteness())),
+    ]
+    if solution.has_grundy:
+        rows.append(("grundy value", str(solution.grundy())))
+    rows += [
+        ("best moves", " ".join(rules.format_move(m) for m in solution.best_moves()) or "-"),
+        (
+            "perfect play",
+            " ".join(rules.format_move(m) for m in solution.principal_variation(max_plies=40))
+            or "-",
+        ),
+        ("states", f"{stats.states:,}"),
+        ("edges", f"{stats.edges:,}"),
+        (
+            "seconds",
+            f"{stats.seconds:.3f} (explore {stats.explore_seconds:.3f}, "
+            f"solve {stats.solve_seconds:.3f})",
+        ),
+    ]
+    print_rows(rows)
+
+
+@app.command("analyze")
+@game_options
+@click.option("--position", default=None, metavar="TEXT", help="Start from this position.")
+@click.option("--moves", default=None, metavar="M1,M2,...", help="Play these moves first.")
+@click.option("--method", default="auto", show_default=True, help="Full solver to use.")
+@solve_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout, for scripts.")
+def analyze_command(
+    game: str,
+    params: tuple[str, ...],
+    position: str | None,
+    moves: str | None,
+    method: str,
+    max_states: int | None,
+    quiet: bool,
+    as_json: bool,
+) -> None:
+    """Show a position, its value and remoteness, and every move's value, best first.
+
+    The position is the start, the game's parse_state(TEXT) with --position, or what the
+    moves given with --moves lead to.
+
+    Example: perfectplay analyze tictactoe --moves 5,1
+    """
+    rules = Rules(load_game(game, list(params)))
+    if position is not None and moves is not None:
+        raise UsageProblem("give --position or --moves, not both")
+    solution = full_solve(rules, method, max_states, quiet)
+    state, history = start_position(rules, solution.initial, position, moves)
+    report = position_report(solution, state, history)
+    if as_json:
+        emit_json(report)
+        return
+    out.print(report["position"], markup=False)
+    out.print()
+    rows = [
+        ("game", rules.name),
+        ("moves played", " ".join(history) or "-"),
+        ("value", value_text(solution.value(state))),
+        ("remoteness", remoteness_text(solution.remoteness(state))),
+    ]
+    if solution.has_grundy:
+        rows.append(("grundy value", str(solution.grundy(state))))
+    print_rows(rows)
+    if not report["moves"]:
+        out.print("\nthe game is over: no moves")
+        return
+    table = Table(title="moves, best first (for the player to move)")
+    table.add_column("move")
+    table.add_column("value")
+    table.add_column("remoteness", justify="right")
+    best = set(report["best_moves"])
+    for entry in solution.move_values(state):
+        text = rules.format_move(entry.move)
+        table.add_row(
+            f"[bold]{text}[/bold] *" if text in best else text,
+            value_text(entry.value),
+            remoteness_text(entry.remoteness),
+        )
+    out.print(table)
+
+
+def start_position(
+    rules: Rules[Any, Any], initial: Any, position: str | None, moves: str | None
+) -> tuple[Any, list[str]]:
+    """The state to analyse, and the moves that lead to it."""
+    if position is not None:
+        parse_state = getattr(rules.game, "parse_state", None)
+        if not callable(parse_state):
+            raise UsageProblem(
+                f"{rules.name} cannot read positions (it has no parse_state()); use --moves"
+            )
+        try:
+            return parse_state(position), []
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise UsageProblem(f"cannot read position {position!r}: {exc}") from None
+    state = initial
+    history: list[str] = []
+    for text in [] if not moves else moves.split(","):
+        try:
+            move = rules.parse_move(state, text)
+        except GameError as exc:
+            shown = " ".join(history) or "the start"
+            raise UsageProblem(f"after {shown}: {exc}") from None
+        state = rules.play(state, move)
+        history.append(rules.format_move(move))
+    return state, history
+
+
+@app.command("play")
+@game_options
+@click.option(
+    "--as",
+    "side",
+    type=click.Choice(["first", "second"]),
+    default="first",
+    show_default=True,
+    help="Which player you are.",
+)
+@click.option("--hint", is_flag=True, help="Show the best moves before each of your moves.")
+@solve_options
+def play_command(
+    game: str,
+    params: tuple[str, ...],
+    side: str,
+    hint: bool,
+    max_states: int | None,
+    quiet: bool,
+) -> None:
+    """Play against perfect play in the terminal.
+
+    At your turn type a move, or undo, hint, quit. The opponent wins as fast as it can,
+    loses as slowly as it can and prefers a tie to a loss.
+
+    Example: perfectplay play tictactoe --as second
+    """
+    rules = Rules(load_game(game, list(params)))
+    solution = full_solve(rules, "auto", max_states, quiet)
+    sys.exit(play_session(solution, human_first=side == "first", always_hint=hint, console=out))
+
+
+@app.command("table")
+@game_options
+@click.option(
+    "--range",
+    "ranges",
+    multiple=True,
+    required=True,
+    metavar="NAME=A..B",
+    help="A parameter and the whole numbers it runs over; one or two of them.",
+)
+@click.option("--method", default="auto", show_default=True, help="Full solver to use.")
+@solve_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout, for scripts.")
+def table_command(
+    game: str,
+    params: tuple[str, ...],
+    ranges: tuple[str, ...],
+    method: str,
+    max_states: int | None,
+    quiet: bool,
+    as_json: bool,
+) -> None:
+    """Solve a family of games over parameter ranges; find the period of a sequence.
+
+    Each cell is the start position's Grundy value (impartial games), outcome or score.
+
+    Example: perfectplay table subtraction --range stones=0..60 -p take=1,3,4
+    """
+    family = solve_family(
+        game, list(params), [parse_range(text) for text in ranges], method, max_states, quiet
+    )
+    if as_json:
+        emit_json(family.to_json())
+        return
+    family.print(out)
+
+
+def emit_json(data: dict[str, Any]) -> None:
+    """One JSON object and a newline on stdout."""
+    sys.stdout.write(json.dumps(data) + "\n")
+
+
+def print_rows(rows: list[tuple[str, str]]) -> None:
+    """A two-column listing: names in bold, values as they are."""
     table = Table(show_header=False, box=None, pad_edge=False)
     table.add_column(style="bold")
     table.add_column()

@@ -1,0 +1,166 @@
+"""Solving a family of games over parameter ranges, and finding periods in the results."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from .errors import PerfectplayError
+from .loader import build_game
+from .present import value_json, value_text
+from .solve import solve
+
+MAX_CELLS = 100_000
+
+
+class RangeError(PerfectplayError):
+    """A --range that does not read as NAME=A..B."""
+
+
+def parse_range(text: str) -> tuple[str, list[int]]:
+    """'stones=0..60' -> ('stones', [0, 1, ..., 60])."""
+    match = re.fullmatch(r"\s*([A-Za-z_][\w-]*)\s*=\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*", text)
+    if not match:
+        raise RangeError(f"--range wants NAME=A..B with whole numbers A <= B, got {text!r}")
+    name, low, high = match.group(1), int(match.group(2)), int(match.group(3))
+    if low > high:
+        raise RangeError(f"--range {text!r}: {low} is larger than {high}")
+    return name.replace("-", "_"), list(range(low, high + 1))
+
+
+@dataclass
+class Family:
+    """Results of a family of solves: one cell per combination of parameter values."""
+
+    game: str
+    what: str
+    names: list[str]
+    axes: list[list[int]]
+    cells: dict[tuple[int, ...], Any]
+
+    def sequence(self) -> list[Any]:
+        """The cells of a one-parameter family, in order."""
+        return [self.cells[(v,)] for v in self.axes[0]]
+
+    def to_json(self) -> dict[str, Any]:
+        """The family as a JSON-ready dict."""
+        data: dict[str, Any] = {
+            "game": self.game,
+            "cell": self.what,
+            "parameters": self.names,
+            "ranges": [[axis[0], axis[-1]] for axis in self.axes],
+            "cells": [
+                {**dict(zip(self.names, key, strict=True)), "value": value}
+                for key, value in self.cells.items()
+            ],
+        }
+        if len(self.axes) == 1:
+            data["period"] = _period_json(self.sequence(), self.axes[0])
+        return data
+
+    def print(self, console: Console) -> None:
+        """A compact table, and for one parameter the period found."""
+        console.print(f"{self.game}: {self.what} of the start position", markup=False)
+        if len(self.axes) == 1:
+            values = self.axes[0]
+            width = max(len(_cell(c)) for c in self.cells.values())
+            per_row = max(1, 60 // (width + 1))
+            for i in range(0, len(values), per_row):
+                chunk = values[i : i + per_row]
+                cells = " ".join(_cell(self.cells[(v,)]).rjust(width) for v in chunk)
+                console.print(f"{self.names[0]}={chunk[0]:>5}..  {cells}", markup=False)
+            console.print(_period_text(self.sequence(), values), markup=False)
+            return
+        rows, cols = self.axes
+        table = Table(title=f"rows: {self.names[0]}, columns: {self.names[1]}")
+        table.add_column(self.names[0], justify="right")
+        for c in cols:
+            table.add_column(str(c), justify="right")
+        for r in rows:
+            table.add_row(str(r), *(_cell(self.cells[(r, c)]) for c in cols))
+        console.print(table)
+
+
+def solve_family(
+    game: str,
+    params: list[str],
+    ranges: list[tuple[str, list[int]]],
+    method: str,
+    max_states: int | None,
+    quiet: bool,
+) -> Family:
+    """Solve the game once for every combination of the ranged parameters."""
+    if not 1 <= len(ranges) <= 2:
+        raise RangeError("give one or two --range options")
+    names = [name for name, _ in ranges]
+    if len(set(names)) != len(names):
+        raise RangeError("each --range needs a different parameter")
+    fixed = [p for p in params if p.partition("=")[0].strip().replace("-", "_") not in names]
+    axes = [values for _, values in ranges]
+    combos = list(itertools.product(*axes))
+    if len(combos) > MAX_CELLS:
+        raise RangeError(f"{len(combos):,} combinations is too many (at most {MAX_CELLS:,})")
+    cells: dict[tuple[int, ...], Any] = {}
+    what = "value"
+    from .progress import progress_reporter
+
+    with progress_reporter("solving the family", quiet=quiet) as report:
+        for done, combo in enumerate(combos, start=1):
+            assignments = fixed + [f"{n}={v}" for n, v in zip(names, combo, strict=True)]
+            solution = solve(build_game(game, assignments), method, max_states=max_states)
+            if solution.has_grundy:
+                cells[combo] = solution.grundy()
+                what = "Grundy value"
+            else:
+                cells[combo] = value_json(solution.value())
+                what = "value" if solution.scored else "outcome"
+            if report is not None:
+                report(done, len(combos))
+    return Family(game, what, names, axes, cells)
+
+
+def find_period(sequence: list[Any]) -> tuple[int, int] | None:
+    """(pre-period, period) of the shortest period seen at least twice over, or None.
+
+    A period p after a pre-period q means sequence[i] == sequence[i + p] for every i >= q
+    within the sequence; it counts only when the periodic part holds two full periods.
+    """
+    n = len(sequence)
+    for period in range(1, n // 2 + 1):
+        # The smallest pre-period for this period: scan from the end for the last mismatch.
+        start = n - period
+        while start > 0 and sequence[start - 1] == sequence[start - 1 + period]:
+            start -= 1
+        if n - start >= 2 * period:
+            return start, period
+    return None
+
+
+def _period_text(sequence: list[Any], values: list[int]) -> str:
+    found = find_period(sequence)
+    if found is None:
+        return f"no period found among {values[0]}..{values[-1]}"
+    start, period = found
+    return (
+        f"periodic with period {period} from {values[start]} on (pre-period {start}), "
+        f"checked up to {values[-1]}"
+    )
+
+
+def _period_json(sequence: list[Any], values: list[int]) -> dict[str, Any] | None:
+    found = find_period(sequence)
+    if found is None:
+        return None
+    start, period = found
+    return {"period": period, "preperiod": start, "from": values[start], "checked_to": values[-1]}
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, str) and value in ("win", "loss", "tie", "draw"):
+        return value[0].upper()
+    return value_text(value) if not isinstance(value, str) else value

@@ -1,0 +1,75 @@
+"""Values, moves and solutions as people and scripts read them (text and JSON)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .protocol import Rules
+from .solution import Solution
+from .values import GameValue, Value
+
+JsonValue = str | int | float
+
+
+def value_text(value: GameValue) -> str:
+    """WIN -> 'win'; scores as numbers, with inf spelled out."""
+    if isinstance(value, Value):
+        return str(value)
+    if isinstance(value, float) and math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return str(value)
+
+
+def value_json(value: GameValue) -> JsonValue:
+    """Outcomes as lowercase words, scores as numbers, infinite scores as '+inf'/'-inf'."""
+    if isinstance(value, Value) or (isinstance(value, float) and math.isinf(value)):
+        return value_text(value)
+    return value
+
+
+def remoteness_text(remoteness: int | None) -> str:
+    """Plies to the end, or 'never ends' for a draw."""
+    return "never ends" if remoteness is None else str(remoteness)
+
+
+def position_report(solution: Solution[Any, Any], state: Any, history: list[str]) -> dict[str, Any]:
+    """Everything known about one position, as a JSON-ready dict (see the README)."""
+    rules: Rules[Any, Any] = solution.rules
+    moves = [
+        {
+            "move": rules.format_move(mv.move),
+            "value": value_json(mv.value),
+            "remoteness": mv.remoteness,
+        }
+        for mv in solution.move_values(state)
+    ]
+    report: dict[str, Any] = {
+        "game": rules.name,
+        "method": solution.method,
+        "moves_played": history,
+        "position": rules.show(state),
+        "value": value_json(solution.value(state)),
+        "remoteness": solution.remoteness(state),
+    }
+    if solution.has_grundy:
+        report["grundy"] = solution.grundy(state)
+    report["best_moves"] = [rules.format_move(m) for m in solution.best_moves(state)]
+    report["principal_variation"] = [
+        rules.format_move(m) for m in solution.principal_variation(state, max_plies=200)
+    ]
+    report["moves"] = moves
+    report["stats"] = stats_json(solution)
+    return report
+
+
+def stats_json(solution: Solution[Any, Any]) -> dict[str, Any]:
+    """Size and cost of a solve."""
+    stats = solution.stats
+    return {
+        "states": stats.states,
+        "edges": stats.edges,
+        "seconds": round(stats.seconds, 6),
+        "explore_seconds": round(stats.explore_seconds, 6),
+        "solve_seconds": round(stats.solve_seconds, 6),
+    }
