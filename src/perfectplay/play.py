@@ -13,6 +13,7 @@ from .solution import Solution
 from .values import LOSS, Value
 
 QUIT = ("quit", "q", "exit")
+_NOTHING_SHOWN: Any = object()
 
 
 def play_session(
@@ -37,9 +38,12 @@ def play_session(
         f"You play {'first' if human_first else 'second'} in {rules.name}. "
         "At your turn type a move, or undo, hint, quit."
     )
+    shown_state: Any = _NOTHING_SHOWN
     while True:
-        console.print()
-        console.print(rules.show(state), markup=False, highlight=False)
+        if shown_state is not state:
+            console.print()
+            console.print(rules.show(state), markup=False, highlight=False)
+            shown_state = state
         legal = rules.legal_moves(state)
         if not legal:
             console.print(_final_words(solution, state, human_turn, human_points))
