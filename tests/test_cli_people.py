@@ -78,8 +78,9 @@ def test_analyze_json_lists_every_move_best_first() -> None:
     assert [m["move"] for m in data["moves"]] == [str(mv.move + 1) for mv in expected]
     assert [m["value"] for m in data["moves"]] == [value_json(mv.value) for mv in expected]
     assert [m["remoteness"] for m in data["moves"]] == [mv.remoteness for mv in expected]
-    # O to move, X threatens 1-5-9: only the block at 9 keeps the tie.
-    assert data["best_moves"] == ["9"] and data["value"] == "tie"
+    # O to move has lost (X gets a double threat), but blocking 1-5-9 loses slowest.
+    assert data["value"] == "loss" and data["remoteness"] == 4
+    assert data["best_moves"] == ["9"]
     assert set(data) >= {"position", "value", "remoteness", "best_moves", "moves", "stats"}
 
 
