@@ -18,7 +18,9 @@ moves and no outcome is a loss for the player to move (normal play). Optional ho
     parse_move(text) -> move     how a person's text becomes a move
 
 States (or their keys) must be hashable. A game with ``impartial = True`` (both players
-have the same moves, normal play) is solved with Grundy values by default.
+have the same moves, normal play) is solved with Grundy values by default. ``scored = True``
+or ``False`` says which kind of game it is; only alpha-beta search, which may settle the
+root before meeting any end with an outcome, ever needs to be told.
 """
 
 from __future__ import annotations
@@ -92,6 +94,8 @@ class Rules(Generic[S, M]):
         self._format_move: Callable[[M], str] | None = _optional(game, "format_move")
         self._parse_move: Callable[[str], M] | None = _optional(game, "parse_move")
         self.impartial = bool(getattr(game, "impartial", False))
+        declared = getattr(game, "scored", None)
+        self.declared_scored: bool | None = declared if isinstance(declared, bool) else None
 
     def key_of(self, state: S) -> Hashable:
         """The canonical key of a state (the state itself when the game has no key())."""

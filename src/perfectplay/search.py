@@ -21,6 +21,7 @@ from .values import GameValue, Value, is_score, score_problem
 
 _OUTCOME_NUMBER = {Value.WIN: 1.0, Value.LOSS: -1.0, Value.TIE: 0.0}
 PROGRESS_EVERY = 1 << 14
+PROBE_MIN = 100_000
 _NO_MOVE: Any = object()
 
 
@@ -73,8 +74,8 @@ class _Searcher:
         self.current: Any = None
         self.parent: tuple[Any, Any] | None = None
         self.table: dict[Hashable, tuple[float, float, Any]] = {}
-        self.saw_outcome = False
-        self.saw_score = rules.reward is not None
+        self.saw_outcome = rules.declared_scored is False
+        self.saw_score = rules.reward is not None or rules.declared_scored is True
         self.integral = True
 
     def terminal_number(self, state: Any, result: object) -> float:
@@ -258,6 +259,32 @@ def _absorb(frame: _Frame, bounds: Bounds, edge: tuple[bool, float]) -> None:
     frame.index += 1
 
 
+def _finds_score(rules: Rules[Any, Any], root: Any, budget: int) -> bool:
+    """Whether a depth-first walk of at most ``budget`` states meets an end with a score.
+
+    Decides how to report a root settled by ends without moves (-inf): as a score if the
+    game is scored, as WIN/LOSS if it is not. Games can say so with ``scored``.
+    """
+    seen = {rules.key_of(root)}
+    stack = [root]
+    while stack and len(seen) <= budget:
+        state = stack.pop()
+        result = rules.outcome(state)
+        if result is not None:
+            if is_score(result):
+                return True
+            if isinstance(result, Value):
+                return False
+            continue
+        for move in rules.moves(state):
+            child = rules.play(state, move)
+            key = rules.key_of(child)
+            if key not in seen:
+                seen.add(key)
+                stack.append(child)
+    return False
+
+
 def _mixed(name: str, state: Any) -> GameError:
     return GameError(
         f"{name}.outcome(state) mixes outcomes and scores (at {describe(state)}); a game is "
@@ -303,6 +330,9 @@ def search(
         raise
     except Exception as exc:
         raise rules.diagnose(searcher.current, exc) from exc
+    if not (searcher.saw_score or searcher.saw_outcome):
+        # Only ends without moves were met: find out whether the game is scored elsewhere.
+        searcher.saw_score = _finds_score(rules, root, budget=max(PROBE_MIN, 10 * searcher.nodes))
     value: GameValue
     if searcher.saw_score:
         value = int(lo) if searcher.integral and math.isfinite(lo) else lo

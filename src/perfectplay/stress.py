@@ -170,7 +170,7 @@ def report_failure(
     if run.stderr.strip():
         _section("your program's stderr", run.stderr)
     if run.returncode is None:
-        print(f"timeout: {reason} (the output above is what it wrote before it was stopped)")
+        print(f"stopped: {reason}; the output above is what it wrote until then")
     elif run.returncode != 0:
         print(f"exit code: {run.returncode}")
 
@@ -178,7 +178,11 @@ def report_failure(
 def run_stress(
     problem: Problem, program: str, *, cases: int, seed: int | None, timeout: float
 ) -> int:
-    """Run ``program`` on ``cases`` random inputs; 1 and a report at the first disagreement."""
+    """Run ``program`` on ``cases`` random inputs; 1 and a report at the first disagreement.
+
+    A run disagrees when its output differs (trailing blanks aside), when it exits non-zero
+    (as a judge counts a runtime error) or when it outlasts ``timeout`` seconds.
+    """
     argv = parse_program(program)
     check_program(argv)
     base_seed = random.SystemRandom().randrange(2**31) if seed is None else seed
