@@ -8,6 +8,9 @@ A batch game is a plain game (so people can play and analyse it) that also offer
     batch_key(codes) -> codes           optional: canonical codes (symmetry)
     universe: int                       optional: every state is a code below it
 
+The plain methods' states are the codes themselves, or any states whose ``key(state)`` is
+the code, with ``from_code(code) -> state`` to turn a code back into a state.
+
 Codes are non-negative int64. With ``universe`` the whole space is expanded in one call and
 what the initial state cannot reach is dropped; otherwise exploration goes level by level,
 deduplicating with sorted arrays. Either way the result is the same StateGraph the plain
@@ -17,6 +20,7 @@ protocol builds, and the same solvers run on it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,7 +79,8 @@ class _Terminals:
             self._kind("scored")
             scores = result.astype(np.float64)
             done = ~np.isnan(scores)
-            if self.integral and not np.all(np.isinf(scores[done]) | (scores[done] % 1 == 0)):
+            finite = scores[np.isfinite(scores)]
+            if self.integral and not np.all(finite % 1 == 0):
                 self.integral = False
             code = np.where(done, np.int8(Value.TIE), np.int8(UNDECIDED)).astype(np.int8)
             return code, scores
@@ -98,14 +103,15 @@ class _Terminals:
 
 def _expand(rules: Rules[Any, Any], codes: Codes) -> Expansion:
     game: Any = rules.game
+    if codes.size == 0:
+        nothing = np.zeros(0, dtype=np.int64)
+        return Expansion(nothing, nothing)
     expansion = game.batch_expand(codes)
     parents = np.asarray(expansion.parents, dtype=np.int64)
     children = np.asarray(expansion.children, dtype=np.int64)
     if parents.shape != children.shape:
         raise GameError(f"{rules.name}.batch_expand: parents and children differ in length")
-    if parents.size and (
-        np.any(np.diff(parents) < 0) or parents[0] < 0 or parents[-1] >= codes.size
-    ):
+    if parents.size and not kernels.is_index_run(parents, codes.size):
         raise GameError(
             f"{rules.name}.batch_expand: parents must be non-decreasing indices into the batch"
         )
@@ -139,7 +145,7 @@ def explore_batch(
             parts = _explore_levels(rules, terminals, root, max_states, progress)
     except KeyboardInterrupt:
         raise InterruptedSolve(f"interrupted while exploring {rules.name}") from None
-    codes, offsets, children, code, score, rewards, same = parts
+    codes, offsets, children, code, score, rewards, same, root_id, ids_are_codes = parts
     if max_states is not None and codes.shape[0] > max_states:
         raise StateBudgetExceeded(
             f"{rules.name}: more than max_states={max_states:,} states; raise max_states"
@@ -147,14 +153,7 @@ def explore_batch(
     kind: Kind = terminals.kind or "outcome"
     if kind == "outcome" and rewards is not None and np.any(rewards):
         raise GameError(f"{rules.name} has rewards but its outcomes are WIN/LOSS/TIE")
-    sort = np.argsort(codes, kind="stable")
-    sorted_codes = codes[sort]
-
-    def lookup(key: object) -> int | None:
-        if not isinstance(key, (int, np.integer)) or key < 0:
-            return None
-        i = int(np.searchsorted(sorted_codes, key))
-        return int(sort[i]) if i < sorted_codes.shape[0] and sorted_codes[i] == key else None
+    lookup = _code_lookup(codes, identity=ids_are_codes)
 
     terminal = code != UNDECIDED
     if kind == "scored":
@@ -176,7 +175,31 @@ def explore_batch(
         seconds=time.perf_counter() - started,
         extra_turns=bool(same is not None and same.any()),
         reward=rewards if kind == "scored" and rewards is not None else None,
+        root=root_id,
     )
+
+
+def _code_lookup(codes: Codes, identity: bool) -> Callable[[Hashable], int | None]:
+    """Id of a state code: the code itself when ids are codes, else by binary search."""
+    n = codes.shape[0]
+    if identity:
+
+        def same(key: Hashable) -> int | None:
+            if isinstance(key, (int, np.integer)) and 0 <= int(key) < n:
+                return int(key)
+            return None
+
+        return same
+    order = np.argsort(codes, kind="stable")
+    ordered = codes[order]
+
+    def search(key: Hashable) -> int | None:
+        if not isinstance(key, (int, np.integer)) or key < 0:
+            return None
+        i = int(np.searchsorted(ordered, key))
+        return int(order[i]) if i < n and ordered[i] == key else None
+
+    return search
 
 
 _Parts = tuple[
@@ -187,7 +210,11 @@ _Parts = tuple[
     npt.NDArray[np.float64],
     npt.NDArray[np.float64] | None,
     npt.NDArray[np.bool_] | None,
+    int,
+    bool,
 ]
+"""Codes, offsets, children, outcome codes, scores, rewards, same-mover flags, the root's
+id, and whether every id equals its code."""
 
 
 def _explore_universe(
@@ -212,15 +239,25 @@ def _explore_universe(
     offsets = np.zeros(universe + 1, dtype=np.int64)
     np.cumsum(full_degree, out=offsets[1:])
     order = kernels.breadth_first_order(offsets, exp.children, np.int64(root))
-    new_offsets, new_children, source = kernels.relabel(order, offsets, exp.children)
+    rewards = None if exp.rewards is None else np.asarray(exp.rewards, dtype=np.float64)
+    same = None if exp.same_mover is None else np.asarray(exp.same_mover, dtype=np.bool_)
+    if order.shape[0] == universe:
+        # Everything is reachable: ids are the codes themselves, nothing to renumber.
+        children = exp.children.astype(np.int32)
+        return all_codes, offsets, children, code, score, rewards, same, root, True
+    new_offsets, new_children, source = kernels.relabel(
+        order, offsets, exp.children, rewards is not None or same is not None
+    )
     return (
         order,
         new_offsets,
         new_children,
         code[order],
         score[order],
-        None if exp.rewards is None else np.asarray(exp.rewards, dtype=np.float64)[source],
-        None if exp.same_mover is None else np.asarray(exp.same_mover, dtype=np.bool_)[source],
+        None if rewards is None else rewards[source],
+        None if same is None else same[source],
+        0,
+        False,
     )
 
 
@@ -291,6 +328,8 @@ def _explore_levels(
         np.concatenate(score_parts),
         _joined(reward_parts, n_edges, np.float64),
         _joined(same_parts, n_edges, np.bool_),
+        0,
+        False,
     )
 
 

@@ -49,6 +49,8 @@ class StateGraph:
     extra_turns: bool = field(default=False)
     reward: npt.NDArray[np.float64] | None = field(default=None)
     """Points the mover collects along each edge (scored games with a reward hook)."""
+    root: int = field(default=0)
+    """The id of the initial state."""
 
     @property
     def n_states(self) -> int:
@@ -63,7 +65,10 @@ class StateGraph:
     def state(self, sid: int) -> Any:
         """The (representative) state with id ``sid``."""
         state = self.states[sid]
-        return int(state) if isinstance(state, np.integer) else state
+        if isinstance(state, np.integer):
+            code = int(state)
+            return code if self.rules.from_code is None else self.rules.from_code(code)
+        return state
 
     def id_of(self, state: Any) -> int | None:
         """The id of a state, or None if exploration never reached it."""

@@ -263,11 +263,23 @@ def breadth_first_order(offsets: I64, children: I64, root: np.int64) -> I64:
 
 
 @_jit
-def relabel(order: I64, offsets: I64, children: I64) -> tuple[I64, I32, I64]:
+def is_index_run(parents: I64, size: int) -> bool:
+    """Whether ``parents`` is non-decreasing and within 0..size-1."""
+    if parents[0] < 0 or parents[parents.shape[0] - 1] >= size:
+        return False
+    for i in range(1, parents.shape[0]):  # noqa: SIM110 (numba compiles loops, not all())
+        if parents[i] < parents[i - 1]:
+            return False
+    return True
+
+
+@_jit
+def relabel(order: I64, offsets: I64, children: I64, want_source: bool) -> tuple[I64, I32, I64]:
     """The subgraph on ``order`` renumbered 0..k-1 in that order.
 
-    Returns the new offsets, the new children, and for each new edge the old edge it came
-    from (to carry per-edge data along). Every child must itself be in ``order``.
+    Returns the new offsets, the new children, and (with ``want_source``) for each new edge
+    the old edge it came from, to carry per-edge data along. Every child must itself be in
+    ``order``.
     """
     n = offsets.shape[0] - 1
     new_id = np.full(n, -1, dtype=np.int64)
@@ -279,12 +291,13 @@ def relabel(order: I64, offsets: I64, children: I64) -> tuple[I64, I32, I64]:
         s = order[i]
         new_offsets[i + 1] = new_offsets[i] + offsets[s + 1] - offsets[s]
     new_children = np.empty(new_offsets[k], dtype=np.int32)
-    source_edge = np.empty(new_offsets[k], dtype=np.int64)
+    source_edge = np.empty(new_offsets[k] if want_source else 0, dtype=np.int64)
     for i in range(k):
         s = order[i]
         j = new_offsets[i]
         for e in range(offsets[s], offsets[s + 1]):
             new_children[j] = new_id[children[e]]
-            source_edge[j] = e
+            if want_source:
+                source_edge[j] = e
             j += 1
     return new_offsets, new_children, source_edge

@@ -90,6 +90,7 @@ class Rules(Generic[S, M]):
         self.to_move: Callable[[S], Hashable] | None = _optional(game, "to_move")
         self.key: Callable[[S], Hashable] | None = _optional(game, "key")
         self.reward: Callable[[S, M], float] | None = _optional(game, "reward")
+        self.from_code: Callable[[int], S] | None = _optional(game, "from_code")
         self._show: Callable[[S], str] | None = _optional(game, "show")
         self._format_move: Callable[[M], str] | None = _optional(game, "format_move")
         self._parse_move: Callable[[str], M] | None = _optional(game, "parse_move")

@@ -87,7 +87,7 @@ class Solution(Generic[S, M]):
     @property
     def initial(self) -> S:
         """The initial state of the game."""
-        return self.graph.state(0)  # type: ignore[no-any-return]
+        return self.graph.state(self.graph.root)  # type: ignore[no-any-return]
 
     @property
     def scored(self) -> bool:

@@ -12,6 +12,11 @@ from __future__ import annotations
 
 from itertools import accumulate
 
+import numpy as np
+import numpy.typing as npt
+
+from ..batch import Expansion
+
 JAM = -1
 PASS = "pass"
 PLACE = "place"
@@ -19,7 +24,7 @@ PLACE = "place"
 State = tuple[int, int, int, int, int, int]
 
 
-class Invisible:
+class _PlainInvisible:
     """Place the top card of your deck or pass; passing scores your cards above their jams."""
 
     name = "invisible"
@@ -85,3 +90,114 @@ class Invisible:
         if empty_passes:
             lines.append("the stack is empty and the last move was a pass")
         return "\n".join(lines)
+
+
+# The batch protocol: a state is coded as the bits of
+# mine_from << 21 | mine_to << 15 | theirs_from << 9 | theirs_to << 3 | mover << 2 | passes.
+_FIELD = 63
+
+
+def encode(state: State) -> int:
+    """The integer code of a state."""
+    mine_from, mine_to, theirs_from, theirs_to, mover, empty_passes = state
+    return (
+        mine_from << 21 | mine_to << 15 | theirs_from << 9 | theirs_to << 3 | mover << 2
+    ) | empty_passes
+
+
+def decode(code: int) -> State:
+    """The state with an integer code."""
+    return (
+        code >> 21 & _FIELD,
+        code >> 15 & _FIELD,
+        code >> 9 & _FIELD,
+        code >> 3 & _FIELD,
+        code >> 2 & 1,
+        code & 3,
+    )
+
+
+class _BatchInvisible:
+    """Array versions of Invisible's rules, mixed into the game class below."""
+
+    decks: tuple[tuple[int, ...], tuple[int, ...]]
+    prefix: list[list[int]]
+
+    def _arrays(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        cached = getattr(self, "_cached_arrays", None)
+        if cached is None:
+            width = max(len(d) for d in self.decks) + 2
+            cards = np.zeros((2, width), dtype=np.int64)
+            prefix = np.zeros((2, width), dtype=np.int64)
+            sizes = np.array([len(d) for d in self.decks], dtype=np.int64)
+            for p, deck in enumerate(self.decks):
+                cards[p, : len(deck)] = deck
+                prefix[p, : len(deck) + 1] = self.prefix[p]
+            cached = (cards, prefix, sizes)
+            self._cached_arrays = cached
+        return cached
+
+    def key(self, state: State) -> int:
+        """States are solved under their integer codes."""
+        return encode(state)
+
+    def from_code(self, code: int) -> State:
+        """A state back from its code."""
+        return decode(code)
+
+    def batch_outcome(self, codes: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        """0 points once the game has ended, NaN while it goes on."""
+        return np.where((codes & 3) >= 2, 0.0, np.nan)
+
+    def batch_expand(self, codes: npt.NDArray[np.int64]) -> Expansion:
+        """Pass (first) and, where the mover has a card left, place it."""
+        cards, prefix, sizes = self._arrays()
+        mine_from = codes >> 21 & _FIELD
+        mine_to = codes >> 15 & _FIELD
+        theirs_from = codes >> 9 & _FIELD
+        theirs_to = codes >> 3 & _FIELD
+        mover = codes >> 2 & 1
+        passes = codes & 3
+        other = 1 - mover
+        empty = (mine_from == mine_to) & (theirs_from == theirs_to)
+        # Pass: on an empty stack it only counts; otherwise it scores and clears the stack.
+        pass_child = np.where(
+            empty,
+            theirs_from << 21
+            | theirs_to << 15
+            | mine_from << 9
+            | mine_to << 3
+            | other << 2
+            | (passes + 1),
+            theirs_to << 21 | theirs_to << 15 | mine_to << 9 | mine_to << 3 | other << 2,
+        )
+        pass_reward = np.where(
+            empty,
+            0,
+            prefix[mover, mine_to]
+            - prefix[mover, mine_from]
+            - (prefix[other, theirs_to] - prefix[other, theirs_from]),
+        )
+        # Place: a jamming card wipes out what counts for the opponent.
+        can_place = mine_to < sizes[mover]
+        jam = cards[mover, mine_to] == JAM
+        kept_from = np.where(jam, theirs_to, theirs_from)
+        place_child = (
+            kept_from << 21 | theirs_to << 15 | mine_from << 9 | (mine_to + 1) << 3 | other << 2
+        )
+        degree = 1 + can_place.astype(np.int64)
+        starts = np.concatenate(([0], np.cumsum(degree)[:-1]))
+        total = int(degree.sum())
+        children = np.empty(total, dtype=np.int64)
+        rewards = np.zeros(total, dtype=np.float64)
+        children[starts] = pass_child
+        rewards[starts] = pass_reward
+        children[starts[can_place] + 1] = place_child[can_place]
+        parents = np.repeat(np.arange(codes.shape[0], dtype=np.int64), degree)
+        return Expansion(parents, children, rewards=rewards)
+
+
+class Invisible(_BatchInvisible, _PlainInvisible):
+    """Place the top card of your deck or pass; passing scores your cards above their jams."""
+
+    name = "invisible"

@@ -60,9 +60,7 @@ def _removals(
     codes: npt.NDArray[np.int64], take: npt.NDArray[np.int64]
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """(parent index, pile after) for every removal in ``take`` (ascending) that fits."""
-    total = 0
-    for i in range(codes.shape[0]):
-        total += np.searchsorted(take, codes[i], side="right")
+    total = np.searchsorted(take, codes, side="right").sum()
     parents = np.empty(total, dtype=np.int64)
     children = np.empty(total, dtype=np.int64)
     j = 0
