@@ -145,7 +145,7 @@ def explore_batch(
             parts = _explore_levels(rules, terminals, root, max_states, progress)
     except KeyboardInterrupt:
         raise InterruptedSolve(f"interrupted while exploring {rules.name}") from None
-    codes, offsets, children, code, score, rewards, same, root_id, ids_are_codes = parts
+    codes, offsets, children, code, score, rewards, same, root_id, lookup = parts
     if max_states is not None and codes.shape[0] > max_states:
         raise StateBudgetExceeded(
             f"{rules.name}: more than max_states={max_states:,} states; raise max_states"
@@ -153,11 +153,12 @@ def explore_batch(
     kind: Kind = terminals.kind or "outcome"
     if kind == "outcome" and rewards is not None and np.any(rewards):
         raise GameError(f"{rules.name} has rewards but its outcomes are WIN/LOSS/TIE")
-    lookup = _code_lookup(codes, identity=ids_are_codes)
 
     terminal = code != UNDECIDED
     if kind == "scored":
         code = np.zeros_like(code)
+    else:
+        score = np.zeros(0, dtype=np.float64)  # outcome games keep no scores
     if progress is not None:
         progress(codes.shape[0], codes.shape[0])
     return StateGraph(
@@ -179,19 +180,22 @@ def explore_batch(
     )
 
 
-def _code_lookup(codes: Codes, identity: bool) -> Callable[[Hashable], int | None]:
-    """Id of a state code: the code itself when ids are codes, else by binary search."""
-    n = codes.shape[0]
-    if identity:
+def _identity(n: int) -> Callable[[Hashable], int | None]:
+    """Ids are codes: a code below n is its own id."""
 
-        def same(key: Hashable) -> int | None:
-            if isinstance(key, (int, np.integer)) and 0 <= int(key) < n:
-                return int(key)
-            return None
+    def same(key: Hashable) -> int | None:
+        if isinstance(key, (int, np.integer)) and 0 <= int(key) < n:
+            return int(key)
+        return None
 
-        return same
+    return same
+
+
+def _sorted_lookup(codes: Codes) -> Callable[[Hashable], int | None]:
+    """Id of a code among ``codes`` (id = position), by binary search."""
     order = np.argsort(codes, kind="stable")
     ordered = codes[order]
+    n = codes.shape[0]
 
     def search(key: Hashable) -> int | None:
         if not isinstance(key, (int, np.integer)) or key < 0:
@@ -211,10 +215,10 @@ _Parts = tuple[
     npt.NDArray[np.float64] | None,
     npt.NDArray[np.bool_] | None,
     int,
-    bool,
+    Callable[[Hashable], int | None],
 ]
 """Codes, offsets, children, outcome codes, scores, rewards, same-mover flags, the root's
-id, and whether every id equals its code."""
+id, and how to find a code's id."""
 
 
 def _explore_universe(
@@ -244,7 +248,7 @@ def _explore_universe(
     if order.shape[0] == universe:
         # Everything is reachable: ids are the codes themselves, nothing to renumber.
         children = exp.children.astype(np.int32)
-        return all_codes, offsets, children, code, score, rewards, same, root, True
+        return all_codes, offsets, children, code, score, rewards, same, root, _identity(universe)
     new_offsets, new_children, source = kernels.relabel(
         order, offsets, exp.children, rewards is not None or same is not None
     )
@@ -257,8 +261,52 @@ def _explore_universe(
         None if rewards is None else rewards[source],
         None if same is None else same[source],
         0,
-        False,
+        _sorted_lookup(order),
     )
+
+
+class _CodeTable:
+    """Codes to ids in a compiled hash table that doubles as it fills."""
+
+    def __init__(self, capacity: int = 1 << 10) -> None:
+        self.keys = np.full(capacity, -1, dtype=np.int64)
+        self.ids = np.empty(capacity, dtype=np.int32)
+        self.size = 0
+
+    def intern(self, codes: Codes) -> tuple[npt.NDArray[np.int32], Codes]:
+        """Ids for ``codes`` (new codes get the next ids) and the new codes, in that order.
+
+        The table stays at most three quarters full, doubling when it must.
+        """
+        result = np.empty(codes.shape[0], dtype=np.int32)
+        new_codes = np.empty(codes.shape[0], dtype=np.int64)
+        start = fresh = np.int64(0)
+        while start < codes.shape[0]:
+            room = self.keys.shape[0] * 3 // 4 - (self.size + int(fresh))
+            if room <= 0:
+                capacity = np.int64(2 * self.keys.shape[0])
+                self.keys, self.ids = kernels.hash_grow(self.keys, self.ids, capacity)
+                continue
+            start, fresh = kernels.hash_intern(
+                self.keys,
+                self.ids,
+                codes,
+                start,
+                np.int64(self.size),
+                np.int64(room),
+                result,
+                new_codes,
+                fresh,
+            )
+        self.size += int(fresh)
+        return result, new_codes[: int(fresh)].copy()
+
+    def find(self, key: Hashable) -> int | None:
+        """The id of a code, or None."""
+        if not isinstance(key, (int, np.integer)) or key < 0:
+            return None
+        found = int(kernels.hash_find(self.keys, self.ids, np.int64(key)))
+        return None if found < 0 else found
 
 
 def _explore_levels(
@@ -268,23 +316,22 @@ def _explore_levels(
     max_states: int | None,
     progress: ProgressCallback | None,
 ) -> _Parts:
-    """Breadth-first, one level per step; ids follow the levels."""
-    level_codes: list[Codes] = [np.array([root], dtype=np.int64)]
-    sorted_codes = level_codes[0].copy()
-    sorted_ids = np.zeros(1, dtype=np.int64)
+    """Breadth-first, one level per step; ids follow the order of discovery."""
+    table = _CodeTable()
+    _, frontier = table.intern(np.array([root], dtype=np.int64))
+    level_codes: list[Codes] = [frontier]
     degree_parts: list[npt.NDArray[np.int64]] = []
-    child_parts: list[npt.NDArray[np.int64]] = []
+    child_parts: list[npt.NDArray[np.int32]] = []
     reward_parts: list[npt.NDArray[np.float64]] = []
     same_parts: list[npt.NDArray[np.bool_]] = []
     code_parts: list[npt.NDArray[np.int8]] = []
     score_parts: list[npt.NDArray[np.float64]] = []
-    found = 1
     expanded = 0
-    frontier = level_codes[0]
     while frontier.size:
         code, score = terminals.read(frontier)
         code_parts.append(code)
-        score_parts.append(score)
+        # Until an end is seen the kind is unknown; scores are kept only for scored games.
+        score_parts.append(score[:0] if terminals.kind == "outcome" else score)
         open_idx = np.flatnonzero(code == UNDECIDED)
         exp = _expand(rules, frontier[open_idx])
         degree = np.zeros(frontier.shape[0], dtype=np.int64)
@@ -294,28 +341,17 @@ def _explore_levels(
             reward_parts.append(np.asarray(exp.rewards, dtype=np.float64))
         if exp.same_mover is not None:
             same_parts.append(np.asarray(exp.same_mover, dtype=np.bool_))
-        unique = np.unique(exp.children)
-        pos = np.searchsorted(sorted_codes, unique)
-        pos_clipped = np.minimum(pos, sorted_codes.shape[0] - 1)
-        known = sorted_codes[pos_clipped] == unique
-        new = unique[~known]
-        new_ids = np.arange(found, found + new.shape[0], dtype=np.int64)
-        found += new.shape[0]
-        merged = np.concatenate([sorted_codes, new])
-        merge_order = np.argsort(merged, kind="stable")
-        sorted_codes = merged[merge_order]
-        sorted_ids = np.concatenate([sorted_ids, new_ids])[merge_order]
-        child_parts.append(sorted_ids[np.searchsorted(sorted_codes, exp.children)])
-        expanded += frontier.shape[0]
-        if max_states is not None and found > max_states:
+        ids, frontier = table.intern(exp.children)
+        child_parts.append(ids)
+        expanded += code.shape[0]
+        if max_states is not None and table.size > max_states:
             raise StateBudgetExceeded(
                 f"{rules.name}: more than max_states={max_states:,} states "
                 f"({expanded:,} expanded); raise max_states or solve a smaller game"
             )
         if progress is not None:
-            progress(expanded, found)
-        level_codes.append(new)
-        frontier = new
+            progress(expanded, table.size)
+        level_codes.append(frontier)
     degrees = np.concatenate(degree_parts)
     offsets = np.zeros(degrees.shape[0] + 1, dtype=np.int64)
     np.cumsum(degrees, out=offsets[1:])
@@ -323,13 +359,13 @@ def _explore_levels(
     return (
         np.concatenate(level_codes),
         offsets,
-        np.concatenate(child_parts).astype(np.int32) if child_parts else np.zeros(0, np.int32),
+        np.concatenate(child_parts) if child_parts else np.zeros(0, np.int32),
         np.concatenate(code_parts),
         np.concatenate(score_parts),
         _joined(reward_parts, n_edges, np.float64),
         _joined(same_parts, n_edges, np.bool_),
         0,
-        False,
+        table.find,
     )
 
 

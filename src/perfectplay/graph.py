@@ -44,6 +44,7 @@ class StateGraph:
     terminal: npt.NDArray[np.bool_]
     outcome_code: npt.NDArray[np.int8]
     score: npt.NDArray[np.float64]
+    """Terminal scores (NaN elsewhere) of a scored game; empty for an outcome game."""
     integral_scores: bool
     seconds: float
     extra_turns: bool = field(default=False)
@@ -293,5 +294,5 @@ def _classify_terminals(
         )
     kind: Kind = "scored" if first_score is not None else "outcome"
     if kind == "outcome":
-        assert (code[~terminal] == UNDECIDED).all()
+        score = score[:0]  # outcome games keep no scores
     return kind, terminal, code, score, integral

@@ -55,7 +55,7 @@ def retrograde(
     n = offsets.shape[0] - 1
     value = np.zeros(n, dtype=np.int8)
     remoteness = np.full(n, -1, dtype=np.int32)
-    pending = offsets[1:] - offsets[:-1]
+    pending = (offsets[1:] - offsets[:-1]).astype(np.int32)
     queue = np.empty(n, dtype=np.int32)
     tail = 0
     for s in range(n):
@@ -301,3 +301,88 @@ def relabel(order: I64, offsets: I64, children: I64, want_source: bool) -> tuple
                 source_edge[j] = e
             j += 1
     return new_offsets, new_children, source_edge
+
+
+# An open-addressing hash table from state codes (non-negative int64) to ids, kept as two
+# arrays: ``keys`` (-1 marks an empty slot) and ``ids``; its size is a power of two.
+_EMPTY = -1
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@_jit
+def _slot(code: np.int64, mask: np.int64) -> np.int64:
+    mixed = np.uint64(code) * _GOLDEN
+    return np.int64(mixed >> np.uint64(20)) & mask
+
+
+@_jit
+def hash_intern(
+    keys: I64,
+    ids: I32,
+    codes: I64,
+    start: np.int64,
+    next_id: np.int64,
+    room: np.int64,
+    result: I32,
+    new_codes: I64,
+    fresh: np.int64,
+) -> tuple[np.int64, np.int64]:
+    """Ids of ``codes[start:]`` into ``result``; each unseen code gets the next id and is
+    listed in ``new_codes`` after the ``fresh`` already there.
+
+    Stops early once ``room`` more codes have been added (the table must then grow).
+    Returns where it stopped and the new count of fresh codes.
+    """
+    mask = np.int64(keys.shape[0] - 1)
+    limit = fresh + room
+    for i in range(start, codes.shape[0]):
+        if fresh >= limit:
+            return np.int64(i), fresh
+        code = codes[i]
+        slot = _slot(code, mask)
+        while True:
+            key = keys[slot]
+            if key == code:
+                result[i] = ids[slot]
+                break
+            if key == _EMPTY:
+                keys[slot] = code
+                ids[slot] = next_id + fresh
+                result[i] = next_id + fresh
+                new_codes[fresh] = code
+                fresh += 1
+                break
+            slot = (slot + 1) & mask
+    return np.int64(codes.shape[0]), fresh
+
+
+@_jit
+def hash_find(keys: I64, ids: I32, code: np.int64) -> np.int64:
+    """The id stored for ``code``, or -1."""
+    mask = np.int64(keys.shape[0] - 1)
+    slot = _slot(code, mask)
+    while True:
+        key = keys[slot]
+        if key == code:
+            return np.int64(ids[slot])
+        if key == _EMPTY:
+            return np.int64(-1)
+        slot = (slot + 1) & mask
+
+
+@_jit
+def hash_grow(keys: I64, ids: I32, capacity: np.int64) -> tuple[I64, I32]:
+    """The same table in ``capacity`` slots (a power of two)."""
+    new_keys = np.full(capacity, _EMPTY, dtype=np.int64)
+    new_ids = np.empty(capacity, dtype=np.int32)
+    mask = np.int64(capacity - 1)
+    for i in range(keys.shape[0]):
+        code = keys[i]
+        if code == _EMPTY:
+            continue
+        slot = _slot(code, mask)
+        while new_keys[slot] != _EMPTY:
+            slot = (slot + 1) & mask
+        new_keys[slot] = code
+        new_ids[slot] = ids[i]
+    return new_keys, new_ids

@@ -1,12 +1,22 @@
 """Connect Four on any board: drop a disc into a column; four (or ``connect``) in a row wins.
 
-A state is (mover's discs, all discs), two bitboards with ``height + 1`` bits per column
-(the extra bit keeps columns apart, so a shift finds lines without wrapping).
+A state is (mover's discs, all discs): two bitboards with ``height + 1`` bits per column
+(the spare bit keeps columns apart, so shifts find lines without wrapping). Its code, for
+solving, is the sum of the two boards: within each column that sum is the column's discs
+plus a run of ones, which no other column content produces, so the code is unique and
+short enough for 7 x 6. The batch methods apply the same rules to arrays of codes.
 """
 
 from __future__ import annotations
 
+import numpy as np
+import numpy.typing as npt
+
+from ..batch import Expansion
 from ..values import LOSS, TIE, Value
+
+Codes = npt.NDArray[np.int64]
+State = tuple[int, int]
 
 
 class ConnectFour:
@@ -23,8 +33,6 @@ class ConnectFour:
             raise ValueError("the board must fit 62 bits: width * (height + 1) <= 62")
         self.width, self.height, self.connect = width, height, connect
         self.symmetry = symmetry
-        if not symmetry:
-            self.key = None  # type: ignore[assignment]
         stride = height + 1
         self.stride = stride
         self.bottom = [1 << (c * stride) for c in range(width)]
@@ -33,21 +41,23 @@ class ConnectFour:
         self.full = sum(self.column_mask)
         self.directions = (1, stride, stride - 1, stride + 1)
 
-    def initial(self) -> tuple[int, int]:
+    # --- the plain protocol -------------------------------------------------------------
+
+    def initial(self) -> State:
         """The empty board."""
         return (0, 0)
 
-    def moves(self, state: tuple[int, int]) -> list[int]:
+    def moves(self, state: State) -> list[int]:
         """Columns that are not full, left to right from 0."""
         mask = state[1]
         return [c for c, top in enumerate(self.top) if not mask & top]
 
-    def play(self, state: tuple[int, int], move: int) -> tuple[int, int]:
+    def play(self, state: State, move: int) -> State:
         """Drop a disc; the result is seen by the other player (whose discs come first)."""
         pos, mask = state
         return pos ^ mask, mask | (mask + self.bottom[move])
 
-    def outcome(self, state: tuple[int, int]) -> Value | None:
+    def outcome(self, state: State) -> Value | None:
         """LOSS when the previous player's discs hold a line; TIE on a full board."""
         pos, mask = state
         if self.has_line(pos ^ mask):
@@ -66,22 +76,32 @@ class ConnectFour:
                 return True
         return False
 
-    def key(self, state: tuple[int, int]) -> tuple[int, int]:
-        """The board or its mirror image, whichever codes smaller."""
-        pos, mask = state
-        last = self.width - 1
-        mpos = mmask = 0
-        for c, cmask in enumerate(self.column_mask):
-            shift = (last - 2 * c) * self.stride
-            if shift >= 0:
-                mpos |= (pos & cmask) << shift
-                mmask |= (mask & cmask) << shift
-            else:
-                mpos |= (pos & cmask) >> -shift
-                mmask |= (mask & cmask) >> -shift
-        return min(state, (mpos, mmask))
+    def key(self, state: State) -> int:
+        """The state's code (with symmetry, the smaller of it and its mirror image's)."""
+        code = state[0] + state[1]
+        return min(code, self.mirror_code(code)) if self.symmetry else code
 
-    def show(self, state: tuple[int, int]) -> str:
+    def from_code(self, code: int) -> State:
+        """The state behind a code."""
+        pos = mask = 0
+        for c in range(self.width):
+            shift = c * self.stride
+            column = code >> shift & ((1 << self.stride) - 1)
+            filled = (1 << ((column + 1).bit_length() - 1)) - 1
+            mask |= filled << shift
+            pos |= (column - filled) << shift
+        return pos, mask
+
+    def mirror_code(self, code: int) -> int:
+        """The code of the board seen in a mirror (columns reversed)."""
+        column_bits = (1 << self.stride) - 1
+        mirrored = 0
+        for c in range(self.width):
+            column = code >> (c * self.stride) & column_bits
+            mirrored |= column << ((self.width - 1 - c) * self.stride)
+        return mirrored
+
+    def show(self, state: State) -> str:
         """The board, top row first; X moved first. Columns are numbered from 1."""
         pos, mask = state
         x_to_move = mask.bit_count() % 2 == 0
@@ -103,3 +123,62 @@ class ConnectFour:
     def parse_move(self, text: str) -> int:
         """A column number from 1."""
         return int(text) - 1
+
+    # --- the batch protocol -------------------------------------------------------------
+
+    def _boards(self, codes: Codes) -> tuple[Codes, Codes]:
+        """(mover's discs, all discs) for an array of codes."""
+        column_bits = np.int64((1 << self.stride) - 1)
+        # FILLED[v]: the filled cells of a column whose code is v.
+        filled_of = np.array(
+            [(1 << ((v + 1).bit_length() - 1)) - 1 for v in range(1 << self.stride)],
+            dtype=np.int64,
+        )
+        mask = np.zeros_like(codes)
+        for c in range(self.width):
+            shift = np.int64(c * self.stride)
+            mask |= filled_of[(codes >> shift) & column_bits] << shift
+        return codes - mask, mask
+
+    def _lines(self, discs: Codes) -> npt.NDArray[np.bool_]:
+        found = np.zeros(discs.shape[0], dtype=np.bool_)
+        for d in self.directions:
+            run = discs.copy()
+            for _ in range(self.connect - 1):
+                run &= run >> np.int64(d)
+            found |= run != 0
+        return found
+
+    def batch_outcome(self, codes: Codes) -> npt.NDArray[np.int8]:
+        """LOSS (2) where the previous player has a line, TIE (3) on a full board, else 0."""
+        pos, mask = self._boards(codes)
+        result = np.zeros(codes.shape[0], dtype=np.int8)
+        result[mask == self.full] = int(TIE)
+        result[self._lines(pos ^ mask)] = int(LOSS)
+        return result
+
+    def batch_expand(self, codes: Codes) -> Expansion:
+        """A disc dropped in every column that has room, for every state at once."""
+        pos, mask = self._boards(codes)
+        children = np.empty((codes.shape[0], self.width), dtype=np.int64)
+        playable = np.empty((codes.shape[0], self.width), dtype=np.bool_)
+        after = pos ^ mask
+        for c in range(self.width):
+            playable[:, c] = (mask & np.int64(self.top[c])) == 0
+            children[:, c] = after + (mask | (mask + np.int64(self.bottom[c])))
+        parents, columns = np.nonzero(playable)
+        kids = children[parents, columns]
+        if self.symmetry:
+            kids = self.batch_key(kids)
+        return Expansion(parents.astype(np.int64), kids)
+
+    def batch_key(self, codes: Codes) -> Codes:
+        """Canonical codes: with symmetry, the smaller of a code and its mirror image's."""
+        if not self.symmetry:
+            return codes
+        column_bits = np.int64((1 << self.stride) - 1)
+        mirrored = np.zeros_like(codes)
+        for c in range(self.width):
+            column = (codes >> np.int64(c * self.stride)) & column_bits
+            mirrored |= column << np.int64((self.width - 1 - c) * self.stride)
+        return np.minimum(codes, mirrored)
