@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from .errors import GameError, InterruptedSolve, StateBudgetExceeded, describe
 from .protocol import Game, Rules
-from .values import UNDECIDED, Value, is_score, score_problem
+from .values import Value, is_score, score_problem
 
 Kind = Literal["outcome", "scored"]
 ProgressCallback = Callable[[int, int], None]
