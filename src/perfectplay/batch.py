@@ -144,7 +144,10 @@ def explore_batch(
         else:
             parts = _explore_levels(rules, terminals, root, max_states, progress)
     except KeyboardInterrupt:
-        raise InterruptedSolve(f"interrupted while exploring {rules.name}") from None
+        raise InterruptedSolve(
+            f"interrupted while exploring {rules.name} ({time.perf_counter() - started:.1f} s "
+            "in); nothing was solved"
+        ) from None
     codes, offsets, children, code, score, rewards, same, root_id, lookup = parts
     if max_states is not None and codes.shape[0] > max_states:
         raise StateBudgetExceeded(
@@ -350,7 +353,7 @@ def _explore_levels(
                 f"({expanded:,} expanded); raise max_states or solve a smaller game"
             )
         if progress is not None:
-            progress(expanded, table.size)
+            progress(expanded, table.size, level=len(level_codes) - 1)
         level_codes.append(frontier)
     degrees = np.concatenate(degree_parts)
     offsets = np.zeros(degrees.shape[0] + 1, dtype=np.int64)

@@ -12,7 +12,7 @@ from array import array
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -22,8 +22,14 @@ from .protocol import Game, Rules
 from .values import Value, is_score, score_problem
 
 Kind = Literal["outcome", "scored"]
-ProgressCallback = Callable[[int, int], None]
-"""Called now and then during exploration with (states expanded, states found)."""
+
+
+class ProgressCallback(Protocol):
+    """Called now and then during long work with (states expanded, states found), and for
+    level-by-level exploration the level (plies from the start) just finished."""
+
+    def __call__(self, done: int, found: int, /, level: int | None = None) -> None: ...
+
 
 PROGRESS_EVERY = 1 << 13
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import resource
 import sys
 import time
 from collections.abc import Iterator
@@ -11,6 +12,11 @@ from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from .graph import ProgressCallback
+
+
+def peak_memory_mb() -> float:
+    """The process's peak resident memory so far, in MB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 @contextmanager
@@ -30,8 +36,13 @@ def progress_reporter(label: str, *, quiet: bool = False) -> Iterator[ProgressCa
     ) as bar:
         task = bar.add_task(label)
 
-        def report(done: int, found: int) -> None:
+        def report(done: int, found: int, /, level: int | None = None) -> None:
             rate = done / max(time.perf_counter() - started, 1e-9)
-            bar.update(task, description=f"{label}: {done:,} done, {found:,} found, {rate:,.0f}/s")
+            where = "" if level is None else f"level {level}, "
+            bar.update(
+                task,
+                description=f"{label}: {where}{done:,} done, {found:,} found, "
+                f"{rate:,.0f}/s, {peak_memory_mb():,.0f} MB",
+            )
 
         yield report
