@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench bench-contest peers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,5 +31,15 @@ test: lint
 bench: $(VENV)/.installed
 	$(BIN)/python bench/speed.py
 
+bench-contest: $(VENV)/.installed
+	$(BIN)/python bench/contest.py
+
+# OpenSpiel and easyAI side by side, in a virtualenv of their own (the project does not
+# depend on them).
+peers:
+	test -x .venv-peers/bin/python || $(PYTHON) -m venv .venv-peers
+	.venv-peers/bin/python -m pip install --quiet open_spiel easyAI -e .
+	.venv-peers/bin/python bench/peers.py
+
 clean:
-	rm -rf $(VENV) build src/*.egg-info
+	rm -rf $(VENV) .venv-peers build src/*.egg-info

@@ -1,58 +1,133 @@
-"""States per second through the plain protocol: exploration + retrograde analysis.
+"""Solving speed: states per second end to end (exploration + solving) and peak memory.
 
 Run: make bench   (or .venv/bin/python bench/speed.py [--large])
-Prints one line per game; the floor set for the plain protocol is 100,000 states/s.
+Each case runs in a fresh process, so its peak memory is its own. Floors and targets:
+the plain protocol (one Python call per state and move) at least 100,000 states/s; the
+batch protocol at least 1,000,000 states/s on Connect Four, 5x4 strongly solved in under
+10 s and 2 GB, 4x6 in under 60 s; edpc_k's largest case (N = 100, K = 100,000) under 1 s.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import resource
+import subprocess
+import sys
 import time
 from typing import Any
 
-from perfectplay import solve
-from perfectplay.games import ConnectFour, Nim, Subtraction, TicTacToe
-
-FLOOR = 100_000
+PLAIN_FLOOR = 100_000
+BATCH_FLOOR = 1_000_000
 
 
-def measure(label: str, game: Any) -> float:
-    """Solve ``game`` once; print its size, time and rate; return the rate."""
-    solution = solve(game, "retrograde")
-    stats = solution.stats
-    rate = stats.states / stats.seconds
+def cases(large: bool) -> dict[str, tuple[str, str, dict[str, Any], bool]]:
+    """name -> (game class, method, constructor arguments, batch)."""
+    table: dict[str, tuple[str, str, dict[str, Any], bool]] = {
+        "plain tic-tac-toe": ("TicTacToe", "retrograde", {}, False),
+        "plain tic-tac-toe, symmetry": ("TicTacToe", "retrograde", {"symmetry": True}, False),
+        "plain connect four 4x4": ("ConnectFour", "retrograde", {"width": 4, "height": 4}, False),
+        "plain connect four 4x5": ("ConnectFour", "retrograde", {"width": 4, "height": 5}, False),
+        "batch connect four 4x4": ("ConnectFour", "retrograde", {"width": 4, "height": 4}, True),
+        "batch connect four 5x4": ("ConnectFour", "retrograde", {"width": 5, "height": 4}, True),
+        "batch connect four 5x4, mirror": (
+            "ConnectFour",
+            "retrograde",
+            {"width": 5, "height": 4, "symmetry": True},
+            True,
+        ),
+        "batch stones K=100000 a=1..100": (
+            "Stones",
+            "retrograde",
+            {"k": 100_000, "a": tuple(range(1, 101))},
+            True,
+        ),
+        "batch invisible 50+50 cards": (
+            "Invisible",
+            "negamax",
+            {"deck1": tuple(range(1, 51)), "deck2": tuple(range(51, 101))},
+            True,
+        ),
+    }
+    if large:
+        table["batch connect four 4x6"] = (
+            "ConnectFour",
+            "retrograde",
+            {"width": 4, "height": 6},
+            True,
+        )
+        table["batch connect four 6x4, mirror"] = (
+            "ConnectFour",
+            "retrograde",
+            {"width": 6, "height": 4, "symmetry": True},
+            True,
+        )
+    return table
+
+
+def run_one(name: str, large: bool) -> None:
+    """Solve one case in this process and print its figures as JSON."""
+    from perfectplay import games, solve
+
+    cls_name, method, kwargs, batch = cases(large)[name]
+    game = getattr(games, cls_name)(**kwargs)
+    solve(games.Subtraction(3, (1,)), "retrograde")  # load the compiled kernels first
+    started = time.perf_counter()
+    solution = solve(game, method, batch=batch)
+    seconds = time.perf_counter() - started
     print(
-        f"{label:<28} {stats.states:>10,} states {stats.edges:>11,} edges "
-        f"{stats.explore_seconds:7.3f} s explore {stats.solve_seconds:7.3f} s solve "
-        f"{rate:>11,.0f} states/s {stats.edges / stats.seconds:>11,.0f} edges/s  "
-        f"value {solution.value()}"
+        json.dumps(
+            {
+                "states": solution.stats.states,
+                "edges": solution.stats.edges,
+                "seconds": seconds,
+                "explore": solution.stats.explore_seconds,
+                "value": str(solution.value()),
+                "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            }
+        )
     )
-    return rate
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--large", action="store_true", help="also Connect Four 5x4 (~4M states)")
+    parser.add_argument("--large", action="store_true", help="also Connect Four 4x6 and 6x4")
+    parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    started = time.perf_counter()
-    solve(Subtraction(10, (1, 2)), "retrograde")  # loads the compiled kernels once
-    print(f"kernel load (first solve in a process): {time.perf_counter() - started:.3f} s")
-    games: list[tuple[str, Any]] = [
-        ("tic-tac-toe", TicTacToe()),
-        ("tic-tac-toe, symmetry", TicTacToe(symmetry=True)),
-        ("nim 3,5,7,9 (many moves)", Nim((3, 5, 7, 9))),
-        ("connect four 4x4", ConnectFour(4, 4)),
-        ("connect four 4x5", ConnectFour(4, 5)),
-    ]
-    if args.large:
-        games.append(("connect four 5x4", ConnectFour(5, 4)))
-    rates = {label: measure(label, game) for label, game in games}
-    # The floor is set for games of a few moves per state; Nim shows the cost per edge.
-    worst = min(rate for label, rate in rates.items() if not label.startswith("nim"))
+    if args.one:
+        run_one(args.one, args.large)
+        return
+    baseline = _child("batch stones K=100000 a=1..100", args.large, baseline=True)
+    print(f"a fresh process with numpy, numba and the kernels loaded: {baseline:,.0f} MB")
     print(
-        f"slowest (tic-tac-toe, connect four): {worst:,.0f} states/s "
-        f"= {worst / FLOOR:.1f}x the floor of {FLOOR:,}"
+        f"{'case':<34}{'states':>12}{'edges':>13}{'seconds':>9}{'states/s':>12}"
+        f"{'peak MB':>9}{'B/state':>9}  value"
     )
+    for name in cases(args.large):
+        figures = _child(name, args.large)
+        rate = figures["states"] / figures["seconds"]
+        floor = PLAIN_FLOOR if name.startswith("plain") else BATCH_FLOOR
+        per_state = (figures["peak_mb"] - baseline) * 2**20 / max(figures["states"], 1)
+        mark = "" if rate >= floor or "stones" in name or "invisible" in name else "  BELOW FLOOR"
+        print(
+            f"{name:<34}{figures['states']:>12,}{figures['edges']:>13,}"
+            f"{figures['seconds']:>9.2f}{rate:>12,.0f}{figures['peak_mb']:>9,.0f}"
+            f"{per_state:>9,.0f}  {figures['value']}{mark}"
+        )
+
+
+def _child(name: str, large: bool, baseline: bool = False) -> Any:
+    if baseline:
+        code = (
+            "import resource; from perfectplay import games, solve; "
+            "solve(games.Subtraction(3, (1,)), 'retrograde'); "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"
+        )
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        return float(out.stdout)
+    command = [sys.executable, __file__, "--one", name] + (["--large"] if large else [])
+    out = subprocess.run(command, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
 
 
 if __name__ == "__main__":

@@ -165,18 +165,19 @@ def reference_for(game: Any) -> tuple[str, ref.Solved]:
 
 def check_search_from(game: ExplicitGame, state: int) -> None:
     """Alpha-beta from ``state`` (made the initial state) finds the reference's value, and
-    a best move that attains it."""
+    a best move that attains it, in one unlimited pass and by iterative deepening."""
     start = game.with_root(state)
     _, solved = reference_for(start)
     value, _ = solved[state]
-    result = search(start)
-    assert_same_value(result.value, value)
-    if ref.is_over(start, state):
-        assert result.best_move is None
-    else:
-        options = {m: v for m, v, _ in ref.move_options(start, solved, state)}
-        assert result.best_move in options
-        assert_same_value(options[result.best_move], value)
+    for deepening in (False, True):
+        result = search(start, deepening=deepening)
+        assert_same_value(result.value, value)
+        if ref.is_over(start, state):
+            assert result.best_move is None
+        else:
+            options = {m: v for m, v, _ in ref.move_options(start, solved, state)}
+            assert result.best_move in options
+            assert_same_value(options[result.best_move], value)
 
 
 def check_search_everywhere(game: ExplicitGame) -> None:

@@ -102,6 +102,9 @@ def full_solve(game: Any, method: str, max_states: int | None, quiet: bool) -> S
     help=f"Solver: {', '.join(METHODS)}, or alphabeta (root value only).",
 )
 @solve_options
+@click.option(
+    "--deepening", is_flag=True, help="alphabeta: iterative deepening (depths 1, 2, 4, ...)."
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout, for scripts.")
 def solve_command(
     game: str,
@@ -109,6 +112,7 @@ def solve_command(
     method: str,
     max_states: int | None,
     quiet: bool,
+    deepening: bool,
     as_json: bool,
 ) -> None:
     """Solve a game from its start: value, remoteness, best moves, size and time.
@@ -121,7 +125,7 @@ def solve_command(
     rules = Rules(load_game(game, list(params)))
     if method == "alphabeta":
         with progress_reporter("searching", quiet=quiet) as report:
-            result = search(rules, max_nodes=max_states, progress=report)
+            result = search(rules, max_nodes=max_states, progress=report, deepening=deepening)
         best = None if result.best_move is None else rules.format_move(result.best_move)
         if as_json:
             emit_json(

@@ -22,6 +22,7 @@ from .values import GameValue, Value, is_score, score_problem
 _OUTCOME_NUMBER = {Value.WIN: 1.0, Value.LOSS: -1.0, Value.TIE: 0.0}
 PROGRESS_EVERY = 1 << 14
 PROBE_MIN = 100_000
+UNLIMITED = 1 << 62
 _NO_MOVE: Any = object()
 
 
@@ -33,7 +34,8 @@ class SearchResult(Generic[M]):
     best_move: M | None
     nodes: int
     table_size: int
-    depth: int
+    depth: int | None
+    """The depth of the last pass with deepening; None for one unlimited pass."""
     seconds: float
     method: str = "alphabeta"
 
@@ -297,11 +299,18 @@ def search(
     *,
     max_nodes: int | None = None,
     progress: ProgressCallback | None = None,
+    deepening: bool = False,
 ) -> SearchResult[M]:
     """The exact value of the initial state and a best move, by alpha-beta search.
 
     Equals the full solvers' root value; explores only what the proof needs. Games with
     cycles are refused (CycleError): use retrograde analysis for those.
+
+    ``deepening`` searches to depths 1, 2, 4, 8, ... until the root is settled, keeping the
+    table between passes: it finds a short forced win in a huge game quickly, but with no
+    estimate at the horizon each pass is a full-width search, so without one it costs more
+    (tic-tac-toe: 31,802 nodes against 2,598 in one unlimited pass; Nim 3,4,5,6: 44,585
+    against 110). Off by default.
     """
     rules: Rules[Any, M] = game if isinstance(game, Rules) else Rules(game)
     if max_nodes is not None and max_nodes < 1:
@@ -312,7 +321,7 @@ def search(
     except Exception as exc:
         raise GameError(f"{rules.name}.initial() raised {type(exc).__name__}: {exc}") from exc
     searcher = _Searcher(rules, max_nodes, progress)
-    depth = 1
+    depth = 1 if deepening else UNLIMITED
     try:
         while True:
             searcher.horizon_hit = False
@@ -321,7 +330,7 @@ def search(
                 break
             if not searcher.horizon_hit:
                 raise AssertionError(f"alpha-beta left the root open: [{lo}, {hi}]")
-            depth = depth + 1 if depth < 8 else depth * 3 // 2
+            depth *= 2
     except KeyboardInterrupt:
         raise InterruptedSolve(
             f"interrupted while searching {rules.name}: {searcher.nodes:,} nodes, depth {depth}"
@@ -343,6 +352,6 @@ def search(
         best_move=None if best is _NO_MOVE else best,
         nodes=searcher.nodes,
         table_size=len(searcher.table),
-        depth=depth,
+        depth=None if depth >= UNLIMITED else depth,
         seconds=time.perf_counter() - started,
     )
