@@ -30,3 +30,31 @@ def test_readme_names_the_two_setup_commands() -> None:
     makefile = (README.parent / "Makefile").read_text()
     assert re.search(r"^demo:", makefile, re.MULTILINE)
     assert re.search(r"^test:", makefile, re.MULTILINE)
+
+
+def test_readme_bring_your_own_game_runs_as_shown(tmp_path: Path) -> None:
+    text = README.read_text()
+    section = text[text.index("### Bring your own game") :]
+    code = re.search(r"```python\n(.*?)```", section, re.DOTALL)
+    command = re.search(r"```sh\n(perfectplay solve .*?)\n```", section)
+    shown = re.search(r"```text\n(.*?)```", section, re.DOTALL)
+    assert code and command and shown
+    assert len(code.group(1).splitlines()) == 25
+    (tmp_path / "coin_row.py").write_text(code.group(1))
+    args = command.group(1).split()[1:]
+    cli = Path(sys.executable).with_name("perfectplay")
+    run = subprocess.run(
+        [str(cli), *args], capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    actual = {
+        line.split(None, 1)[0]: line.split(None, 1)[1].strip()
+        for line in run.stdout.splitlines()
+        if line.strip()
+    }
+    for line in shown.group(1).splitlines():
+        name, value = line.split(None, 1)
+        if name in ("seconds", "perfect"):
+            continue  # timings vary; "perfect play" is checked below
+        assert actual[name] == value.strip(), name
+    assert "right left left right right left" in run.stdout
