@@ -97,7 +97,8 @@ def test_analyze_text_shows_the_board_and_the_move_table() -> None:
     [
         (["analyze", "tictactoe", "--moves", "5,5"], "not a legal move"),
         (["analyze", "tictactoe", "--moves", "5,x"], "cannot read move"),
-        (["analyze", "tictactoe", "--position", "X........"], "parse_state"),
+        (["analyze", "invisible", "--position", "x"], "parse_state"),
+        (["analyze", "tictactoe", "--position", "XXX/..."], "9 cells"),
         (["analyze", "tictactoe", "--moves", "1", "--position", "x"], "not both"),
         (["table", "subtraction", "--range", "stones=5..1"], "larger"),
         (["table", "subtraction", "--range", "stones=a..b"], "NAME=A..B"),
@@ -167,3 +168,30 @@ def test_a_file_that_is_not_a_game(tmp_path: Path) -> None:
     path.write_text("def oops(:\n")
     result = run("solve", f"{path}:NotAGame")
     assert result.returncode == 2 and "syntax error" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("game", "params", "position", "moves"),
+    [
+        ("tictactoe", [], "XX./OO./...", ["1", "4", "2", "5"]),
+        ("connect-four", [], "..../..../.O../XX.O", ["1", "4", "2", "2"]),
+        ("nim", ["-p", "piles=1,2,3"], "1,2,1", ["3:2"]),
+        ("subtraction", ["-p", "stones=9"], "5", ["3", "1"]),
+    ],
+)
+def test_position_text_means_the_same_as_the_moves_to_it(
+    game: str, params: list[str], position: str, moves: list[str]
+) -> None:
+    by_position = json.loads(run("analyze", game, *params, "--position", position, "--json").stdout)
+    by_moves = run("analyze", game, *params, "--moves", ",".join(moves), "--json")
+    assert by_moves.returncode == 0, by_moves.stderr
+    expected = json.loads(by_moves.stdout)
+    for field in ("position", "value", "remoteness", "moves", "best_moves"):
+        assert by_position[field] == expected[field], field
+
+
+def test_a_position_beyond_the_start_is_solved_from_itself() -> None:
+    result = run("analyze", "subtraction", "-p", "stones=3", "--position", "100", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["value"] == ("win" if 100 % 4 else "loss")  # take 1-3: multiples of 4 lose

@@ -18,7 +18,7 @@ from .params import parameters
 from .play import play_session
 from .present import position_report, remoteness_text, value_json, value_text
 from .progress import progress_reporter
-from .protocol import Rules
+from .protocol import Rules, StartingAt
 from .search import search
 from .solution import Solution
 from .solve import METHODS, solve
@@ -212,11 +212,15 @@ def analyze_command(
 
     Example: perfectplay analyze tictactoe --moves 5,1
     """
-    rules = Rules(load_game(game, list(params)))
+    instance = load_game(game, list(params))
     if position is not None and moves is not None:
         raise UsageProblem("give --position or --moves, not both")
+    if position is not None:
+        # Solve from the position itself: it need not be reachable from the start.
+        instance = StartingAt(instance, read_position(Rules(instance), position))
+    rules = Rules(instance)
     solution = full_solve(rules, method, max_states, quiet)
-    state, history = start_position(rules, solution.initial, position, moves)
+    state, history = start_position(rules, solution.initial, moves)
     report = position_report(solution, state, history)
     if as_json:
         emit_json(report)
@@ -250,20 +254,23 @@ def analyze_command(
     out.print(table)
 
 
+def read_position(rules: Rules[Any, Any], text: str) -> Any:
+    """A state from the game's parse_state(text)."""
+    parse_state = getattr(rules.game, "parse_state", None)
+    if not callable(parse_state):
+        raise UsageProblem(
+            f"{rules.name} cannot read positions (it has no parse_state()); use --moves"
+        )
+    try:
+        return parse_state(text)
+    except (ValueError, KeyError, IndexError, TypeError) as exc:
+        raise UsageProblem(f"cannot read position {text!r}: {exc}") from None
+
+
 def start_position(
-    rules: Rules[Any, Any], initial: Any, position: str | None, moves: str | None
+    rules: Rules[Any, Any], initial: Any, moves: str | None
 ) -> tuple[Any, list[str]]:
-    """The state to analyse, and the moves that lead to it."""
-    if position is not None:
-        parse_state = getattr(rules.game, "parse_state", None)
-        if not callable(parse_state):
-            raise UsageProblem(
-                f"{rules.name} cannot read positions (it has no parse_state()); use --moves"
-            )
-        try:
-            return parse_state(position), []
-        except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise UsageProblem(f"cannot read position {position!r}: {exc}") from None
+    """The state to analyse after the given moves from ``initial``, and those moves."""
     state = initial
     history: list[str] = []
     for text in [] if not moves else moves.split(","):

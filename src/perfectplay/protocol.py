@@ -207,3 +207,23 @@ def _raised(where: str, method: str, state: object, move: object, exc: BaseExcep
     return GameError(
         f"{where}.{method}({args}) raised {type(exc).__name__}: {exc} (state {describe(state)})"
     )
+
+
+class StartingAt:
+    """A game played from another state: every method is the game's but ``initial``.
+
+    A batch game's ``universe`` is hidden, so exploration goes level by level from there.
+    """
+
+    def __init__(self, game: object, state: object) -> None:
+        self._game = game
+        self._state = state
+
+    def initial(self) -> object:
+        """The chosen state."""
+        return self._state
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "universe":  # the declared state space may not hold the new start
+            raise AttributeError(name)
+        return getattr(self._game, name)

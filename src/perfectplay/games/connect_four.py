@@ -116,6 +116,34 @@ class ConnectFour:
         rows.append(" ".join(str(c + 1) for c in range(self.width)))
         return "\n".join(rows)
 
+    def parse_state(self, text: str) -> State:
+        """Rows top first, separated by '/', of X, O and '.'; X moved first.
+
+        For example '..../..../.O../XX.O' on a 4 x 4 board.
+        """
+        rows = [row.strip().upper() for row in text.split("/")]
+        if len(rows) != self.height or any(len(row) != self.width for row in rows):
+            raise ValueError(f"write {self.height} rows of {self.width} cells, top row first")
+        x = o = 0
+        for r, row in enumerate(reversed(rows)):
+            for c, cell in enumerate(row):
+                bit = 1 << (c * self.stride + r)
+                if cell == "X":
+                    x |= bit
+                elif cell == "O":
+                    o |= bit
+                elif cell != ".":
+                    raise ValueError(f"cells are X, O or '.', not {cell!r}")
+        mask = x | o
+        for c in range(self.width):
+            column = mask >> (c * self.stride) & ((1 << self.stride) - 1)
+            if column & (column + 1):
+                raise ValueError(f"column {c + 1} has a gap under a disc")
+        if not 0 <= x.bit_count() - o.bit_count() <= 1:
+            raise ValueError("X moves first: X has as many discs as O, or one more")
+        mover = x if x.bit_count() == o.bit_count() else o
+        return mover, mask
+
     def format_move(self, move: int) -> str:
         """Columns are numbered from 1."""
         return str(move + 1)

@@ -44,6 +44,13 @@ class Nim:
         """One line per pile."""
         return "\n".join(f"pile {i + 1}: {'|' * p} ({p})" for i, p in enumerate(state))
 
+    def parse_state(self, text: str) -> tuple[int, ...]:
+        """Piles as comma-separated numbers, e.g. 1,4,6."""
+        piles = tuple(int(p) for p in text.split(","))
+        if any(p < 0 for p in piles):
+            raise ValueError("piles are 0 or more stones")
+        return piles
+
     def format_move(self, move: tuple[int, int]) -> str:
         """PILE:TAKEN, piles numbered from 1."""
         return f"{move[0] + 1}:{move[1]}"

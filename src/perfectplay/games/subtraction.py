@@ -42,6 +42,13 @@ class Subtraction:
         """Normal play: the game ends when no removal fits, and the mover has lost."""
         return None
 
+    def parse_state(self, text: str) -> int:
+        """The number of stones in the pile."""
+        stones = int(text)
+        if stones < 0:
+            raise ValueError("a pile has 0 or more stones")
+        return stones
+
     def show(self, state: int) -> str:
         """The pile."""
         return f"{state} stones (take {', '.join(map(str, self.take))})"

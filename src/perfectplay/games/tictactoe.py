@@ -83,6 +83,17 @@ class TicTacToe:
             rows.append(" ".join(row))
         return "\n".join(rows)
 
+    def parse_state(self, text: str) -> int:
+        """A board as 9 cells row by row, X, O or . (slashes between rows allowed)."""
+        cells = text.replace("/", "").replace(" ", "").upper()
+        if len(cells) != 9 or set(cells) - set("XO."):
+            raise ValueError("write 9 cells of X, O or ., e.g. X.O/.X./..O")
+        x = sum(1 << i for i, c in enumerate(cells) if c == "X")
+        o = sum(1 << i for i, c in enumerate(cells) if c == "O")
+        if not 0 <= x.bit_count() - o.bit_count() <= 1:
+            raise ValueError("X moves first: X has as many marks as O, or one more")
+        return x | o << 9
+
     def format_move(self, move: int) -> str:
         """Cells are numbered 1-9, row by row."""
         return str(move + 1)
