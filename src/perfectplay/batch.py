@@ -170,7 +170,7 @@ def explore_batch(
         lookup=lookup,
         offsets=offsets,
         children=children,
-        same_mover=same if same is not None else np.zeros(children.shape[0], dtype=np.bool_),
+        same_mover=same if same is not None and same.any() else np.zeros(0, dtype=np.bool_),
         kind=kind,
         terminal=terminal,
         outcome_code=code,
@@ -355,21 +355,30 @@ def _explore_levels(
         if progress is not None:
             progress(expanded, table.size, level=len(level_codes) - 1)
         level_codes.append(frontier)
-    degrees = np.concatenate(degree_parts)
-    offsets = np.zeros(degrees.shape[0] + 1, dtype=np.int64)
-    np.cumsum(degrees, out=offsets[1:])
+    offsets = np.zeros(sum(d.shape[0] for d in degree_parts) + 1, dtype=np.int64)
+    np.cumsum(_drain(degree_parts), out=offsets[1:])
     n_edges = int(offsets[-1])
+    # Each list is joined and emptied in turn, so no two copies of everything coexist.
+    codes = _drain(level_codes)
+    children = _drain(child_parts) if child_parts else np.zeros(0, np.int32)
     return (
-        np.concatenate(level_codes),
+        codes,
         offsets,
-        np.concatenate(child_parts) if child_parts else np.zeros(0, np.int32),
-        np.concatenate(code_parts),
-        np.concatenate(score_parts),
+        children,
+        _drain(code_parts),
+        _drain(score_parts),
         _joined(reward_parts, n_edges, np.float64),
         _joined(same_parts, n_edges, np.bool_),
         0,
         table.find,
     )
+
+
+def _drain(parts: list[Any]) -> Any:
+    """The parts joined into one array; the list is emptied so they can be freed."""
+    joined = np.concatenate(parts)
+    parts.clear()
+    return joined
 
 
 def _joined(parts: list[Any], n_edges: int, dtype: Any) -> Any:

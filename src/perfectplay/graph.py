@@ -46,6 +46,7 @@ class StateGraph:
     offsets: npt.NDArray[np.int64]
     children: npt.NDArray[np.int32]
     same_mover: npt.NDArray[np.bool_]
+    """Per edge, whether the mover stays; empty when no move gives another turn."""
     kind: Kind
     terminal: npt.NDArray[np.bool_]
     outcome_code: npt.NDArray[np.int8]
@@ -197,11 +198,9 @@ def explore(
     kind, terminal, code, score, integral = _classify_terminals(
         rules, states, terminal_ids, terminal_values
     )
-    same_arr = (
-        np.frombuffer(same, dtype=np.int8).astype(np.bool_)
-        if to_move is not None
-        else np.zeros(len(children), dtype=np.bool_)
-    )
+    same_arr = np.frombuffer(same, dtype=np.int8).astype(np.bool_)
+    if not same_arr.any():
+        same_arr = same_arr[:0]  # no extra turns: the solvers need no flags
     edge_reward = None if reward is None else _check_rewards(rules, kind, rewards)
     if edge_reward is not None and not all(isinstance(r, (int, np.integer)) for r in rewards):
         integral = False

@@ -69,6 +69,7 @@ def retrograde(
         remoteness[s] = 0
         queue[tail] = s
         tail += 1
+    turns = rev_same.shape[0] > 0  # empty when no move ever gives another turn
     head = 0
     while head < tail:
         s = queue[head]
@@ -80,7 +81,7 @@ def retrograde(
             if value[p] != 0:
                 continue
             # The child's value seen by the parent's mover.
-            parent_wins = (v == _WIN) if rev_same[e] else (v == _LOSS)
+            parent_wins = (v == _WIN) if turns and rev_same[e] else (v == _LOSS)
             if parent_wins:
                 value[p] = _WIN
                 remoteness[p] = r
@@ -164,6 +165,7 @@ def negamax(
     no outcome scores -inf (normal play: it has lost).
     """
     has_reward = reward.shape[0] > 0
+    turns = same_mover.shape[0] > 0  # empty when no move ever gives another turn
     n = offsets.shape[0] - 1
     value = np.empty(n, dtype=np.float64)
     remoteness = np.zeros(n, dtype=np.int32)
@@ -181,7 +183,7 @@ def negamax(
         best_r = 0
         for e in range(lo, hi):
             c = children[e]
-            v = value[c] if same_mover[e] else -value[c]
+            v = value[c] if turns and same_mover[e] else -value[c]
             if has_reward:
                 v += reward[e]
             r = remoteness[c] + 1
@@ -230,12 +232,14 @@ def reverse_csr(offsets: I64, children: I32, same_mover: B) -> tuple[I64, I32, B
         rev_offsets[s + 1] += rev_offsets[s]
     fill = rev_offsets[:-1].copy()
     parents = np.empty(m, dtype=np.int32)
-    same = np.empty(m, dtype=np.bool_)
+    turns = same_mover.shape[0] > 0
+    same = np.empty(m if turns else 0, dtype=np.bool_)
     for s in range(n):
         for e in range(offsets[s], offsets[s + 1]):
             c = children[e]
             parents[fill[c]] = s
-            same[fill[c]] = same_mover[e]
+            if turns:
+                same[fill[c]] = same_mover[e]
             fill[c] += 1
     return rev_offsets, parents, same
 
