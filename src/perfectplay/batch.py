@@ -132,7 +132,7 @@ def explore_batch(
     """Build the StateGraph of a batch game (see the module docstring)."""
     started = time.perf_counter()
     game: Any = rules.game
-    root_key = rules.key_of(rules.initial())
+    root_key = rules.key_of(rules.initial_state())
     if not isinstance(root_key, (int, np.integer)) or root_key < 0:
         raise GameError(f"{rules.name}: a batch game's states are non-negative integer codes")
     root = int(root_key)

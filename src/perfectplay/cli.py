@@ -87,6 +87,11 @@ def solve_options(command: Any) -> Any:
     )(command)
 
 
+json_option = click.option(
+    "--json", "as_json", is_flag=True, help="One JSON object on stdout, for scripts."
+)
+
+
 def full_solve(game: Any, method: str, max_states: int | None, quiet: bool) -> Solution[Any, Any]:
     """Solve with a progress display on stderr (terminals only)."""
     with progress_reporter("exploring", quiet=quiet) as report:
@@ -105,7 +110,7 @@ def full_solve(game: Any, method: str, max_states: int | None, quiet: bool) -> S
 @click.option(
     "--deepening", is_flag=True, help="alphabeta: iterative deepening (depths 1, 2, 4, ...)."
 )
-@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout, for scripts.")
+@json_option
 def solve_command(
     game: str,
     params: tuple[str, ...],
@@ -194,7 +199,7 @@ def solve_command(
 @click.option("--moves", default=None, metavar="M1,M2,...", help="Play these moves first.")
 @click.option("--method", default="auto", show_default=True, help="Full solver to use.")
 @solve_options
-@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout, for scripts.")
+@json_option
 def analyze_command(
     game: str,
     params: tuple[str, ...],
@@ -328,7 +333,7 @@ def play_command(
 )
 @click.option("--method", default="auto", show_default=True, help="Full solver to use.")
 @solve_options
-@click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout, for scripts.")
+@json_option
 def table_command(
     game: str,
     params: tuple[str, ...],

@@ -122,15 +122,12 @@ def explore(
         if batch:
             raise GameError(f"{rules.name} has no batch_outcome() and batch_expand()")
     started = time.perf_counter()
-    try:
-        root = rules.initial()
-    except Exception as exc:
-        raise GameError(f"{rules.name}.initial() raised {type(exc).__name__}: {exc}") from exc
+    root = rules.initial_state()
     try:
         index: dict[Hashable, int] = {rules.key_of(root): 0}
     except TypeError as exc:
         raise GameError(
-            f"{rules.name}.initial() returned {describe(root)}, {_unhashable(rules, exc)}"
+            f"{rules.name}.initial() returned {describe(root)}, {rules.unhashable(exc)}"
         ) from None
     except Exception as exc:
         raise rules.diagnose(root, exc) from exc
@@ -219,15 +216,6 @@ def explore(
         seconds=time.perf_counter() - started,
         extra_turns=bool(same_arr.any()),
         reward=edge_reward,
-    )
-
-
-def _unhashable(rules: Rules[Any, Any], exc: Exception) -> str:
-    """The end of a message about a state that cannot serve as a dictionary key."""
-    which = "but key(state) is" if rules.key is not None else "which is"
-    return (
-        f"{which} not hashable ({type(exc).__name__}: {exc}); "
-        "use tuples, frozensets or ints, or define key()"
     )
 
 

@@ -140,6 +140,21 @@ class Rules(Generic[S, M]):
         shown = ", ".join(self.format_move(m) for m in legal)
         raise GameError(f"{text!r} is not a legal move here; legal moves: {shown}")
 
+    def initial_state(self) -> S:
+        """The initial state; GameError if initial() fails."""
+        try:
+            return self.initial()
+        except Exception as exc:
+            raise GameError(f"{self.name}.initial() raised {type(exc).__name__}: {exc}") from exc
+
+    def unhashable(self, exc: Exception) -> str:
+        """The end of a message about a state that cannot serve as a dictionary key."""
+        which = "but key(state) is" if self.key is not None else "which is"
+        return (
+            f"{which} not hashable ({type(exc).__name__}: {exc}); "
+            "use tuples, frozensets or ints, or define key()"
+        )
+
     def diagnose(self, state: Any, error: BaseException) -> GameError:
         """Turn an exception raised while expanding ``state`` into a GameError naming its cause.
 
@@ -150,11 +165,7 @@ class Rules(Generic[S, M]):
         try:
             hash(self.key_of(state))
         except Exception as exc:
-            hook = "key(state)" if self.key is not None else "the state"
-            return GameError(
-                f"{where}: {hook} is not hashable ({type(exc).__name__}: {exc}); "
-                f"state {describe(state)}. Use tuples, frozensets or ints, or define key()"
-            )
+            return GameError(f"{where}: state {describe(state)}, {self.unhashable(exc)}")
         try:
             self.outcome(state)
         except Exception as exc:
@@ -171,11 +182,9 @@ class Rules(Generic[S, M]):
             try:
                 hash(self.key_of(child))
             except Exception as exc:
-                hook = "key(child)" if self.key is not None else "the state it returned"
                 return GameError(
-                    f"{where}: play(state, {describe(move)}) from {describe(state)}: {hook} "
-                    f"is not hashable ({type(exc).__name__}: {exc}). States must be hashable: "
-                    "use tuples, frozensets or ints, or define key()"
+                    f"{where}: play(state, {describe(move)}) from {describe(state)} returned "
+                    f"{describe(child)}, {self.unhashable(exc)}"
                 )
             if self.reward is not None:
                 try:

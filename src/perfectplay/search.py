@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Generic
 
 from .errors import CycleError, GameError, InterruptedSolve, StateBudgetExceeded, describe
-from .graph import ProgressCallback, _unhashable
+from .graph import ProgressCallback
 from .protocol import Game, M, Rules
 from .values import GameValue, Value, is_score, score_problem
 
@@ -127,7 +127,7 @@ class _Searcher:
             where = (
                 f"{self.rules.name}.play(state, {describe(move)}) from {describe(parent)} returned"
             )
-        return GameError(f"{where} {describe(state)}, {_unhashable(self.rules, exc)}")
+        return GameError(f"{where} {describe(state)}, {self.rules.unhashable(exc)}")
 
     def reward_number(self, state: Any, move: Any) -> float:
         """The reward of a move as a float, checked."""
@@ -316,10 +316,7 @@ def search(
     if max_nodes is not None and max_nodes < 1:
         raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
     started = time.perf_counter()
-    try:
-        root = rules.initial()
-    except Exception as exc:
-        raise GameError(f"{rules.name}.initial() raised {type(exc).__name__}: {exc}") from exc
+    root = rules.initial_state()
     searcher = _Searcher(rules, max_nodes, progress)
     depth = 1 if deepening else UNLIMITED
     try:
