@@ -1,7 +1,8 @@
 """The judge problems: each reads the judge's input and prints exactly the judge's output.
 
-Every problem is answered through a built-in game and the engine's solvers (arc002d, too
-large to search at full size, by counting spare moves; see ``arc002d``).
+Every problem is modelled by a built-in game; abc349e, aoj2741 and edpc_k are answered by
+the engine's solvers, arc002d (too large to search at full size) by counting spare moves,
+a method the tests check against the engine's exhaustive solution of ``pawns``.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ class Problem:
     """A random small input that meets the problem's guarantees."""
 
 
-PROBLEM_MODULES = ("abc349e", "aoj2741", "edpc_k")
+PROBLEM_MODULES = ("abc349e", "aoj2741", "arc002d", "edpc_k")
 
 
 def problems() -> dict[str, Problem]:

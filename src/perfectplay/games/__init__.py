@@ -5,6 +5,7 @@ from __future__ import annotations
 from .connect_four import ConnectFour
 from .invisible import Invisible
 from .nim import Nim
+from .pawns import Pawns
 from .stones import Stones
 from .subtraction import Subtraction
 from .tictactoe import TicTacToe
@@ -17,6 +18,7 @@ BUILTINS: dict[str, type] = {
     "connect-four": ConnectFour,
     "weighted-tictactoe": WeightedTicTacToe,
     "invisible": Invisible,
+    "pawns": Pawns,
     "stones": Stones,
 }
 
@@ -25,6 +27,7 @@ __all__ = [
     "ConnectFour",
     "Invisible",
     "Nim",
+    "Pawns",
     "Stones",
     "Subtraction",
     "TicTacToe",

@@ -1,0 +1,146 @@
+"""Pawns (AtCoder ARC 002 D): rows of pawns that only step straight ahead.
+
+The board has H rows of W cells holding ``.`` (empty), ``o`` or ``x``. An ``o`` steps one
+cell right, an ``x`` one cell left, always within its row; stepping onto an enemy piece
+removes it, stepping onto one's own piece is not allowed. ``o`` moves first, and players
+alternate, each moving exactly one piece. A player wins by removing every enemy piece or by
+bringing a piece into the enemy camp: the rightmost column for ``o``, the leftmost for
+``x``. Pieces only move forward, so the game always ends, and it has no ties.
+
+No legal move. The frontmost piece of a side in any row can always step: the cell ahead is
+empty or an enemy (a capture), never its own piece, and it is not the board's edge unless
+the side has already won. So a side that still has a piece and has not lost always has a
+move, and stuck positions never arise in play. The engine's normal-play convention (no move
+is a loss for the mover) is therefore never invoked; the counting method of ``arc002d``
+needs no special case for it either.
+
+A state is ``(board, flipped)``: ``board`` is the position seen by the player to move, who
+always plays ``o`` moving right, as bytes: the rows joined by ``/``. When ``x`` is really to
+move (``flipped`` is True) the real board is turned half a turn (the whole string read
+backwards, so rows and columns are reversed) and ``o`` and ``x`` are swapped. Moves are
+named in real coordinates, ``(row, column)`` from 0, the cell of the piece that steps.
+"""
+
+from __future__ import annotations
+
+from ..values import LOSS, Value
+
+State = tuple[bytes, bool]
+Move = tuple[int, int]
+
+SWAP = bytes.maketrans(b"ox", b"xo")
+OWN = ord("o")
+ENEMY = ord("x")
+PIECES = frozenset(".ox")
+
+
+def parse_board(board: str) -> list[str]:
+    """The rows of a board written as rows separated by ``/``; ValueError when malformed."""
+    rows = board.strip().split("/")
+    width = len(rows[0])
+    for number, row in enumerate(rows, start=1):
+        if not row:
+            raise ValueError(f"row {number} is empty; write rows of '.', 'o', 'x' joined by '/'")
+        bad = set(row) - PIECES
+        if bad:
+            raise ValueError(
+                f"row {number} ({row!r}) holds {''.join(sorted(bad))!r}; cells are '.', 'o', 'x'"
+            )
+        if len(row) != width:
+            raise ValueError(
+                f"row {number} has {len(row)} cells but row 1 has {width}; rows must be equal"
+            )
+    if width < 2:
+        raise ValueError("the board needs at least 2 columns")
+    joined = "".join(rows)
+    if "o" not in joined or "x" not in joined:
+        raise ValueError("each side needs at least one piece: the game would already be over")
+    for number, row in enumerate(rows, start=1):
+        if row[-1] == "o":
+            raise ValueError(f"row {number} has an 'o' in the rightmost column: o has already won")
+        if row[0] == "x":
+            raise ValueError(f"row {number} has an 'x' in the leftmost column: x has already won")
+    return rows
+
+
+def flip(board: bytes) -> bytes:
+    """The board as the other player sees it: turned half a turn, colours swapped."""
+    return board[::-1].translate(SWAP)
+
+
+class Pawns:
+    """Pawns step straight ahead and capture straight ahead; reach the far side or capture all.
+
+    board: rows of '.', 'o', 'x' joined by '/'; o moves right and first, x moves left.
+    """
+
+    name = "pawns"
+
+    def __init__(self, board: str = "..o.x/o...x") -> None:
+        self.rows = parse_board(board)
+        self.height = len(self.rows)
+        self.width = len(self.rows[0])
+        self.stride = self.width + 1
+        size = self.height * self.stride
+        # Where each index of a board string lies on the real board, as seen by o and by x;
+        # and back: the index of a real cell in the board string of either player.
+        self._real: tuple[list[Move], list[Move]] = ([], [])
+        self._index: tuple[dict[Move, int], dict[Move, int]] = ({}, {})
+        for i in range(size):
+            row, col = divmod(i, self.stride)
+            for flipped, cell in enumerate(
+                [(row, col), (self.height - 1 - row, self.width - 1 - col)]
+            ):
+                self._real[flipped].append(cell)
+                if col < self.width:
+                    self._index[flipped][cell] = i
+
+    def initial(self) -> State:
+        """The given board, o to move."""
+        return ("/".join(self.rows).encode("ascii"), False)
+
+    def moves(self, state: State) -> list[Move]:
+        """Every piece of the mover whose cell ahead is empty or holds an enemy."""
+        board, flipped = state
+        real = self._real[flipped]
+        found = []
+        i = board.find(b"o")
+        while i >= 0:
+            # The cell ahead is never '/' or past the end: an o there would have won.
+            if board[i + 1] != OWN:
+                found.append(real[i])
+            i = board.find(b"o", i + 1)
+        return found
+
+    def play(self, state: State, move: Move) -> State:
+        """Step the piece at ``move`` one cell ahead (capturing what is there); turn over."""
+        board, flipped = state
+        i = self._index[flipped][move]
+        return ((board[:i] + b".o" + board[i + 2 :])[::-1].translate(SWAP), not flipped)
+
+    def outcome(self, state: State) -> Value | None:
+        """LOSS when the opponent has reached the mover's camp or removed all the mover's pieces.
+
+        The mover (always ``o`` in the state's view) cannot have won already: the start has
+        no winner, and a move never helps the other side.
+        """
+        board = state[0]
+        if board[0] == ENEMY or b"/x" in board or b"o" not in board:
+            return LOSS
+        return None
+
+    def show(self, state: State) -> str:
+        """The real board, row 1 on top, and who is to move."""
+        board, flipped = state
+        real = (flip(board) if flipped else board).decode("ascii")
+        mover = "x (moving left)" if flipped else "o (moving right)"
+        return "\n".join([*real.split("/"), f"{mover} to move"])
+
+    def format_move(self, move: Move) -> str:
+        """The piece that steps, as ``row,column`` counted from 1."""
+        return f"{move[0] + 1},{move[1] + 1}"
+
+    def parse_move(self, text: str) -> Move:
+        """``row,column`` (from 1) of the piece to step."""
+        row, col = text.replace(",", " ").split()
+        return (int(row) - 1, int(col) - 1)
