@@ -22,7 +22,7 @@ from random_games import (
 
 from perfectplay import GameError, explore, solve
 from perfectplay.batch import Expansion
-from perfectplay.games import Invisible, Stones, Subtraction
+from perfectplay.games import ConnectFour, Invisible, Stones, Subtraction, TicTacToe
 from perfectplay.values import Value, is_score
 
 
@@ -146,3 +146,29 @@ def test_bad_batch_answers_are_named() -> None:
         assert "non-decreasing" in str(exc)
     else:
         raise AssertionError("unsorted parents were accepted")
+
+
+def test_tictactoe_batch_matches_plain_with_and_without_symmetry() -> None:
+    assert_same_solution(TicTacToe())
+    assert_same_solution(TicTacToe(symmetry=True))
+
+
+def test_connect_four_batch_matches_plain_on_small_boards() -> None:
+    for width, height, connect in ((3, 3, 3), (4, 3, 4), (3, 4, 3), (4, 4, 4), (5, 3, 3)):
+        for symmetry in (False, True):
+            assert_same_solution(ConnectFour(width, height, connect, symmetry))
+
+
+def test_connect_four_codes_round_trip() -> None:
+    game = ConnectFour(5, 4)
+    rng = random.Random(4)
+    for _ in range(200):
+        state = game.initial()
+        for _ in range(rng.randint(0, 20)):
+            if game.outcome(state) is not None or not game.moves(state):
+                break
+            state = game.play(state, rng.choice(game.moves(state)))
+        code = game.key(state)
+        assert game.from_code(code) == state
+        pos, mask = game._boards(np.array([code], dtype=np.int64))
+        assert (int(pos[0]), int(mask[0])) == state

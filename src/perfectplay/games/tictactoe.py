@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
+import numpy.typing as npt
+
+from ..batch import Expansion
 from ..values import LOSS, TIE, Value
+
+Codes = npt.NDArray[np.int64]
 
 FULL = 0x1FF
 LINES = (0x007, 0x038, 0x1C0, 0x049, 0x092, 0x124, 0x111, 0x054)
@@ -28,6 +34,9 @@ def _symmetries() -> list[tuple[int, ...]]:
 
 # IMAGE[k][cells]: a set of cells under the k-th of the board's 8 symmetries.
 IMAGE = [[_transform(cells, perm) for cells in range(512)] for perm in _symmetries()]
+_IMAGES = np.array(IMAGE, dtype=np.int64)
+_HAS_LINE = np.frombuffer(HAS_LINE, dtype=np.uint8).astype(np.bool_)
+_COUNT = np.array([cells.bit_count() for cells in range(512)], dtype=np.int64)
 
 
 class TicTacToe:
@@ -101,3 +110,32 @@ class TicTacToe:
     def parse_move(self, text: str) -> int:
         """A cell number 1-9."""
         return int(text) - 1
+
+    # --- the batch protocol: states are already integer codes -----------------------------
+
+    def batch_outcome(self, codes: Codes) -> npt.NDArray[np.int8]:
+        """LOSS (2) after the previous player's line, TIE (3) on a full board, else 0."""
+        x, o = codes & FULL, codes >> 9
+        last = np.where(_COUNT[x] > _COUNT[o], x, o)
+        result = np.where((x | o) == FULL, np.int8(TIE), np.int8(0)).astype(np.int8)
+        result[_HAS_LINE[last]] = np.int8(LOSS)
+        return result
+
+    def batch_expand(self, codes: Codes) -> Expansion:
+        """A mark in every empty cell of every board at once."""
+        x, o = codes & FULL, codes >> 9
+        shift = np.where(_COUNT[x] == _COUNT[o], 0, 9)
+        cells = np.arange(9, dtype=np.int64)
+        free = ((~(x | o)[:, None]) >> cells[None, :]) & 1
+        parents, cell = np.nonzero(free)
+        children = codes[parents] | (np.int64(1) << (cell + shift[parents]))
+        return Expansion(parents.astype(np.int64), self.batch_key(children))
+
+    def batch_key(self, codes: Codes) -> Codes:
+        """With symmetry, the smallest of the 8 images of each board; else the codes."""
+        if not self.symmetry:
+            return codes
+        x, o = codes & FULL, codes >> 9
+        images: Codes = _IMAGES[:, x] | (_IMAGES[:, o] << 9)
+        smallest: Codes = images.min(axis=0)
+        return smallest
