@@ -22,7 +22,14 @@ from random_games import (
 
 from perfectplay import GameError, explore, solve
 from perfectplay.batch import Expansion
-from perfectplay.games import ConnectFour, Invisible, Stones, Subtraction, TicTacToe
+from perfectplay.games import (
+    ConnectFour,
+    Invisible,
+    Stones,
+    Subtraction,
+    TicTacToe,
+    WeightedTicTacToe,
+)
 from perfectplay.values import Value, is_score
 
 
@@ -172,3 +179,10 @@ def test_connect_four_codes_round_trip() -> None:
         assert game.from_code(code) == state
         pos, mask = game._boards(np.array([code], dtype=np.int64))
         assert (int(pos[0]), int(mask[0])) == state
+
+
+def test_weighted_tictactoe_batch_matches_plain() -> None:
+    rng = random.Random(349)
+    for _ in range(5):
+        weights = tuple(rng.randint(-9, 9) for _ in range(9))
+        assert_same_solution(WeightedTicTacToe(weights))

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import math
 
-from .tictactoe import FULL, HAS_LINE, TicTacToe
+import numpy as np
+import numpy.typing as npt
+
+from .tictactoe import _COUNT, _HAS_LINE, FULL, HAS_LINE, TicTacToe
 
 
 class WeightedTicTacToe(TicTacToe):
@@ -36,3 +39,16 @@ class WeightedTicTacToe(TicTacToe):
         if x | o == FULL:
             return self.sums[mover] - self.sums[last]
         return None
+
+    def batch_outcome(  # type: ignore[override]  # scores, where tic-tac-toe has outcomes
+        self, codes: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.float64]:
+        """Scores as outcome() gives them, NaN while the game goes on."""
+        sums = np.array(self.sums, dtype=np.float64)
+        x, o = codes & FULL, codes >> 9
+        x_moved_last = _COUNT[x] > _COUNT[o]
+        last = np.where(x_moved_last, x, o)
+        mover = np.where(x_moved_last, o, x)
+        result = np.where((x | o) == FULL, sums[mover] - sums[last], np.nan)
+        result[_HAS_LINE[last]] = -np.inf
+        return result
