@@ -4,32 +4,13 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
+from cli_script import SCRIPT
 
 from perfectplay.games import BUILTINS
-
-
-def find_script() -> str:
-    """The perfectplay console script of the Python running the tests."""
-    here = Path(sys.executable).parent
-    for name in ("perfectplay", "perfectplay.exe"):
-        candidate = here / name
-        if candidate.exists():
-            return str(candidate)
-    found = shutil.which("perfectplay", path=str(here)) or shutil.which("perfectplay")
-    if found is None:
-        pytest.fail("the perfectplay console script is not installed next to " + sys.executable)
-    return found
-
-
-SCRIPT = find_script()
-
 
 _RESULTS: dict[tuple[str, ...], subprocess.CompletedProcess[str]] = {}
 

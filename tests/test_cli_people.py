@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from cli_script import SCRIPT as CLI
 
 from perfectplay import solve
 from perfectplay.family import find_period
 from perfectplay.games import Subtraction, TicTacToe
 from perfectplay.present import value_json
-
-CLI = str(Path(sys.executable).with_name("perfectplay"))
 
 USER_GAME = textwrap.dedent(
     """

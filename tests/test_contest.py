@@ -5,15 +5,14 @@ from __future__ import annotations
 import functools
 import random
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_script import SCRIPT as CLI
 
 from perfectplay.contest import InputError, abc349e, aoj2741, edpc_k, problems
 
 DATA = Path(__file__).parent / "data"
-CLI = str(Path(sys.executable).with_name("perfectplay"))
 SAMPLES = sorted(DATA.glob("*/*.in"))
 
 

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 import pexpect
+from cli_script import SCRIPT as CLI
 
-CLI = str(Path(sys.executable).with_name("perfectplay"))
 PROMPT = r"your move \(([^;]*); undo, hint, quit\)> "
 
 

@@ -5,28 +5,12 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-
-
-def find_script() -> str:
-    """The perfectplay console script of the Python running the tests."""
-    here = Path(sys.executable).parent
-    for name in ("perfectplay", "perfectplay.exe"):
-        candidate = here / name
-        if candidate.exists():
-            return str(candidate)
-    found = shutil.which("perfectplay", path=str(here)) or shutil.which("perfectplay")
-    if found is None:
-        pytest.fail("the perfectplay console script is not installed next to " + sys.executable)
-    return found
-
-
-SCRIPT = find_script()
+from cli_script import SCRIPT
 
 # Plain DP over pile sizes: a pile is winning when some move leads to a losing pile.
 EDPC_K_RIGHT = """
