@@ -96,6 +96,15 @@ class StateGraph:
 
         return reverse_csr(self.offsets, self.children, self.same_mover)
 
+    @cached_property
+    def children_first(self) -> npt.NDArray[np.int32]:
+        """States ordered children before parents, built on first use; shorter than
+        n_states when the graph has a cycle (the states left out are on or lead into one)."""
+        from .kernels import reverse_topological_order
+
+        rev_offsets, rev_parents, _ = self.reverse
+        return reverse_topological_order(self.offsets, rev_offsets, rev_parents)
+
 
 def explore(
     game: Game[Any, Any] | Rules[Any, Any],

@@ -67,10 +67,9 @@ def choose_method(graph: StateGraph) -> str:
     """The full solver that fits an explored game."""
     if graph.kind == "scored":
         return "negamax"
-    if graph.rules.impartial and _grundy_problem(graph) is None:
-        order = _order(graph)
-        if order.shape[0] == graph.n_states:
-            return "grundy"
+    acyclic = graph.rules.impartial and graph.children_first.shape[0] == graph.n_states
+    if acyclic and _grundy_problem(graph) is None:
+        return "grundy"
     return "retrograde"
 
 
@@ -121,13 +120,8 @@ def _grundy_problem(graph: StateGraph) -> str | None:
     return None
 
 
-def _order(graph: StateGraph) -> npt.NDArray[np.int32]:
-    rev_offsets, rev_parents, _ = graph.reverse
-    return kernels.reverse_topological_order(graph.offsets, rev_offsets, rev_parents)
-
-
 def _acyclic_order(graph: StateGraph, method: str) -> npt.NDArray[np.int32]:
-    order = _order(graph)
+    order = graph.children_first
     if order.shape[0] < graph.n_states:
         state = describe(graph.state(state_on_cycle(graph, order)))
         raise CycleError(
