@@ -38,11 +38,6 @@ class UsageProblem(PerfectplayError):
     """Bad command-line input."""
 
 
-def load_game(name: str, assignments: list[str]) -> Any:
-    """Build a game from its name (built-in, file.py:Class or module:Class) and parameters."""
-    return build_game(name, assignments)
-
-
 @app.command("list")
 def list_games() -> None:
     """List the built-in games and their parameters.
@@ -127,7 +122,7 @@ def solve_command(
 
     Example: perfectplay solve nim --param piles=3,4,5
     """
-    rules = Rules(load_game(game, list(params)))
+    rules = Rules(build_game(game, list(params)))
     if method == "alphabeta":
         with progress_reporter("searching", quiet=quiet) as report:
             result = search(rules, max_nodes=max_states, progress=report, deepening=deepening)
@@ -217,7 +212,7 @@ def analyze_command(
 
     Example: perfectplay analyze tictactoe --moves 5,1
     """
-    instance = load_game(game, list(params))
+    instance = build_game(game, list(params))
     if position is not None and moves is not None:
         raise UsageProblem("give --position or --moves, not both")
     if position is not None:
@@ -316,7 +311,7 @@ def play_command(
 
     Example: perfectplay play tictactoe --as second
     """
-    rules = Rules(load_game(game, list(params)))
+    rules = Rules(build_game(game, list(params)))
     solution = full_solve(rules, "auto", max_states, quiet)
     sys.exit(play_session(solution, human_first=side == "first", always_hint=hint, console=out))
 

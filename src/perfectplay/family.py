@@ -13,6 +13,7 @@ from rich.table import Table
 from .errors import PerfectplayError
 from .loader import build_game
 from .present import value_json, value_text
+from .progress import progress_reporter
 from .solve import solve
 
 MAX_CELLS = 100_000
@@ -107,8 +108,6 @@ def solve_family(
         raise RangeError(f"{len(combos):,} combinations is too many (at most {MAX_CELLS:,})")
     cells: dict[tuple[int, ...], Any] = {}
     what = "value"
-    from .progress import progress_reporter
-
     with progress_reporter("solving the family", quiet=quiet) as report:
         for done, combo in enumerate(combos, start=1):
             assignments = fixed + [f"{n}={v}" for n, v in zip(names, combo, strict=True)]
