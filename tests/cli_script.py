@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -23,3 +25,21 @@ def find_script() -> str:
 
 
 SCRIPT = find_script()
+
+
+def run_cli(
+    *args: str, input: str | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """Run the console script as a user would: a wide terminal (so rich does not wrap), no
+    colour, and stdin closed unless ``input`` is given, so nothing can wait for a person."""
+    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
+    return subprocess.run(
+        [SCRIPT, *args],
+        input=input,
+        stdin=subprocess.DEVNULL if input is None else None,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        check=False,
+    )

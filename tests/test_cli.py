@@ -8,7 +8,7 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from cli_script import SCRIPT
+from cli_script import run_cli
 
 from perfectplay.games import BUILTINS
 
@@ -16,17 +16,7 @@ _RESULTS: dict[tuple[str, ...], subprocess.CompletedProcess[str]] = {}
 
 
 def _execute(args: tuple[str, ...]) -> subprocess.CompletedProcess[str]:
-    # A wide terminal so rich does not wrap table cells; stdin closed so nothing can wait.
-    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
-    return subprocess.run(
-        [SCRIPT, *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
-        check=False,
-    )
+    return run_cli(*args)
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

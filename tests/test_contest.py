@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from cli_script import SCRIPT as CLI
+from cli_script import run_cli
 
 from perfectplay.contest import InputError, abc349e, aoj2741, edpc_k, problems
 
@@ -17,9 +18,7 @@ SAMPLES = sorted(DATA.glob("*/*.in"))
 
 
 def run_contest(name: str, text: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [CLI, "contest", name], input=text, capture_output=True, text=True, timeout=60, check=False
-    )
+    return run_cli("contest", name, input=text, timeout=60)
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=[s.name for s in SAMPLES])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import subprocess
@@ -10,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_script import SCRIPT
+from cli_script import run_cli
 
 # Plain DP over pile sizes: a pile is winning when some move leads to a losing pile.
 EDPC_K_RIGHT = """
@@ -60,16 +59,7 @@ CRASHES = "import sys\nprint('First')\nsys.exit('boom')\n"
 
 
 def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
-    return subprocess.run(
-        [SCRIPT, *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        timeout=timeout,
-        check=False,
-    )
+    return run_cli(*args, timeout=timeout)
 
 
 def program(tmp_path: Path, name: str, source: str) -> str:
