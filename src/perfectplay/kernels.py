@@ -34,10 +34,9 @@ def jit(fn: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True)(fn))
 
 
-_jit = jit
 
 
-@_jit
+@jit
 def retrograde(
     offsets: I64,
     terminal_code: I8,
@@ -119,7 +118,7 @@ def retrograde(
     return value, remoteness
 
 
-@_jit
+@jit
 def reverse_topological_order(offsets: I64, rev_offsets: I64, rev_parents: I32) -> I32:
     """States ordered children first (Kahn's algorithm from the sinks).
 
@@ -147,7 +146,7 @@ def reverse_topological_order(offsets: I64, rev_offsets: I64, rev_parents: I32) 
     return order[:tail]
 
 
-@_jit
+@jit
 def negamax(
     order: I32,
     offsets: I64,
@@ -195,7 +194,7 @@ def negamax(
     return value, remoteness
 
 
-@_jit
+@jit
 def grundy(order: I32, offsets: I64, children: I32) -> I32:
     """Grundy values of an impartial normal-play game: the mex of the children's values."""
     n = offsets.shape[0] - 1
@@ -220,7 +219,7 @@ def grundy(order: I32, offsets: I64, children: I32) -> I32:
     return value
 
 
-@_jit
+@jit
 def reverse_csr(offsets: I64, children: I32, same_mover: B) -> tuple[I64, I32, B]:
     """Reverse edges in CSR form (offsets, parents, same_mover) by counting sort, O(edges)."""
     n = offsets.shape[0] - 1
@@ -244,7 +243,7 @@ def reverse_csr(offsets: I64, children: I32, same_mover: B) -> tuple[I64, I32, B
     return rev_offsets, parents, same
 
 
-@_jit
+@jit
 def breadth_first_order(offsets: I64, children: I64, root: np.int64) -> I64:
     """The states reachable from ``root``, in breadth-first order (root first)."""
     n = offsets.shape[0] - 1
@@ -266,7 +265,7 @@ def breadth_first_order(offsets: I64, children: I64, root: np.int64) -> I64:
     return order[:tail]
 
 
-@_jit
+@jit
 def is_index_run(parents: I64, size: int) -> bool:
     """Whether ``parents`` is non-decreasing and within 0..size-1."""
     if parents[0] < 0 or parents[parents.shape[0] - 1] >= size:
@@ -277,7 +276,7 @@ def is_index_run(parents: I64, size: int) -> bool:
     return True
 
 
-@_jit
+@jit
 def relabel(order: I64, offsets: I64, children: I64, want_source: bool) -> tuple[I64, I32, I64]:
     """The subgraph on ``order`` renumbered 0..k-1 in that order.
 
@@ -313,13 +312,13 @@ _EMPTY = -1
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
-@_jit
+@jit
 def _slot(code: np.int64, mask: np.int64) -> np.int64:
     mixed = np.uint64(code) * _GOLDEN
     return np.int64(mixed >> np.uint64(20)) & mask
 
 
-@_jit
+@jit
 def hash_intern(
     keys: I64,
     ids: I32,
@@ -360,7 +359,7 @@ def hash_intern(
     return np.int64(codes.shape[0]), fresh
 
 
-@_jit
+@jit
 def hash_find(keys: I64, ids: I32, code: np.int64) -> np.int64:
     """The id stored for ``code``, or -1."""
     mask = np.int64(keys.shape[0] - 1)
@@ -374,7 +373,7 @@ def hash_find(keys: I64, ids: I32, code: np.int64) -> np.int64:
         slot = (slot + 1) & mask
 
 
-@_jit
+@jit
 def hash_grow(keys: I64, ids: I32, capacity: np.int64) -> tuple[I64, I32]:
     """The same table in ``capacity`` slots (a power of two)."""
     new_keys = np.full(capacity, _EMPTY, dtype=np.int64)

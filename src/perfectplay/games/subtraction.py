@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..batch import Expansion
-from ..kernels import jit as _jit
+from ..kernels import jit
 from ..values import Value
 
 
@@ -62,7 +62,7 @@ class Subtraction:
         return Expansion(*_removals(codes, self._take))
 
 
-@_jit
+@jit
 def _removals(
     codes: npt.NDArray[np.int64], take: npt.NDArray[np.int64]
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
