@@ -34,8 +34,6 @@ def jit(fn: F) -> F:
     return cast(F, numba.njit(cache=True, nogil=True)(fn))
 
 
-
-
 @jit
 def retrograde(
     offsets: I64,
