@@ -20,8 +20,7 @@ from random_games import (
     scored_dags,
 )
 
-from perfectplay import GameError, explore, solve
-from perfectplay.batch import Expansion
+from perfectplay import Expansion, GameError, explore, solve
 from perfectplay.games import (
     ConnectFour,
     Invisible,
@@ -177,7 +176,7 @@ def test_connect_four_codes_round_trip() -> None:
             state = game.play(state, rng.choice(game.moves(state)))
         code = game.key(state)
         assert game.from_code(code) == state
-        pos, mask = game._boards(np.array([code], dtype=np.int64))
+        pos, mask = game.board.boards(np.array([code], dtype=np.int64))
         assert (int(pos[0]), int(mask[0])) == state
 
 

@@ -11,9 +11,9 @@ import pytest
 from cli_script import SCRIPT as CLI
 
 from perfectplay import solve
-from perfectplay.family import find_period
+from perfectplay.cli.present import value_json
 from perfectplay.games import Subtraction, TicTacToe
-from perfectplay.present import value_json
+from perfectplay.periods import find_period
 
 USER_GAME = textwrap.dedent(
     """

@@ -460,3 +460,22 @@ def test_method_that_does_not_fit() -> None:
         solve(Chain(), "negamax")
     with pytest.raises(SolverChoiceError, match="retrograde"):
         solve(ending_with(3), "retrograde")
+
+
+def test_unexplored_state_is_a_key_error_with_a_plain_message(chain_solution: Any) -> None:
+    with pytest.raises(KeyError) as info:
+        chain_solution.value(("s", 99))
+    assert isinstance(info.value, UnexploredStateError)
+    assert str(info.value).startswith("state ('s', 99) was never reached")  # not quoted
+
+
+def test_get_value_gives_a_default_for_unexplored_states(chain_solution: Any) -> None:
+    assert chain_solution.get_value(("s", 99)) is None
+    assert chain_solution.get_value(("s", 99), default=LOSS) is LOSS
+    assert chain_solution.get_value(("s", 1)) is LOSS
+    assert chain_solution.get_value(("s", 0), default=LOSS) is WIN
+
+
+def test_bad_method_is_also_a_value_error() -> None:
+    with pytest.raises(ValueError, match="unknown method"):
+        solve(Chain(), "minimax")

@@ -16,21 +16,24 @@ from .errors import (
     StateBudgetExceeded,
     UnexploredStateError,
 )
-from .graph import StateGraph, explore
-from .grundy import SumOfGames, grundy_of_sum
-from .protocol import Game, Rules
-from .search import SearchResult, search
+from .protocol import HOOKS, Expansion, Game
+from .rules import Rules
 from .solution import MoveValue, Solution, SolveStats
 from .solve import METHODS, solve
+from .solvers.alphabeta import SearchResult, search
+from .spaces import StateGraph, explore
+from .sums import SumOfGames, grundy_of_sum
 from .values import DRAW, LOSS, TIE, WIN, GameValue, Value
 
 __all__ = [
     "DRAW",
+    "HOOKS",
     "LOSS",
     "METHODS",
     "TIE",
     "WIN",
     "CycleError",
+    "Expansion",
     "Game",
     "GameError",
     "GameValue",

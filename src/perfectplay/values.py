@@ -6,8 +6,6 @@ import enum
 import math
 from numbers import Real
 
-import numpy as np
-
 
 class Value(enum.IntEnum):
     """The outcome of a position for the player to move.
@@ -39,12 +37,8 @@ LOSS = Value.LOSS
 TIE = Value.TIE
 DRAW = Value.DRAW
 
-# Array codes: 0 marks an undecided (or non-terminal) state.
 UNDECIDED = 0
-CODE_DTYPE = np.int8
-
-Score = int | float
-"""A scored game's value for the player to move; +-inf allowed."""
+"""The array code of a state not (yet) decided, or not an end; Values are coded 1-4."""
 
 GameValue = Value | int | float
 """What a solver reports for a position: an outcome or a score."""

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from ..errors import PerfectplayError
+from ..errors import InputError
 
-
-class InputError(PerfectplayError):
-    """Judge input that breaks the problem's format or constraints."""
+__all__ = ["InputError", "Reader"]
 
 
 class Reader:

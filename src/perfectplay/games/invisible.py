@@ -15,7 +15,7 @@ from itertools import accumulate
 import numpy as np
 import numpy.typing as npt
 
-from ..batch import Expansion
+from ..protocol import Expansion
 
 JAM = -1
 PASS = "pass"
@@ -23,8 +23,32 @@ PLACE = "place"
 
 State = tuple[int, int, int, int, int, int]
 
+# The batch protocol: a state is coded as the bits of
+# mine_from << 21 | mine_to << 15 | theirs_from << 9 | theirs_to << 3 | mover << 2 | passes.
+_FIELD = 63
 
-class _PlainInvisible:
+
+def encode(state: State) -> int:
+    """The integer code of a state."""
+    mine_from, mine_to, theirs_from, theirs_to, mover, empty_passes = state
+    return (
+        mine_from << 21 | mine_to << 15 | theirs_from << 9 | theirs_to << 3 | mover << 2
+    ) | empty_passes
+
+
+def decode(code: int) -> State:
+    """The state with an integer code."""
+    return (
+        code >> 21 & _FIELD,
+        code >> 15 & _FIELD,
+        code >> 9 & _FIELD,
+        code >> 3 & _FIELD,
+        code >> 2 & 1,
+        code & 3,
+    )
+
+
+class Invisible:
     """Place the top card of your deck or pass; passing scores your cards above their jams."""
 
     name = "invisible"
@@ -40,6 +64,14 @@ class _PlainInvisible:
         self.prefix = [
             list(accumulate((max(c, 0) for c in deck), initial=0)) for deck in self.decks
         ]
+        # The same decks as arrays for the batch methods, padded to one width.
+        width = max(len(d) for d in self.decks) + 2
+        self.card_array = np.zeros((2, width), dtype=np.int64)
+        self.prefix_array = np.zeros((2, width), dtype=np.int64)
+        self.deck_sizes = np.array([len(d) for d in self.decks], dtype=np.int64)
+        for p, deck in enumerate(self.decks):
+            self.card_array[p, : len(deck)] = deck
+            self.prefix_array[p, : len(deck) + 1] = self.prefix[p]
 
     def initial(self) -> State:
         """Empty stack, player 1 to move."""
@@ -91,51 +123,7 @@ class _PlainInvisible:
             lines.append("the stack is empty and the last move was a pass")
         return "\n".join(lines)
 
-
-# The batch protocol: a state is coded as the bits of
-# mine_from << 21 | mine_to << 15 | theirs_from << 9 | theirs_to << 3 | mover << 2 | passes.
-_FIELD = 63
-
-
-def encode(state: State) -> int:
-    """The integer code of a state."""
-    mine_from, mine_to, theirs_from, theirs_to, mover, empty_passes = state
-    return (
-        mine_from << 21 | mine_to << 15 | theirs_from << 9 | theirs_to << 3 | mover << 2
-    ) | empty_passes
-
-
-def decode(code: int) -> State:
-    """The state with an integer code."""
-    return (
-        code >> 21 & _FIELD,
-        code >> 15 & _FIELD,
-        code >> 9 & _FIELD,
-        code >> 3 & _FIELD,
-        code >> 2 & 1,
-        code & 3,
-    )
-
-
-class _BatchInvisible:
-    """Array versions of Invisible's rules, mixed into the game class below."""
-
-    decks: tuple[tuple[int, ...], tuple[int, ...]]
-    prefix: list[list[int]]
-
-    def _arrays(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        cached = getattr(self, "_cached_arrays", None)
-        if cached is None:
-            width = max(len(d) for d in self.decks) + 2
-            cards = np.zeros((2, width), dtype=np.int64)
-            prefix = np.zeros((2, width), dtype=np.int64)
-            sizes = np.array([len(d) for d in self.decks], dtype=np.int64)
-            for p, deck in enumerate(self.decks):
-                cards[p, : len(deck)] = deck
-                prefix[p, : len(deck) + 1] = self.prefix[p]
-            cached = (cards, prefix, sizes)
-            self._cached_arrays = cached
-        return cached
+    # --- the batch protocol: states coded by encode() ---------------------------------
 
     def key(self, state: State) -> int:
         """States are solved under their integer codes."""
@@ -151,7 +139,7 @@ class _BatchInvisible:
 
     def batch_expand(self, codes: npt.NDArray[np.int64]) -> Expansion:
         """Pass (first) and, where the mover has a card left, place it."""
-        cards, prefix, sizes = self._arrays()
+        cards, prefix, sizes = self.card_array, self.prefix_array, self.deck_sizes
         mine_from = codes >> 21 & _FIELD
         mine_to = codes >> 15 & _FIELD
         theirs_from = codes >> 9 & _FIELD
@@ -195,9 +183,3 @@ class _BatchInvisible:
         children[starts[can_place] + 1] = place_child[can_place]
         parents = np.repeat(np.arange(codes.shape[0], dtype=np.int64), degree)
         return Expansion(parents, children, rewards=rewards)
-
-
-class Invisible(_BatchInvisible, _PlainInvisible):
-    """Place the top card of your deck or pass; passing scores your cards above their jams."""
-
-    name = "invisible"

@@ -1,11 +1,25 @@
-"""Tic-tac-toe on a 3x3 board, X first; a state is one int (X's cells in bits 0-8, O's in 9-17)."""
+"""Tic-tac-toe on a 3x3 board, X first; a state is one int (X's cells in bits 0-8, O's in 9-17).
+
+Cells are numbered row by row, 0 top left to 8 bottom right; cell i is bit i of X's half
+and bit 9 + i of O's. The plain methods work on one state, the batch methods on arrays of
+the same codes, through the same tables of the 512 sets of one player's cells.
+
+Tier n (the tier protocol) holds the boards with n marks, X holding ceil(n / 2) of them.
+Index = rank of the set of marked cells among the C(9, n) sets * C(n, ceil(n / 2)) + rank of
+which of the marked cells (listed from cell 0 up) hold X; both ranks are the combinatorial
+number system (colex order). ``TIER_CODES[n]`` lists the codes of tier n by index and
+``INDEX`` gives the index of every code (-1 for a code that is no board), so ranking is one
+table look-up. The tier hooks rank raw codes, never symmetric images.
+"""
 
 from __future__ import annotations
+
+from itertools import combinations
 
 import numpy as np
 import numpy.typing as npt
 
-from ..batch import Expansion
+from ..protocol import Expansion
 from ..values import LOSS, TIE, Value
 
 Codes = npt.NDArray[np.int64]
@@ -34,9 +48,39 @@ def _symmetries() -> list[tuple[int, ...]]:
 
 # IMAGE[k][cells]: a set of cells under the k-th of the board's 8 symmetries.
 IMAGE = [[_transform(cells, perm) for cells in range(512)] for perm in _symmetries()]
-_IMAGES = np.array(IMAGE, dtype=np.int64)
-_HAS_LINE = np.frombuffer(HAS_LINE, dtype=np.uint8).astype(np.bool_)
-_COUNT = np.array([cells.bit_count() for cells in range(512)], dtype=np.int64)
+IMAGES = np.array(IMAGE, dtype=np.int64)
+LINE_MADE = np.frombuffer(HAS_LINE, dtype=np.uint8).astype(np.bool_)
+"""HAS_LINE as an array, to index with arrays of cell sets."""
+MARKS = np.array([cells.bit_count() for cells in range(512)], dtype=np.int64)
+"""MARKS[cells]: how many cells a set holds."""
+
+
+def _colex(n: int, k: int) -> list[tuple[int, ...]]:
+    """The k-subsets of range(n) in colex order (their bit sets in increasing order)."""
+    return sorted(combinations(range(n), k), key=lambda chosen: sum(1 << i for i in chosen))
+
+
+def _tier_codes(marks: int) -> Codes:
+    """The codes of the boards with ``marks`` marks (X first), in index order."""
+    codes = []
+    for marked in _colex(9, marks):
+        for crosses in _colex(marks, (marks + 1) // 2):
+            x = sum(1 << marked[i] for i in crosses)
+            codes.append(x | (sum(1 << cell for cell in marked) ^ x) << 9)
+    return np.array(codes, dtype=np.int64)
+
+
+def _tier(marks: int) -> Codes:
+    """TIER_CODES[marks]; ValueError for a number of marks no board has."""
+    if not 0 <= marks <= 9:
+        raise ValueError(f"tiers run from 0 to 9 marks, not {marks}")
+    return TIER_CODES[marks]
+
+
+TIER_CODES = [_tier_codes(marks) for marks in range(10)]
+INDEX = np.full(1 << 18, -1, dtype=np.int64)
+for _codes in TIER_CODES:
+    INDEX[_codes] = np.arange(_codes.shape[0])
 
 
 class TicTacToe:
@@ -49,8 +93,6 @@ class TicTacToe:
 
     def __init__(self, symmetry: bool = False) -> None:
         self.symmetry = symmetry
-        if not symmetry:
-            self.key = None  # type: ignore[assignment]
 
     def initial(self) -> int:
         """The empty board."""
@@ -77,7 +119,9 @@ class TicTacToe:
         return None
 
     def key(self, state: int) -> int:
-        """The smallest code among the board's 8 symmetric images."""
+        """With symmetry, the smallest code among the board's 8 images; else the state."""
+        if not self.symmetry:
+            return state
         x, o = state & FULL, state >> 9
         return min(image[x] | image[o] << 9 for image in IMAGE)
 
@@ -116,15 +160,15 @@ class TicTacToe:
     def batch_outcome(self, codes: Codes) -> npt.NDArray[np.int8]:
         """LOSS (2) after the previous player's line, TIE (3) on a full board, else 0."""
         x, o = codes & FULL, codes >> 9
-        last = np.where(_COUNT[x] > _COUNT[o], x, o)
+        last = np.where(MARKS[x] > MARKS[o], x, o)
         result = np.where((x | o) == FULL, np.int8(TIE), np.int8(0)).astype(np.int8)
-        result[_HAS_LINE[last]] = np.int8(LOSS)
+        result[LINE_MADE[last]] = np.int8(LOSS)
         return result
 
     def batch_expand(self, codes: Codes) -> Expansion:
         """A mark in every empty cell of every board at once."""
         x, o = codes & FULL, codes >> 9
-        shift = np.where(_COUNT[x] == _COUNT[o], 0, 9)
+        shift = np.where(MARKS[x] == MARKS[o], 0, 9)
         cells = np.arange(9, dtype=np.int64)
         free = ((~(x | o)[:, None]) >> cells[None, :]) & 1
         parents, cell = np.nonzero(free)
@@ -136,6 +180,38 @@ class TicTacToe:
         if not self.symmetry:
             return codes
         x, o = codes & FULL, codes >> 9
-        images: Codes = _IMAGES[:, x] | (_IMAGES[:, o] << 9)
+        images: Codes = IMAGES[:, x] | (IMAGES[:, o] << 9)
         smallest: Codes = images.min(axis=0)
         return smallest
+
+    # --- the tier protocol: tier n holds the boards with n marks (see the docstring) -------
+
+    initial_tier = 0
+
+    def child_tiers(self, tier: int) -> list[int]:
+        """One more mark; none from a full board."""
+        return [tier + 1] if tier < 9 else []
+
+    def tier_size(self, tier: int) -> int:
+        """C(9, n) sets of marked cells times C(n, ceil(n / 2)) ways to place the X's."""
+        return int(_tier(tier).shape[0])
+
+    def batch_rank(self, tier: int, codes: Codes) -> Codes:
+        """Indices of raw codes within tier ``tier``; -1 for a code of another tier."""
+        codes = np.asarray(codes, dtype=np.int64)
+        index: Codes = INDEX[codes & ((1 << 18) - 1)]
+        index[(self.batch_tier(codes) != tier) | (codes >> 18 != 0)] = -1
+        return index
+
+    def batch_unrank(self, tier: int, indices: Codes) -> Codes:
+        """Codes of the given indices; -1 for an index outside the tier."""
+        table = _tier(tier)
+        indices = np.asarray(indices, dtype=np.int64)
+        valid = (indices >= 0) & (indices < table.shape[0])
+        return np.where(valid, table[np.where(valid, indices, 0)], -1)
+
+    def batch_tier(self, codes: Codes) -> Codes:
+        """The number of marks of each board."""
+        codes = np.asarray(codes, dtype=np.int64)
+        marks: Codes = MARKS[codes & FULL] + MARKS[(codes >> 9) & FULL]
+        return marks

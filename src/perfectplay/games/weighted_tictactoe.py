@@ -7,7 +7,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from .tictactoe import _COUNT, _HAS_LINE, FULL, HAS_LINE, TicTacToe
+from .tictactoe import FULL, HAS_LINE, LINE_MADE, MARKS, TicTacToe
 
 
 class WeightedTicTacToe(TicTacToe):
@@ -46,9 +46,9 @@ class WeightedTicTacToe(TicTacToe):
         """Scores as outcome() gives them, NaN while the game goes on."""
         sums = np.array(self.sums, dtype=np.float64)
         x, o = codes & FULL, codes >> 9
-        x_moved_last = _COUNT[x] > _COUNT[o]
+        x_moved_last = MARKS[x] > MARKS[o]
         last = np.where(x_moved_last, x, o)
         mover = np.where(x_moved_last, o, x)
         result = np.where((x | o) == FULL, sums[mover] - sums[last], np.nan)
-        result[_HAS_LINE[last]] = -np.inf
+        result[LINE_MADE[last]] = -np.inf
         return result

@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .protocol import Rules
-from .solution import Solution
-from .values import GameValue, Value
+from ..rules import Rules
+from ..solution import Solution
+from ..values import GameValue, Value
 
 JsonValue = str | int | float
 

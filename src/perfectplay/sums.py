@@ -7,7 +7,8 @@ from functools import reduce
 from operator import xor
 from typing import Any
 
-from .protocol import Game, Rules
+from .protocol import Game
+from .rules import Rules
 from .solve import solve
 from .values import GameValue
 

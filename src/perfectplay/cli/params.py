@@ -8,11 +8,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import PerfectplayError
-
-
-class ParameterError(PerfectplayError):
-    """A parameter that does not exist or does not read as its type."""
+from ..errors import ParameterError
 
 
 @dataclass(frozen=True)
@@ -36,7 +32,8 @@ class Parameter:
 
 def parameters(cls: type) -> list[Parameter]:
     """The constructor parameters of a game class, with their resolved type hints."""
-    init = cls.__dict__.get("__init__") or getattr(cls, "__init__")  # noqa: B009
+    # The constructor as attribute lookup finds it: the first class in the MRO defining one.
+    init = next(c.__dict__["__init__"] for c in cls.__mro__ if "__init__" in c.__dict__)
     try:
         hints = typing.get_type_hints(init)
     except Exception:

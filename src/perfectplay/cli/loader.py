@@ -11,14 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .errors import PerfectplayError
-from .games import BUILTINS
+from ..errors import GameNotFound
+from ..games import BUILTINS
+from ..rules import check_protocol
 from .params import parse_assignments
-from .protocol import check_protocol
-
-
-class GameNotFound(PerfectplayError):
-    """A game name that names no game, or a file or module that cannot provide it."""
 
 
 def find_game_class(spec: str) -> type:

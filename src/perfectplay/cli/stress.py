@@ -1,4 +1,4 @@
-"""Stress testing: a user's program against the exact answers on random small judge inputs.
+"""perfectplay stress: a user's program against the exact answers on random small judge inputs.
 
 Case i runs on ``problem.generate(random.Random(base_seed + i))``, so ``--seed S --cases 1``
 replays exactly the case that was reported with seed S. Results go to stdout; the seed
@@ -18,16 +18,45 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from .contest import Problem
-from .errors import PerfectplayError
+from ..errors import ProgramError, UsageProblem
+
+if TYPE_CHECKING:
+    from ..contest import Problem
 
 
-class ProgramError(PerfectplayError):
-    """The program under test cannot be started."""
+@click.command("stress")
+@click.argument("name")
+@click.option(
+    "--program",
+    required=True,
+    metavar="CMD",
+    help="The command to test: reads one input on stdin, writes its answer on stdout.",
+)
+@click.option("--cases", default=200, show_default=True, help="How many random inputs.")
+@click.option("--seed", default=None, type=int, help="Seed of the first case (default: random).")
+@click.option("--timeout", default=10.0, show_default=True, help="Seconds allowed per run.")
+def stress_command(name: str, program: str, cases: int, seed: int | None, timeout: float) -> None:
+    """Check your program against exact search on random small inputs of a judge problem.
+
+    Prints the first input on which the outputs differ, both outputs and the seed that
+    reproduces it, and exits 1; exits 0 when every case agrees.
+
+    Example: perfectplay stress edpc_k --program "python3 my_solution.py" --cases 500
+    """
+    from ..contest import problems
+
+    problem = problems().get(name)
+    if problem is None:
+        raise UsageProblem(f"unknown problem {name!r}; problems: {', '.join(problems())}")
+    if cases < 1:
+        raise UsageProblem("--cases must be at least 1")
+    sys.exit(run_stress(problem, program, cases=cases, seed=seed, timeout=timeout))
 
 
 @dataclass(frozen=True)

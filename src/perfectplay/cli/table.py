@@ -1,4 +1,4 @@
-"""Solving a family of games over parameter ranges, and finding periods in the results."""
+"""perfectplay table: a family of games solved over parameter ranges, and its period."""
 
 from __future__ import annotations
 
@@ -7,20 +7,56 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import click
 from rich.console import Console
 from rich.table import Table
 
-from .errors import PerfectplayError
+from ..errors import RangeError
+from ..periods import find_period
+from ..solve import solve
+from .common import emit_json, game_options, json_option, out, solve_options
 from .loader import build_game
 from .present import value_json, value_text
 from .progress import progress_reporter
-from .solve import solve
 
 MAX_CELLS = 100_000
 
 
-class RangeError(PerfectplayError):
-    """A --range that does not read as NAME=A..B."""
+@click.command("table")
+@game_options
+@click.option(
+    "--range",
+    "ranges",
+    multiple=True,
+    required=True,
+    metavar="NAME=A..B",
+    help="A parameter and the whole numbers it runs over; one or two of them.",
+)
+@click.option("--method", default="auto", show_default=True, help="Full solver to use.")
+@solve_options
+@json_option
+def table_command(
+    game: str,
+    params: tuple[str, ...],
+    ranges: tuple[str, ...],
+    method: str,
+    max_states: int | None,
+    quiet: bool,
+    as_json: bool,
+) -> None:
+    """Solve a family of games over parameter ranges; find the period of a sequence.
+
+    Each cell is the start position's Grundy value (impartial games), outcome or score.
+
+    Example: perfectplay table subtraction --range stones=0..60 -p take=1,3,4
+    """
+    family = solve_family(
+        game, list(params), [parse_range(text) for text in ranges], method, max_states, quiet
+    )
+    if as_json:
+        emit_json(family.to_json())
+        return
+    family.print(out)
 
 
 def parse_range(text: str) -> tuple[str, list[int]]:
@@ -121,23 +157,6 @@ def solve_family(
             if report is not None:
                 report(done, len(combos))
     return Family(game, what, names, axes, cells)
-
-
-def find_period(sequence: list[Any]) -> tuple[int, int] | None:
-    """(pre-period, period) of the shortest period seen at least twice over, or None.
-
-    A period p after a pre-period q means sequence[i] == sequence[i + p] for every i >= q
-    within the sequence; it counts only when the periodic part holds two full periods.
-    """
-    n = len(sequence)
-    for period in range(1, n // 2 + 1):
-        # The smallest pre-period for this period: scan from the end for the last mismatch.
-        start = n - period
-        while start > 0 and sequence[start - 1] == sequence[start - 1 + period]:
-            start -= 1
-        if n - start >= 2 * period:
-            return start, period
-    return None
 
 
 def _period_text(sequence: list[Any], values: list[int]) -> str:

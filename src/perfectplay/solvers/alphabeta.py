@@ -1,6 +1,8 @@
 """Alpha-beta search with a transposition table and iterative deepening: the root alone.
 
-For games too large to explore in full. Every table entry holds proven bounds (lo, hi) on a
+Precondition: a game without cycles (met on the search path: CycleError). For games too
+large to explore in full. Contract: the root's exact value (the full solvers' value), and
+one move that achieves it. Every table entry holds proven bounds (lo, hi) on a
 state's true value, valid at any depth, so deeper iterations reuse all earlier work and a
 state whose bounds meet is never searched again. The search runs on an explicit stack.
 Outcome games are valued WIN = 1, TIE = 0, LOSS = -1; remoteness is not tracked here.
@@ -14,10 +16,12 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Generic
 
-from .errors import CycleError, GameError, InterruptedSolve, StateBudgetExceeded, describe
-from .graph import ProgressCallback
-from .protocol import Game, M, Rules
-from .values import GameValue, Value, is_score, score_problem
+from ..errors import CycleError, GameError, InterruptedSolve, StateBudgetExceeded, describe
+from ..progress import ProgressCallback
+from ..protocol import Game, M
+from ..rules import Rules, diagnose
+from ..terminals import Kind, Terminals
+from ..values import GameValue, Value, is_score
 
 _OUTCOME_NUMBER = {Value.WIN: 1.0, Value.LOSS: -1.0, Value.TIE: 0.0}
 PROGRESS_EVERY = 1 << 14
@@ -76,45 +80,28 @@ class _Searcher:
         self.current: Any = None
         self.parent: tuple[Any, Any] | None = None
         self.table: dict[Hashable, tuple[float, float, Any]] = {}
-        self.saw_outcome = rules.declared_scored is False
-        self.saw_score = rules.reward is not None or rules.declared_scored is True
-        self.integral = True
+        declared = rules.declared_scored
+        if declared is None and rules.reward is not None:
+            declared = True
+        kind: Kind | None = None if declared is None else "scored" if declared else "outcome"
+        self.terminals = Terminals(rules.name, kind)
 
     def terminal_number(self, state: Any, result: object) -> float:
-        """The number standing for a terminal value; checks the game does not mix kinds.
+        """The number standing for an end: its score, or 1 / 0 / -1 for WIN / TIE / LOSS.
 
         A state without moves is worth -inf whatever the kind of game, so no assumption
         about the kind is ever needed: in an outcome game only the sign of a value counts.
         """
-        name = self.rules.name
-        if isinstance(result, Value) and result is not Value.DRAW:
-            if self.saw_score:
-                raise _mixed(name, state)
-            self.saw_outcome = True
-            return _OUTCOME_NUMBER[result]
-        if is_score(result):
-            problem = score_problem(result)
-            if problem is not None:
-                raise GameError(f"{name}.outcome(state) for {describe(state)}: {problem}")
-            if self.saw_outcome:
-                raise _mixed(name, state)
-            self.saw_score = True
-            number = float(result)  # type: ignore[arg-type]
-            if not (isinstance(result, int) or math.isinf(number)):
-                self.integral = False
-            return number
-        raise GameError(
-            f"{name}.outcome(state) returned {describe(result)} for {describe(state)}; "
-            "expected None, WIN, LOSS, TIE or a number"
-        )
+        checked = self.terminals.check(state, result)
+        return _OUTCOME_NUMBER[checked] if isinstance(checked, Value) else checked
 
     def root_window(self) -> Bounds:
         """In an outcome game only the sign matters: WIN >= 1 and LOSS <= -1 settle it."""
-        return (-1.0, 1.0) if self.saw_outcome else (-math.inf, math.inf)
+        return (-1.0, 1.0) if self.terminals.kind == "outcome" else (-math.inf, math.inf)
 
     def settled(self, lo: float, hi: float) -> bool:
         """Whether root bounds answer the question: the sign (outcomes) or the score."""
-        if self.saw_outcome:
+        if self.terminals.kind == "outcome":
             return lo > 0 or hi < 0 or lo == hi
         return lo == hi
 
@@ -129,19 +116,6 @@ class _Searcher:
             )
         return GameError(f"{where} {describe(state)}, {self.rules.unhashable(exc)}")
 
-    def reward_number(self, state: Any, move: Any) -> float:
-        """The reward of a move as a float, checked."""
-        assert self.rules.reward is not None
-        result = self.rules.reward(state, move)
-        problem = "not a number" if not is_score(result) else score_problem(result)
-        if problem is not None:
-            raise GameError(
-                f"{self.rules.name}.reward(state, move) returned {describe(result)}: {problem}"
-            )
-        if not isinstance(result, int):
-            self.integral = False
-        return float(result)
-
     def run(self, root: Any, depth: int) -> tuple[Bounds, Any]:
         """One depth-limited pass from the root: proven bounds and the best move found."""
         rules = self.rules
@@ -149,6 +123,7 @@ class _Searcher:
         stack: list[_Frame] = []
         edges: list[tuple[bool, float]] = []
         reward = rules.reward
+        terminals = self.terminals
         self.parent = None
         known = self.enter(root, self.root_window(), depth, on_path, stack)
         if known is not None:
@@ -163,7 +138,7 @@ class _Searcher:
                 child = rules.play(frame.state, move)
                 edge = (
                     rules.mover_changes(frame.state, child),
-                    0.0 if reward is None else self.reward_number(frame.state, move),
+                    0.0 if reward is None else terminals.check_reward(reward(frame.state, move)),
                 )
                 alpha = max(frame.alpha, frame.lo)
                 window = _child_window(alpha, frame.beta, edge)
@@ -287,13 +262,6 @@ def _finds_score(rules: Rules[Any, Any], root: Any, budget: int) -> bool:
     return False
 
 
-def _mixed(name: str, state: Any) -> GameError:
-    return GameError(
-        f"{name}.outcome(state) mixes outcomes and scores (at {describe(state)}); a game is "
-        "either won/lost/tied or scored"
-    )
-
-
 def search(
     game: Game[Any, M] | Rules[Any, M],
     *,
@@ -335,13 +303,15 @@ def search(
     except (CycleError, StateBudgetExceeded, GameError):
         raise
     except Exception as exc:
-        raise rules.diagnose(searcher.current, exc) from exc
-    if not (searcher.saw_score or searcher.saw_outcome):
+        raise diagnose(rules, searcher.current, exc) from exc
+    terminals = searcher.terminals
+    if terminals.kind is None:
         # Only ends without moves were met: find out whether the game is scored elsewhere.
-        searcher.saw_score = _finds_score(rules, root, budget=max(PROBE_MIN, 10 * searcher.nodes))
+        budget = max(PROBE_MIN, 10 * searcher.nodes)
+        terminals.kind = "scored" if _finds_score(rules, root, budget) else "outcome"
     value: GameValue
-    if searcher.saw_score:
-        value = int(lo) if searcher.integral and math.isfinite(lo) else lo
+    if terminals.kind == "scored":
+        value = int(lo) if terminals.integral and math.isfinite(lo) else lo
     else:
         value = Value.WIN if lo > 0 else Value.LOSS if hi < 0 else Value.TIE
     return SearchResult(

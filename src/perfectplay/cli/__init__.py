@@ -1,0 +1,61 @@
+"""The perfectplay command line: list, solve, analyze, play, table, contest, stress."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..errors import PerfectplayError
+from .analyze import analyze_command
+from .contest import contest_command
+from .list_command import list_games
+from .play import play_command
+from .solve_command import solve_command
+from .stress import stress_command
+from .table import table_command
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def app() -> None:
+    """Solve finite two-player games of perfect information exactly.
+
+    Example: perfectplay solve tictactoe
+    """
+
+
+for _command in (
+    list_games,
+    solve_command,
+    analyze_command,
+    play_command,
+    table_command,
+    contest_command,
+    stress_command,
+):
+    app.add_command(_command)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the CLI; any error is one line on stderr and exit status 2."""
+    try:
+        app.main(args=argv, prog_name="perfectplay", standalone_mode=False)
+    except PerfectplayError as exc:
+        _fail(str(exc))
+    except click.exceptions.NoArgsIsHelpError as exc:
+        print(exc.format_message(), file=sys.stderr)
+        sys.exit(2)
+    except click.UsageError as exc:
+        _fail(exc.format_message())
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except (click.Abort, KeyboardInterrupt):
+        _fail("interrupted")
+
+
+def _fail(message: str) -> None:
+    print(f"perfectplay: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+__all__ = ["app", "main"]

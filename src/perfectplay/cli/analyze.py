@@ -1,0 +1,102 @@
+"""perfectplay analyze: one position, its value and every move's value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+from rich.table import Table
+
+from ..errors import GameError, UsageProblem
+from ..rules import Rules
+from ..solution import Solution
+from .common import emit_json, full_solve, game_options, json_option, out, print_rows, solve_options
+from .loader import build_game
+from .present import position_report, remoteness_text, value_text
+
+
+@click.command("analyze")
+@game_options
+@click.option("--position", default=None, metavar="TEXT", help="Start from this position.")
+@click.option("--moves", default=None, metavar="M1,M2,...", help="Play these moves first.")
+@click.option("--method", default="auto", show_default=True, help="Full solver to use.")
+@solve_options
+@json_option
+def analyze_command(
+    game: str,
+    params: tuple[str, ...],
+    position: str | None,
+    moves: str | None,
+    method: str,
+    max_states: int | None,
+    quiet: bool,
+    as_json: bool,
+) -> None:
+    """Show a position, its value and remoteness, and every move's value, best first.
+
+    The position is the start, the game's parse_state(TEXT) with --position, or what the
+    moves given with --moves lead to.
+
+    Example: perfectplay analyze tictactoe --moves 5,1
+    """
+    rules = Rules(build_game(game, list(params)))
+    if position is not None and moves is not None:
+        raise UsageProblem("give --position or --moves, not both")
+    if position is not None:
+        # Solve from the position itself: it need not be reachable from the start.
+        rules = rules.starting_at(rules.read_position(position))
+    solution = full_solve(rules, method, max_states, quiet)
+    state, history = start_position(rules, solution.initial, moves)
+    report = position_report(solution, state, history)
+    if as_json:
+        emit_json(report)
+        return
+    out.print(report["position"], markup=False)
+    out.print()
+    rows = [
+        ("game", rules.name),
+        ("moves played", " ".join(history) or "-"),
+        ("value", value_text(solution.value(state))),
+        ("remoteness", remoteness_text(solution.remoteness(state))),
+    ]
+    if solution.has_grundy:
+        rows.append(("grundy value", str(solution.grundy(state))))
+    print_rows(rows)
+    if not report["moves"]:
+        out.print("\nthe game is over: no moves")
+        return
+    _print_moves(solution, state, set(report["best_moves"]))
+
+
+def _print_moves(solution: Solution[Any, Any], state: Any, best: set[str]) -> None:
+    """Every move of ``state`` with its value, best first; the best ones marked."""
+    rules = solution.rules
+    table = Table(title="moves, best first (for the player to move)")
+    table.add_column("move")
+    table.add_column("value")
+    table.add_column("remoteness", justify="right")
+    for entry in solution.move_values(state):
+        text = rules.format_move(entry.move)
+        table.add_row(
+            f"[bold]{text}[/bold] *" if text in best else text,
+            value_text(entry.value),
+            remoteness_text(entry.remoteness),
+        )
+    out.print(table)
+
+
+def start_position(
+    rules: Rules[Any, Any], initial: Any, moves: str | None
+) -> tuple[Any, list[str]]:
+    """The state to analyse after the given moves from ``initial``, and those moves."""
+    state = initial
+    history: list[str] = []
+    for text in [] if not moves else moves.split(","):
+        try:
+            move = rules.parse_move(state, text)
+        except GameError as exc:
+            shown = " ".join(history) or "the start"
+            raise UsageProblem(f"after {shown}: {exc}") from None
+        state = rules.play(state, move)
+        history.append(rules.format_move(move))
+    return state, history

@@ -1,0 +1,123 @@
+"""perfectplay solve: a game from its start, by a full solver or alpha-beta search."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ..rules import Rules
+from ..solution import Solution
+from ..solve import METHODS
+from ..solvers.alphabeta import search
+from .common import emit_json, full_solve, game_options, json_option, print_rows, solve_options
+from .loader import build_game
+from .present import position_report, remoteness_text, value_json, value_text
+from .progress import progress_reporter
+
+
+@click.command("solve")
+@game_options
+@click.option(
+    "--method",
+    default="auto",
+    show_default=True,
+    help=f"Solver: {', '.join(METHODS)}, or alphabeta (root value only).",
+)
+@solve_options
+@click.option(
+    "--deepening", is_flag=True, help="alphabeta: iterative deepening (depths 1, 2, 4, ...)."
+)
+@json_option
+def solve_command(
+    game: str,
+    params: tuple[str, ...],
+    method: str,
+    max_states: int | None,
+    quiet: bool,
+    deepening: bool,
+    as_json: bool,
+) -> None:
+    """Solve a game from its start: value, remoteness, best moves, size and time.
+
+    GAME is a built-in name (see 'perfectplay list'), path/to/file.py:ClassName or
+    module:ClassName.
+
+    Example: perfectplay solve nim --param piles=3,4,5
+    """
+    rules = Rules(build_game(game, list(params)))
+    if method == "alphabeta":
+        _alphabeta(rules, max_states, quiet, deepening, as_json)
+        return
+    solution = full_solve(rules, method, max_states, quiet)
+    if as_json:
+        summary = position_report(solution, solution.initial, [])
+        for key in ("moves_played", "position", "moves"):
+            del summary[key]
+        emit_json(summary)
+        return
+    print_rows(_solution_rows(rules, solution))
+
+
+def _alphabeta(
+    rules: Rules[Any, Any], max_states: int | None, quiet: bool, deepening: bool, as_json: bool
+) -> None:
+    """The root value and one best move by alpha-beta search, as text or JSON."""
+    with progress_reporter("searching", quiet=quiet) as report:
+        result = search(rules, max_nodes=max_states, progress=report, deepening=deepening)
+    best = None if result.best_move is None else rules.format_move(result.best_move)
+    if as_json:
+        emit_json(
+            {
+                "game": rules.name,
+                "method": "alphabeta",
+                "value": value_json(result.value),
+                "best_move": best,
+                "stats": {
+                    "nodes": result.nodes,
+                    "table_size": result.table_size,
+                    "seconds": round(result.seconds, 6),
+                },
+            }
+        )
+        return
+    print_rows(
+        [
+            ("game", rules.name),
+            ("method", "alphabeta"),
+            ("value", value_text(result.value)),
+            ("best move", best or "-"),
+            ("nodes searched", f"{result.nodes:,}"),
+            ("table entries", f"{result.table_size:,}"),
+            ("seconds", f"{result.seconds:.3f}"),
+        ]
+    )
+
+
+def _solution_rows(rules: Rules[Any, Any], solution: Solution[Any, Any]) -> list[tuple[str, str]]:
+    """The summary of a full solve, one named row each."""
+    stats = solution.stats
+    rows = [
+        ("game", rules.name),
+        ("method", solution.method),
+        ("value", value_text(solution.value())),
+        ("remoteness", remoteness_text(solution.remoteness())),
+    ]
+    if solution.has_grundy:
+        rows.append(("grundy value", str(solution.grundy())))
+    rows += [
+        ("best moves", " ".join(rules.format_move(m) for m in solution.best_moves()) or "-"),
+        (
+            "perfect play",
+            " ".join(rules.format_move(m) for m in solution.principal_variation(max_plies=40))
+            or "-",
+        ),
+        ("states", f"{stats.states:,}"),
+        ("edges", f"{stats.edges:,}"),
+        (
+            "seconds",
+            f"{stats.seconds:.3f} (explore {stats.explore_seconds:.3f}, "
+            f"solve {stats.solve_seconds:.3f})",
+        ),
+    ]
+    return rows

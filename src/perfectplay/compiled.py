@@ -1,0 +1,97 @@
+"""Kernels: loops written in numba's subset of Python, compiled only when the work is large.
+
+The solvers' inner loops (a queue of decided states, an order of states, a hash table) are
+worklist algorithms that numpy cannot express without one Python step per level. numba runs
+them at native speed, but importing it costs about half a second and loading the cached
+machine code of the kernels as much again. A ``Kernel`` therefore runs its function as plain
+Python while its arrays are small (tic-tac-toe's 16,167 edges take milliseconds that way) and
+imports numba, compiles (cached on disk) and switches for good the first time they are not.
+Both runs execute the same source, and the tests compare them on random inputs.
+
+``PERFECTPLAY_KERNELS=compiled`` (or ``interpreted``) overrides the choice, for tests.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import types
+from collections.abc import Callable
+from typing import Any, Generic, ParamSpec, TypeVar
+
+import numpy as np
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+INTERPRET_BELOW = 40_000
+"""Kernels whose array arguments hold fewer elements than this in all run interpreted."""
+
+_local = threading.local()
+"""Per thread, ``depth``: how many interpreted kernels are running (their callees follow)."""
+
+MODE = os.environ.get("PERFECTPLAY_KERNELS", "auto")
+"""auto, compiled or interpreted; read once (kernels may run once per edge)."""
+
+
+class Kernel(Generic[P, R]):
+    """A function that numba can compile, called like the function itself."""
+
+    def __init__(self, function: Callable[P, R]) -> None:
+        self.function = function
+        self.__doc__ = function.__doc__
+        self.__name__ = function.__name__
+        self._compiled: Callable[P, R] | None = None
+
+    @property
+    def compiled(self) -> Callable[P, R]:
+        """The numba dispatcher (imports numba and loads or builds the machine code)."""
+        if self._compiled is None:
+            import numba
+
+            function = self.function
+            callees = {
+                name: value.compiled
+                for name in function.__code__.co_names
+                if isinstance(value := function.__globals__.get(name), Kernel)
+            }
+            if callees:
+                # numba resolves callees through the function's globals: show it compiled ones.
+                function = types.FunctionType(
+                    function.__code__,
+                    {**function.__globals__, **callees},
+                    function.__name__,
+                    function.__defaults__,
+                    function.__closure__,
+                )
+                function.__qualname__ = self.function.__qualname__
+            self._compiled = numba.njit(cache=True, nogil=True)(function)
+        return self._compiled
+
+    def interpreted(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        """The same function run by the Python interpreter (integer wrap-around as compiled);
+        the kernels it calls run interpreted too."""
+        _local.depth = getattr(_local, "depth", 0) + 1
+        try:
+            with np.errstate(over="ignore"):
+                return self.function(*args, **kwargs)
+        finally:
+            _local.depth -= 1
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        if (
+            MODE == "interpreted"
+            or getattr(_local, "depth", 0) > 0
+            or (MODE != "compiled" and self._compiled is None and _elements(args) < INTERPRET_BELOW)
+        ):
+            return self.interpreted(*args, **kwargs)
+        return self.compiled(*args, **kwargs)
+
+
+def _elements(args: tuple[Any, ...]) -> int:
+    return sum(a.size for a in args if isinstance(a, np.ndarray))
+
+
+def kernel(function: Callable[P, R]) -> Kernel[P, R]:
+    """Declare a kernel (see the module docstring)."""
+    return Kernel(function)

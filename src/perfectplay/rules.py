@@ -1,0 +1,261 @@
+"""Rules: the one adapter between a user's game and the engine.
+
+It reads every hook of ``protocol.HOOKS`` once, fills in the defaults the table promises,
+and wraps calls so that a failing game gets a ``GameError`` naming the method and the
+state. Nothing else in perfectplay calls ``getattr`` on a game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from typing import Any, Generic
+
+from .errors import GameError, UsageProblem, describe
+from .protocol import HOOKS, REQUIRED_METHODS, Codes, Expansion, Game, M, S
+from .values import GameValue
+
+
+def _read_hooks(game: object) -> dict[str, Any]:
+    """Every hook of the table the game has: callables for methods, values for attributes."""
+    found: dict[str, Any] = {}
+    for hook in HOOKS:
+        value = getattr(game, hook.name, None)
+        if callable(value) if hook.method else value is not None:
+            found[hook.name] = value
+    return found
+
+
+def check_protocol(game: object) -> None:
+    """Raise GameError unless ``game`` is an instance with the four required methods."""
+    if isinstance(game, type):
+        raise GameError(f"{game.__name__} is a class; pass an instance, e.g. {game.__name__}()")
+    hooks = _read_hooks(game)
+    missing = [m for m in REQUIRED_METHODS if m not in hooks]
+    if missing:
+        raise GameError(
+            f"{_name(game, hooks)} is not a game: it lacks "
+            f"{', '.join(m + '()' for m in missing)}"
+            f" (a game needs {', '.join(m + '()' for m in REQUIRED_METHODS)})"
+        )
+
+
+def _name(game: object, hooks: dict[str, Any]) -> str:
+    name = hooks.get("name")
+    return name if isinstance(name, str) else type(game).__name__
+
+
+@dataclass(frozen=True)
+class BatchRules:
+    """A game's speed hooks of the batch protocol (see ``perfectplay.spaces.batch``)."""
+
+    outcome: Callable[[Codes], Any]
+    expand: Callable[[Codes], Expansion]
+    key: Callable[[Codes], Codes] | None
+    universe: int | None
+
+
+@dataclass(frozen=True)
+class TierRules:
+    """A game's hooks of the tier protocol (see ``perfectplay.tiers``)."""
+
+    initial_tier: int
+    child_tiers: Callable[[int], Iterable[int]]
+    tier_size: Callable[[int], int]
+    rank: Callable[[int, Codes], Any]
+    unrank: Callable[[int, Any], Any]
+    tier_of: Callable[[Codes], Any] | None
+
+
+class Rules(Generic[S, M]):
+    """A game with every optional hook filled in, and calls that explain their failures."""
+
+    def __init__(self, game: Game[S, M]) -> None:
+        check_protocol(game)
+        hooks = _read_hooks(game)
+        self.game = game
+        self.name = _name(game, hooks)
+        self.initial: Callable[[], S] = hooks["initial"]
+        self.moves: Callable[[S], Iterable[M]] = hooks["moves"]
+        self.play: Callable[[S, M], S] = hooks["play"]
+        self.outcome: Callable[[S], GameValue | None] = hooks["outcome"]
+        self.to_move: Callable[[S], Hashable] | None = hooks.get("to_move")
+        self.key: Callable[[S], Hashable] | None = hooks.get("key")
+        self.reward: Callable[[S, M], float] | None = hooks.get("reward")
+        self.from_code: Callable[[int], S] | None = hooks.get("from_code")
+        self.parse_state: Callable[[str], S] | None = hooks.get("parse_state")
+        self._show: Callable[[S], str] | None = hooks.get("show")
+        self._format_move: Callable[[M], str] | None = hooks.get("format_move")
+        self._parse_move: Callable[[str], M] | None = hooks.get("parse_move")
+        self.impartial = bool(hooks.get("impartial", False))
+        declared = hooks.get("scored")
+        self.declared_scored: bool | None = declared if isinstance(declared, bool) else None
+        universe = hooks.get("universe")
+        self.batch: BatchRules | None = None
+        if "batch_outcome" in hooks and "batch_expand" in hooks:
+            self.batch = BatchRules(
+                outcome=hooks["batch_outcome"],
+                expand=hooks["batch_expand"],
+                key=hooks.get("batch_key"),
+                universe=universe if isinstance(universe, int) else None,
+            )
+
+        self.tiers: TierRules | None = None
+        tier_hooks = ("initial_tier", "child_tiers", "tier_size", "batch_rank", "batch_unrank")
+        if self.batch is not None and all(h in hooks for h in tier_hooks):
+            initial_tier = hooks["initial_tier"]
+            self.tiers = TierRules(
+                initial_tier=int(initial_tier() if callable(initial_tier) else initial_tier),
+                child_tiers=hooks["child_tiers"],
+                tier_size=hooks["tier_size"],
+                rank=hooks["batch_rank"],
+                unrank=hooks["batch_unrank"],
+                tier_of=hooks.get("batch_tier"),
+            )
+
+    def starting_at(self, state: S) -> Rules[S, M]:
+        """The same rules played from ``state``; a declared universe may not hold it, so
+        batch exploration goes level by level from there."""
+        moved: Rules[S, M] = object.__new__(Rules)
+        moved.__dict__.update(self.__dict__)
+        moved.initial = lambda: state
+        if self.batch is not None:
+            moved.batch = dataclasses.replace(self.batch, universe=None)
+        return moved
+
+    def key_of(self, state: S) -> Hashable:
+        """The canonical key of a state (the state itself when the game has no key())."""
+        return state if self.key is None else self.key(state)
+
+    def mover_changes(self, state: S, child: S) -> bool:
+        """Whether the player to move differs between a state and a child of it."""
+        return self.to_move is None or self.to_move(state) != self.to_move(child)
+
+    def show(self, state: S) -> str:
+        """The state as a person sees it."""
+        return str(state) if self._show is None else self._show(state)
+
+    def format_move(self, move: M) -> str:
+        """A move as a person sees it."""
+        return str(move) if self._format_move is None else self._format_move(move)
+
+    def legal_moves(self, state: S) -> list[M]:
+        """The moves of a state, or [] once the game is over."""
+        if self.outcome(state) is not None:
+            return []
+        return list(self.moves(state))
+
+    def parse_move(self, state: S, text: str) -> M:
+        """Read a person's move for ``state``; GameError when it is not legal there."""
+        legal = self.legal_moves(state)
+        if not legal:
+            raise GameError("the game is over: there are no moves")
+        text = text.strip()
+        if self._parse_move is not None:
+            try:
+                move = self._parse_move(text)
+            except Exception as exc:  # the user's parser: any failure means bad text
+                raise GameError(f"cannot read move {text!r}: {exc}") from None
+            if move in legal:
+                return move
+        else:
+            for move in legal:
+                if self.format_move(move) == text:
+                    return move
+        shown = ", ".join(self.format_move(m) for m in legal)
+        raise GameError(f"{text!r} is not a legal move here; legal moves: {shown}")
+
+    def read_position(self, text: str) -> S:
+        """A state from the game's parse_state(text); UsageProblem when it cannot be read."""
+        if self.parse_state is None:
+            raise UsageProblem(
+                f"{self.name} cannot read positions (it has no parse_state()); use --moves"
+            )
+        try:
+            return self.parse_state(text)
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise UsageProblem(f"cannot read position {text!r}: {exc}") from None
+
+    def initial_state(self) -> S:
+        """The initial state; GameError if initial() fails."""
+        try:
+            return self.initial()
+        except Exception as exc:
+            raise GameError(f"{self.name}.initial() raised {type(exc).__name__}: {exc}") from exc
+
+    def unhashable(self, exc: Exception) -> str:
+        """The end of a message about a state that cannot serve as a dictionary key."""
+        which = "but key(state) is" if self.key is not None else "which is"
+        return (
+            f"{which} not hashable ({type(exc).__name__}: {exc}); "
+            "use tuples, frozensets or ints, or define key()"
+        )
+
+
+def diagnose(rules: Rules[Any, Any], state: Any, error: BaseException) -> GameError:
+    """Turn an exception raised while expanding ``state`` into a GameError naming its cause.
+
+    Exploration runs a tight loop without bookkeeping; when it fails, this replays the
+    state step by step to find which method broke.
+    """
+    try:
+        hash(rules.key_of(state))
+    except Exception as exc:
+        return GameError(f"{rules.name}: state {describe(state)}, {rules.unhashable(exc)}")
+    try:
+        rules.outcome(state)
+    except Exception as exc:
+        return _raised(rules, "outcome", state, None, exc)
+    try:
+        moves = list(rules.moves(state))
+    except Exception as exc:
+        return _raised(rules, "moves", state, None, exc)
+    for move in moves:
+        problem = _replay_move(rules, state, move)
+        if problem is not None:
+            return problem
+    if rules.to_move is not None:
+        try:
+            rules.to_move(state)
+        except Exception as exc:
+            return _raised(rules, "to_move", state, None, exc)
+    return GameError(
+        f"{rules.name}: expanding state {describe(state)} failed ({type(error).__name__}: {error})"
+    )
+
+
+def _replay_move(rules: Rules[Any, Any], state: Any, move: Any) -> GameError | None:
+    """The error one move of ``state`` raises, or None when it plays cleanly."""
+    try:
+        child = rules.play(state, move)
+    except Exception as exc:
+        return _raised(rules, "play", state, move, exc)
+    try:
+        hash(rules.key_of(child))
+    except Exception as exc:
+        return GameError(
+            f"{rules.name}: play(state, {describe(move)}) from {describe(state)} returned "
+            f"{describe(child)}, {rules.unhashable(exc)}"
+        )
+    if rules.reward is not None:
+        try:
+            rules.reward(state, move)
+        except Exception as exc:
+            return _raised(rules, "reward", state, move, exc)
+    if rules.to_move is not None:
+        try:
+            rules.to_move(child)
+        except Exception as exc:
+            return _raised(rules, "to_move", child, None, exc)
+    return None
+
+
+def _raised(
+    rules: Rules[Any, Any], method: str, state: object, move: object, exc: BaseException
+) -> GameError:
+    args = "state" if move is None else f"state, {describe(move)}"
+    return GameError(
+        f"{rules.name}.{method}({args}) raised {type(exc).__name__}: {exc} "
+        f"(state {describe(state)})"
+    )

@@ -1,0 +1,129 @@
+"""Kernels run interpreted on small inputs and compiled on large ones: both must agree.
+
+Each kernel is run both ways on random graphs (cycles, self-loops, dead ends, extra turns)
+and the results compared array by array; the hash table is checked against a dict.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perfectplay.compiled import Kernel
+from perfectplay.solvers.grundy import mex
+from perfectplay.solvers.negamax import negamax
+from perfectplay.solvers.retrograde import retrograde
+from perfectplay.spaces.code_table import CodeTable, hash_find, hash_grow, hash_intern
+from perfectplay.spaces.graph import (
+    breadth_first_order,
+    relabel,
+    reverse_csr,
+    reverse_topological_order,
+)
+
+
+@st.composite
+def graphs(draw: Any) -> dict[str, Any]:
+    n = draw(st.integers(1, 40))
+    degrees = draw(st.lists(st.integers(0, 4), min_size=n, max_size=n))
+    m = sum(degrees)
+    children = np.array(draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)), np.int32)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(degrees, out=offsets[1:])
+    turns = draw(st.booleans())
+    same = np.array(draw(st.lists(st.booleans(), min_size=m, max_size=m)), np.bool_)
+    codes = np.array(draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)), np.int8)
+    codes[offsets[1:] == offsets[:-1]] = np.where(codes[offsets[1:] == offsets[:-1]] == 0, 0, 2)
+    return {
+        "offsets": offsets,
+        "children": children,
+        "same": same if turns and m else np.zeros(0, np.bool_),
+        "codes": codes,
+        "scores": np.array(draw(st.lists(st.integers(-5, 5), min_size=n, max_size=n)), float),
+        "rewards": np.array(draw(st.lists(st.integers(-3, 3), min_size=m, max_size=m)), float),
+    }
+
+
+def both(kernel: Kernel[Any, Any], *args: Any) -> tuple[Any, Any]:
+    copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    return kernel.interpreted(*args), kernel.compiled(*copies)
+
+
+def same(a: Any, b: Any) -> None:
+    if isinstance(a, tuple):
+        assert len(a) == len(b)
+        for x, y in zip(a, b, strict=True):
+            same(x, y)
+    else:
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+        assert np.asarray(a).dtype == np.asarray(b).dtype
+
+
+@settings(max_examples=60, deadline=None)
+@given(graphs())
+def test_graph_kernels_agree(g: dict[str, Any]) -> None:
+    same(*both(reverse_csr, g["offsets"], g["children"], g["same"]))
+    rev_offsets, parents, rev_same = reverse_csr.compiled(g["offsets"], g["children"], g["same"])
+    same(*both(reverse_topological_order, g["offsets"], rev_offsets, parents))
+    same(*both(retrograde, g["offsets"], g["codes"], rev_offsets, parents, rev_same))
+    order = breadth_first_order.compiled(g["offsets"], g["children"].astype(np.int64), np.int64(0))
+    same(*both(breadth_first_order, g["offsets"], g["children"].astype(np.int64), np.int64(0)))
+    # relabel needs every child inside the order: take the whole graph in reversed order.
+    everything = np.arange(g["offsets"].shape[0] - 1, dtype=np.int64)[::-1].copy()
+    same(*both(relabel, everything, g["offsets"], g["children"].astype(np.int64), True))
+    assert order[0] == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(graphs())
+def test_ordered_kernels_agree(g: dict[str, Any]) -> None:
+    rev_offsets, parents, _ = reverse_csr.compiled(g["offsets"], g["children"], g["same"])
+    order = reverse_topological_order.compiled(g["offsets"], rev_offsets, parents)
+    terminal = g["codes"] != 0
+    args = (order, g["offsets"], g["children"], g["same"], terminal, g["scores"], g["rewards"])
+    if order.shape[0] == g["offsets"].shape[0] - 1:  # negamax and mex need no cycle
+        interpreted, compiled = both(negamax, *args)
+        same(interpreted, compiled)
+        same(*both(mex, order, g["offsets"], g["children"]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 2**62), min_size=1, max_size=300))
+def test_hash_table_both_ways(codes: list[int]) -> None:
+    array = np.array(codes, dtype=np.int64)
+    results = []
+    for run in ("interpreted", "compiled"):
+        keys = np.full(1 << 10, -1, dtype=np.int64)
+        ids = np.empty(1 << 10, dtype=np.int32)
+        result = np.empty(array.shape[0], dtype=np.int32)
+        new = np.empty(array.shape[0], dtype=np.int64)
+        call = getattr(hash_intern, run)
+        stop, fresh = call(
+            keys, ids, array, np.int64(0), np.int64(0), np.int64(700), result, new, np.int64(0)
+        )
+        grown = getattr(hash_grow, run)(keys, ids, np.int64(1 << 11))
+        found = [int(getattr(hash_find, run)(*grown, np.int64(c))) for c in codes]
+        results.append((int(stop), int(fresh), result.tolist(), new[: int(fresh)].tolist(), found))
+    assert results[0] == results[1]
+    first_seen = list(dict.fromkeys(codes))
+    assert results[0][3] == first_seen
+    assert results[0][4] == [first_seen.index(c) for c in codes]
+
+
+def test_code_table_matches_a_dict_across_growth() -> None:
+    rng = np.random.default_rng(7)
+    table = CodeTable(capacity=8)
+    expected: dict[int, int] = {}
+    for _ in range(30):
+        batch = rng.integers(0, 5_000, size=rng.integers(1, 400), dtype=np.int64)
+        ids, new = table.intern(batch)
+        for code in batch.tolist():
+            expected.setdefault(code, len(expected))
+        assert ids.tolist() == [expected[c] for c in batch.tolist()]
+        assert set(new.tolist()) <= set(expected)
+    assert table.size == len(expected)
+    assert table.find(5_001) is None
+    assert all(table.find(c) == i for c, i in expected.items())

@@ -1,0 +1,169 @@
+"""The package's shape: imports run one way, the library never imports its front ends, the
+built-in games speak only the public protocol, and ``import perfectplay`` stays light."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "perfectplay"
+
+# Each layer may import itself and the layers before it, never a later one.
+LAYERS = [
+    ("errors", "values", "progress", "compiled", "periods", "records"),
+    ("protocol",),
+    ("rules", "terminals"),
+    ("spaces",),
+    ("solvers",),
+    ("answers", "solution"),
+    ("solve", "sums", "selftest"),
+    ("tablebase",),
+    ("__init__",),
+]
+GAMES_MAY_IMPORT = ("protocol", "values", "games")
+FRONT_ENDS = ("cli", "contest")
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE).with_suffix("").parts
+    return ".".join(parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """The perfectplay modules a file imports, as dotted names inside the package."""
+    name = module_name(path)
+    package = name.split(".")[:-1]  # a file's package; for __init__.py, its own
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                if node.module and node.module.startswith("perfectplay"):
+                    found.add(node.module.removeprefix("perfectplay").lstrip("."))
+                continue
+            base = package[: len(package) - (node.level - 1)]
+            target = ".".join([*base, node.module] if node.module else base)
+            if node.module is None:
+                found.update(f"{target}.{a.name}".lstrip(".") for a in node.names)
+            else:
+                found.add(target)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("perfectplay."):
+                    found.add(alias.name.removeprefix("perfectplay."))
+    return {f for f in found if f}
+
+
+def all_modules() -> dict[str, set[str]]:
+    return {module_name(p): imports_of(p) for p in PACKAGE.rglob("*.py")}
+
+
+def top(name: str) -> str:
+    return name.split(".")[0]
+
+
+def layer_of(name: str) -> int | None:
+    for i, layer in enumerate(LAYERS):
+        if top(name) in layer:
+            return i
+    return None
+
+
+def test_the_walk_sees_the_known_imports() -> None:
+    graph = all_modules()
+    assert "rules" in graph["spaces.graph"]
+    assert "spaces.graph" in graph["solvers.retrograde"]
+    assert "solution" in graph["solve"]
+
+
+def test_library_layers_import_only_downwards() -> None:
+    wrong = []
+    for name, targets in all_modules().items():
+        mine = layer_of(name)
+        if mine is None:
+            continue
+        for target in targets:
+            theirs = layer_of(target)
+            if theirs is None or theirs > mine:
+                wrong.append(f"{name} imports {target}")
+    assert wrong == []
+
+
+def test_games_speak_only_the_public_protocol() -> None:
+    wrong = [
+        f"{name} imports {target}"
+        for name, targets in all_modules().items()
+        if top(name) == "games"
+        for target in targets
+        if top(target) not in GAMES_MAY_IMPORT
+    ]
+    assert wrong == []
+
+
+def test_no_import_cycle() -> None:
+    graph = all_modules()
+    known = set(graph)
+
+    def resolve(target: str) -> str | None:
+        if target in known:
+            return target
+        if f"{target}.__init__" in known:
+            return f"{target}.__init__"
+        parent = target.rpartition(".")[0]  # "from .x import name" where name is no module
+        return resolve(parent) if parent else None
+
+    edges = {
+        name: {r for t in targets if (r := resolve(t)) is not None and r != name}
+        for name, targets in graph.items()
+    }
+    # A package's __init__ re-exports its children; importing a child runs __init__ first
+    # but that is not a cycle of the code, so edges from a child up to its own package go.
+    for name, targets in edges.items():
+        targets -= {t for t in targets if t.endswith("__init__") and name.startswith(t[:-8])}
+    colour: dict[str, int] = {}
+    for start in edges:
+        if colour.get(start):
+            continue
+        stack = [(start, iter(sorted(edges[start])))]
+        colour[start] = 1
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                colour[node] = 2
+                stack.pop()
+                continue
+            assert colour.get(child) != 1, f"import cycle through {node} -> {child}"
+            if not colour.get(child):
+                colour[child] = 1
+                stack.append((child, iter(sorted(edges[child]))))
+
+
+def test_library_never_imports_front_ends() -> None:
+    wrong = [
+        f"{name} imports {target}"
+        for name, targets in all_modules().items()
+        if top(name) not in FRONT_ENDS
+        for target in targets
+        if top(target) in FRONT_ENDS
+    ]
+    assert wrong == []
+
+
+def test_import_perfectplay_loads_no_compiler() -> None:
+    code = (
+        "import sys, perfectplay; "
+        "print(sorted(m for m in ('numba', 'llvmlite', 'rich', 'click') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_small_solve_runs_without_numba() -> None:
+    code = (
+        "import sys; from perfectplay import solve; from perfectplay.games import TicTacToe; "
+        "s = solve(TicTacToe()); print(s.value(), s.stats.states, 'numba' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["tie", "5478", "False"]
