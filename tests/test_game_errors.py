@@ -479,3 +479,29 @@ def test_get_value_gives_a_default_for_unexplored_states(chain_solution: Any) ->
 def test_bad_method_is_also_a_value_error() -> None:
     with pytest.raises(ValueError, match="unknown method"):
         solve(Chain(), "minimax")
+
+
+class Endless(Chain):
+    """A counter that only grows, each state carrying a kilobyte: it never ends."""
+
+    def initial(self) -> Any:
+        return (0, "x" * 1000)
+
+    def moves(self, state: Any) -> Any:
+        return [1]
+
+    def play(self, state: Any, move: Any) -> Any:
+        return (state[0] + 1, "x" * 1000)
+
+
+def test_memory_budget_stops_a_game_without_end() -> None:
+    from perfectplay.memory import MemoryBudgetExceeded, resident_bytes
+
+    budget = resident_bytes() + (60 << 20)
+    with pytest.raises(MemoryBudgetExceeded) as info:
+        solve(Endless(), memory=budget)
+    message = str(info.value)
+    assert "memory budget" in message
+    assert "positions" in message
+    assert "tier" in message  # the advice
+    assert resident_bytes() < budget + (200 << 20)  # it stopped near the budget

@@ -12,12 +12,12 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "perfectplay"
 
 # Each layer may import itself and the layers before it, never a later one.
 LAYERS = [
-    ("errors", "values", "progress", "compiled", "periods", "records"),
+    ("errors", "values", "progress", "compiled", "periods", "records", "memory"),
     ("protocol",),
     ("rules", "terminals"),
     ("spaces",),
     ("solvers",),
-    ("answers", "solution"),
+    ("answers", "tablebase.header", "tablebase.write", "solution"),
     ("solve", "sums", "selftest"),
     ("tablebase",),
     ("__init__",),
@@ -64,9 +64,13 @@ def top(name: str) -> str:
 
 
 def layer_of(name: str) -> int | None:
-    for i, layer in enumerate(LAYERS):
-        if top(name) in layer:
-            return i
+    """The layer of a module: the one naming it, else the one naming its package."""
+    parts = name.split(".")
+    for length in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:length])
+        for i, layer in enumerate(LAYERS):
+            if prefix in layer:
+                return i
     return None
 
 

@@ -23,6 +23,9 @@ from .solve import METHODS, solve
 from .solvers.alphabeta import SearchResult, search
 from .spaces import StateGraph, explore
 from .sums import SumOfGames, grundy_of_sum
+from .tablebase.build import build_tablebase
+from .tablebase.header import TablebaseError
+from .tablebase.reader import Tablebase, open_tablebase
 from .values import DRAW, LOSS, TIE, WIN, GameValue, Value
 
 __all__ = [
@@ -48,10 +51,14 @@ __all__ = [
     "StateBudgetExceeded",
     "StateGraph",
     "SumOfGames",
+    "Tablebase",
+    "TablebaseError",
     "UnexploredStateError",
     "Value",
+    "build_tablebase",
     "explore",
     "grundy_of_sum",
+    "open_tablebase",
     "search",
     "solve",
 ]

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 from .answers import NO_STATE, Answers, MoveValue, exact
 from .errors import SolverChoiceError
 from .protocol import M, S
 from .solvers.solved import Solved
 from .spaces.graph import StateGraph
+from .tablebase.header import Header, TablebaseError
+from .tablebase.write import save_arrays
 from .values import GameValue, Value
 
 __all__ = ["MoveValue", "Solution", "SolveStats"]
@@ -47,6 +50,8 @@ class Solution(Answers[S, M]):
         self.rules = graph.rules
         self.integral_scores = graph.integral_scores
         self.method = method
+        self.solved = solved
+        """The arrays behind the answers, one entry per state id of ``graph``."""
         self._values = solved.values
         self._remoteness = solved.remoteness
         self._grundy = solved.grundy
@@ -94,6 +99,23 @@ class Solution(Answers[S, M]):
         """The remoteness of the state with id ``sid`` (None for a DRAW)."""
         r = int(self._remoteness[sid])
         return None if r < 0 else r
+
+    def save(self, directory: str | Path) -> Header:
+        """Save this solution as a tablebase directory (WIN/LOSS/TIE/DRAW games whose keys
+        are non-negative integers); ``perfectplay.open_tablebase`` reads it back."""
+        if self.scored:
+            raise TablebaseError(
+                f"{self.rules.name} is scored; tablebases hold WIN/LOSS/TIE/DRAW games for now"
+            )
+        return save_arrays(
+            self.rules,
+            Path(directory),
+            self.graph.states,
+            self.solved.values,  # type: ignore[arg-type]
+            self.solved.remoteness,
+            self.solved.grundy,
+            root_key=self.rules.key_of(self.initial),  # type: ignore[arg-type]
+        )
 
     def grundy(self, state: S = NO_STATE) -> int:
         """The Grundy value (nimber) of ``state``; only after a grundy solve."""

@@ -35,13 +35,15 @@ def solve(
     max_states: int | None = None,
     progress: ProgressCallback | None = None,
     batch: bool | None = None,
+    memory: int | None = None,
 ) -> Solution[Any, Any]:
     """Solve every reachable state of ``game`` exactly.
 
     ``auto`` picks negamax for scored games, Grundy values for games that declare
     ``impartial = True`` and qualify, and retrograde analysis otherwise; the choice is in
     ``solution.method``. For the root value alone of a game too large to explore, see
-    ``perfectplay.search``. ``batch=False`` explores a batch game through its plain methods.
+    ``perfectplay.search``. ``batch=False`` explores a batch game through its plain methods;
+    ``memory`` is the budget in bytes (default: most of the memory available).
     """
     if method not in METHODS:
         raise SolverChoiceError(
@@ -51,7 +53,7 @@ def solve(
     graph = (
         game
         if isinstance(game, StateGraph)
-        else explore(game, max_states=max_states, progress=progress, batch=batch)
+        else explore(game, max_states=max_states, progress=progress, batch=batch, memory=memory)
     )
     if method == "auto":
         method = choose_method(graph)

@@ -62,14 +62,15 @@ class Board:
         self.full = sum(((1 << height) - 1) << (c * self.stride) for c in range(width))
         self.directions = (1, self.stride, self.stride - 1, self.stride + 1)
         self.column_bits = (1 << self.stride) - 1
-        # filled[v]: the cells holding discs in a column whose code is v (see the docstring);
-        # tall boards compute it instead of holding a table of 2**stride entries.
+        # held[v] and filled[v]: the number of discs, and the cells holding them, in a column
+        # whose code is v (see the docstring); tall boards compute them instead of holding
+        # tables of 2**stride entries.
+        self.held: Codes | None = None
         self.filled: Codes | None = None
         if self.stride <= 16:
-            self.filled = np.array(
-                [(1 << ((v + 1).bit_length() - 1)) - 1 for v in range(1 << self.stride)],
-                dtype=np.int64,
-            )
+            counts = [(v + 1).bit_length() - 1 for v in range(1 << self.stride)]
+            self.held = np.array(counts, dtype=np.int64)
+            self.filled = (np.int64(1) << self.held) - 1
 
     def fill(self, columns: Codes) -> Codes:
         """The cells holding discs in columns with codes ``columns``: all bits below the top
@@ -80,6 +81,12 @@ class Board:
         for shift in (1, 2, 4, 8, 16, 32):
             smeared |= smeared >> shift
         return smeared >> 1
+
+    def discs(self, columns: Codes) -> Codes:
+        """How many discs columns with codes ``columns`` hold."""
+        if self.held is not None:
+            return self.held[columns]
+        return popcount(self.fill(columns))
 
     def line_ends(self, discs: Bits) -> Bits:
         """Non-zero (bitwise) where a set of discs holds ``connect`` in a row."""
@@ -110,6 +117,15 @@ class Board:
             shift = c * self.stride
             mask |= self.fill((codes >> shift) & self.column_bits) << shift
         return codes - mask, mask
+
+
+def popcount(values: Codes) -> Codes:
+    """The number of set bits of each value (numpy before 2.0 has no bitwise_count)."""
+    v = values.astype(np.uint64)
+    v = v - ((v >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    v = (v & np.uint64(0x3333333333333333)) + ((v >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    v = (v + (v >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return ((v * np.uint64(0x0101010101010101)) >> np.uint64(56)).astype(np.int64)
 
 
 def binomials(n: int) -> Codes:
@@ -155,14 +171,14 @@ class DiscTiers:
         # colex[j, i, byte]: what the X bits ``byte`` at positions 8j to 8j + 7 add to the
         # rank when i X discs come before them.
         byte = np.arange(256, dtype=np.int64)
+        self.bits = np.array([b.bit_count() for b in range(256)], dtype=np.int64)
         before_x = np.arange(cells + 1, dtype=np.int64)[:, None]
         self.colex = np.zeros(((cells + 7) // 8, cells + 1, 256), dtype=np.int64)
         for j in range(self.colex.shape[0]):
             for b in range(min(8, cells - 8 * j)):
-                nth = before_x + np.bitwise_count(byte & ((1 << b) - 1)).astype(np.int64) + 1
+                nth = before_x + self.bits[byte & ((1 << b) - 1)] + 1
                 taken = self.binom[8 * j + b, np.minimum(nth, cells + 1)]
                 self.colex[j] += np.where((byte >> b) & 1 == 1, taken, 0)
-        self.bits = np.bitwise_count(byte).astype(np.int64)
         self.ones = np.array([(1 << h) - 1 for h in range(height + 2)], dtype=np.int64)
         self.mask_tables: dict[int, Codes] = {}
 
@@ -186,7 +202,7 @@ class DiscTiers:
             column = (codes >> (c * board.stride)) & board.column_bits
             filled = board.fill(column)
             x_discs = column - filled if tier % 2 == 0 else (column - filled) ^ filled
-            discs = np.bitwise_count(filled).astype(np.int64)
+            discs = board.discs(column)
             bad |= discs > left
             heights += self.before[c][np.maximum(left, 0), discs]
             left -= discs
@@ -268,7 +284,7 @@ class DiscTiers:
         for c in range(board.width):
             filled = (mask >> (c * board.stride)) & board.column_bits
             spread |= (word & filled) << (c * board.stride)
-            word >>= np.bitwise_count(filled)
+            word >>= board.discs(filled)  # a column code 2**k - 1 holds k discs
         return spread
 
 
@@ -429,8 +445,11 @@ class ConnectFour:
 
     def batch_tier(self, codes: Codes) -> Codes:
         """The number of discs of each code."""
-        _, mask = self.board.boards(np.asarray(codes, dtype=np.int64))
-        return np.bitwise_count(mask).astype(np.int64)
+        board, codes = self.board, np.asarray(codes, dtype=np.int64)
+        discs = np.zeros(codes.shape, dtype=np.int64)
+        for c in range(board.width):
+            discs += board.discs((codes >> (c * board.stride)) & board.column_bits)
+        return discs
 
 
 @cache

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GameError, InterruptedSolve, StateBudgetExceeded
+from ..memory import MemoryWatch
 from ..progress import ProgressCallback
 from ..protocol import Codes, Expansion
 from ..rules import BatchRules, Rules
@@ -43,7 +44,10 @@ class _Parts:
 
 
 def explore_batch(
-    rules: Rules[Any, Any], max_states: int | None, progress: ProgressCallback | None
+    rules: Rules[Any, Any],
+    max_states: int | None,
+    progress: ProgressCallback | None,
+    memory: MemoryWatch,
 ) -> StateGraph:
     """The StateGraph of a batch game (see the module docstring)."""
     assert rules.batch is not None
@@ -56,7 +60,7 @@ def explore_batch(
         if rules.batch.universe is not None:
             parts = _explore_universe(rules, terminals, int(root_key), rules.batch.universe)
         else:
-            parts = _explore_levels(rules, terminals, int(root_key), max_states, progress)
+            parts = _explore_levels(rules, terminals, int(root_key), max_states, progress, memory)
     except KeyboardInterrupt:
         raise InterruptedSolve(
             f"interrupted while exploring {rules.name} ({time.perf_counter() - started:.1f} s "
@@ -193,6 +197,7 @@ def _explore_levels(
     root: int,
     max_states: int | None,
     progress: ProgressCallback | None,
+    memory: MemoryWatch,
 ) -> _Parts:
     """Breadth-first, one level per step; ids follow the order of discovery."""
     assert rules.batch is not None
@@ -228,6 +233,7 @@ def _explore_levels(
                 f"{rules.name}: more than max_states={max_states:,} states "
                 f"({expanded:,} expanded); raise max_states or solve a smaller game"
             )
+        memory.check(f"exploring {rules.name}", table.size)
         if progress is not None:
             progress(expanded, table.size, level=len(level_codes) - 1)
         level_codes.append(frontier)

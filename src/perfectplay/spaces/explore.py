@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import GameError
+from ..memory import MemoryWatch
 from ..progress import ProgressCallback
 from ..protocol import Game
 from ..rules import Rules
@@ -19,13 +20,15 @@ def explore(
     max_states: int | None = None,
     progress: ProgressCallback | None = None,
     batch: bool | None = None,
+    memory: int | None = None,
 ) -> StateGraph:
     """Reach every state of ``game`` from its initial state, breadth first, without recursion.
 
     A game offering the batch protocol is explored with arrays unless ``batch=False``;
     ``batch=True`` insists on it. Raises GameError when the game breaks the protocol,
-    StateBudgetExceeded when more than ``max_states`` states are found, InterruptedSolve on
-    Ctrl-C.
+    StateBudgetExceeded when more than ``max_states`` states are found or the process would
+    hold more than ``memory`` bytes (default: most of the memory available), InterruptedSolve
+    on Ctrl-C.
     """
     rules = game if isinstance(game, Rules) else Rules(game)
     if max_states is not None and max_states < 1:
@@ -33,5 +36,5 @@ def explore(
     if batch and rules.batch is None:
         raise GameError(f"{rules.name} has no batch_outcome() and batch_expand()")
     if rules.batch is not None and batch is not False:
-        return explore_batch(rules, max_states, progress)
-    return explore_plain(rules, max_states, progress)
+        return explore_batch(rules, max_states, progress, MemoryWatch(memory))
+    return explore_plain(rules, max_states, progress, MemoryWatch(memory))

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GameError, InterruptedSolve, StateBudgetExceeded, describe
+from ..memory import MemoryWatch
 from ..progress import ProgressCallback
 from ..rules import Rules, diagnose
 from ..terminals import Kind, Terminals
@@ -38,7 +39,10 @@ class _Walk:
 
 
 def explore_plain(
-    rules: Rules[Any, Any], max_states: int | None, progress: ProgressCallback | None
+    rules: Rules[Any, Any],
+    max_states: int | None,
+    progress: ProgressCallback | None,
+    memory: MemoryWatch,
 ) -> StateGraph:
     """The StateGraph of a game, built one state at a time (see the module docstring)."""
     started = time.perf_counter()
@@ -51,12 +55,16 @@ def explore_plain(
         ) from None
     except Exception as exc:
         raise diagnose(rules, root, exc) from exc
-    _walk(rules, walk, max_states if max_states is not None else -1, progress)
+    _walk(rules, walk, max_states if max_states is not None else -1, progress, memory)
     return _graph(rules, walk, time.perf_counter() - started)
 
 
 def _walk(
-    rules: Rules[Any, Any], walk: _Walk, limit: int, progress: ProgressCallback | None
+    rules: Rules[Any, Any],
+    walk: _Walk,
+    limit: int,
+    progress: ProgressCallback | None,
+    memory: MemoryWatch,
 ) -> None:
     """Expand every state reached, breadth first; ``limit`` < 0 means no budget."""
     states, index, children, offsets = walk.states, walk.index, walk.children, walk.offsets
@@ -98,8 +106,10 @@ def _walk(
                     f"{rules.name}: more than max_states={limit:,} states "
                     f"({i:,} expanded); raise max_states or solve a smaller game"
                 )
-            if progress is not None and not i & (PROGRESS_EVERY - 1):
-                progress(i, len(states))
+            if not i & (PROGRESS_EVERY - 1):
+                memory.check(f"exploring {rules.name}", len(states))
+                if progress is not None:
+                    progress(i, len(states))
     except KeyboardInterrupt:
         raise InterruptedSolve(
             f"interrupted while exploring {rules.name}: {i:,} states expanded, "

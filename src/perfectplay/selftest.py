@@ -1,0 +1,291 @@
+"""check_game: a sample of a game's positions, checked across every protocol it offers.
+
+The plain protocol is the reference. Random playouts from the initial state give the sample;
+the batch hooks must agree with the plain ones on it (outcomes, and children as a multiset
+with their rewards and turns), and the tier hooks must rank what play reaches: each state
+ranks within its tier and unranks back, each move leads into a tier ``child_tiers`` lists,
+random indices unrank to -1 or to a code ranking back, and the tiers form no cycle. Only
+``Rules`` reaches the game's hooks. Used by ``perfectplay check GAME``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .errors import PerfectplayError, describe
+from .rules import BatchRules, Rules, TierRules, diagnose
+from .values import Value, is_score
+
+MAX_PLIES = 1000  # a playout stops here (a game with cycles may never end)
+MAX_TIERS = 100_000  # the tier graph is walked this far at most
+SHOWN = 5  # problems told per hook; the rest are counted
+
+
+def check_game(game: Any, *, samples: int = 1000, seed: int = 0) -> list[str]:
+    """The problems found in a sample of ``game``'s positions; [] when all is well."""
+    try:
+        check = Check(Rules(game), samples, seed)
+        check.playouts()
+    except PerfectplayError as exc:
+        return [str(exc)]
+    if check.rules.batch is not None and check.codes():
+        try:
+            check.batch(check.rules.batch)
+            if check.rules.tiers is not None:
+                check.tiers(check.rules.tiers)
+        except Exception as exc:  # a plain method failing on a move the playouts did not try
+            check.lines.append(f"{check.rules.name}: {type(exc).__name__}: {exc}")
+    more = [f"{check.rules.name}.{h}: {n - SHOWN} more" for h, n in check.count.items()]
+    return check.lines + [
+        line for line, n in zip(more, check.count.values(), strict=True) if n > SHOWN
+    ]
+
+
+class Check:
+    """One game's sample and the problems found in it so far."""
+
+    def __init__(self, rules: Rules[Any, Any], samples: int, seed: int) -> None:
+        self.rules, self.samples, self.rng = rules, samples, random.Random(seed)
+        self.lines: list[str] = []
+        self.count: Counter[str] = Counter()
+        self.paths: list[list[Any]] = []
+        self.states: dict[int, Any] = {}  # the sampled states by code (their keys)
+        self.coded: list[list[int]] = []  # the playouts as codes
+        self.children: dict[int, list[int]] = {}  # batch_expand's children of open codes
+        self.listed: dict[int, list[int]] = {}  # child_tiers, asked once per tier
+
+    def add(self, hook: str, message: str) -> None:
+        self.count[hook] += 1
+        if self.count[hook] <= SHOWN:
+            self.lines.append(f"{self.rules.name}.{hook}: {message}")
+
+    def call(self, hook: str, function: Callable[..., Any], *args: Any) -> Any:
+        """function(*args), or None (and a problem) when it raises."""
+        try:
+            return function(*args)
+        except Exception as exc:
+            self.add(hook, f"raised {type(exc).__name__}: {exc} (arguments {describe(args)})")
+            return None
+
+    def array(self, hook: str, function: Callable[..., Any], *args: Any) -> npt.NDArray[Any]:
+        """function(*args) as an array as long as the last argument; empty on a problem."""
+        got = self.call(hook, function, *args)
+        values = np.zeros(0, dtype=np.int64) if got is None else np.asarray(got)
+        if got is not None and values.shape != (len(args[-1]),):
+            self.add(hook, f"gave shape {values.shape} for {len(args[-1])} inputs")
+            return np.zeros(0, dtype=np.int64)
+        return values
+
+    def child_tiers(self, tiers: TierRules, tier: int) -> list[int]:
+        if tier not in self.listed:
+            listed = self.call("child_tiers", tiers.child_tiers, tier)
+            self.listed[tier] = [] if listed is None else [int(t) for t in listed]
+        return self.listed[tier]
+
+    def playouts(self) -> None:
+        """Random playouts from the initial state until ``samples`` states are seen."""
+        seen = 0
+        while seen < self.samples and len(self.paths) < self.samples:
+            state = self.rules.initial_state()
+            path = [state]
+            try:
+                while len(path) <= MAX_PLIES and (moves := self.rules.legal_moves(state)):
+                    state = self.rules.play(state, self.rng.choice(moves))
+                    path.append(state)
+            except Exception as exc:
+                self.lines.append(str(diagnose(self.rules, state, exc)))
+                break
+            self.paths.append(path)
+            seen += len(path)
+
+    def codes(self) -> bool:
+        """Code the sampled states by their keys; False when a key is no code."""
+        for path in self.paths:
+            self.coded.append([])
+            for state in path:
+                code = self.rules.key_of(state)
+                if not isinstance(code, (int, np.integer)) or code < 0:
+                    self.add("key", f"a batch game's keys are ints >= 0, not {describe(code)}")
+                    return False
+                self.states.setdefault(int(code), state)
+                self.coded[-1].append(int(code))
+        return bool(self.coded)
+
+    def batch(self, batch: BatchRules) -> None:
+        """batch_outcome against outcome, then batch_expand against play on open codes."""
+        codes = np.fromiter(self.states, dtype=np.int64, count=len(self.states))
+        values = self.array("batch_outcome", batch.outcome, codes)
+        open_codes = []
+        for code, value in zip(codes.tolist(), values.tolist(), strict=False):
+            plain = self.rules.outcome(self.states[code])
+            if not _agrees(plain, value, values.dtype.kind == "f"):
+                said = f"outcome gives {describe(plain)} (state {describe(self.states[code])})"
+                self.add("batch_outcome", f"gives {value} for code {code} but {said}")
+            elif plain is None:
+                open_codes.append(code)
+        exp = self.call("batch_expand", batch.expand, np.array(open_codes, dtype=np.int64))
+        if exp is None:
+            return
+        parents, children = np.asarray(exp.parents), np.asarray(exp.children, dtype=np.int64)
+        n = children.shape[0]
+        rewards = np.zeros(n) if exp.rewards is None else np.asarray(exp.rewards, np.float64)
+        same = np.zeros(n, bool) if exp.same_mover is None else np.asarray(exp.same_mover, bool)
+        within = n == 0 or (parents.min() >= 0 and parents.max() < len(open_codes))
+        if not (within and parents.shape == rewards.shape == same.shape == (n,)):
+            self.add("batch_expand", "gave parents outside the batch, or unequal lengths")
+            return
+        if batch.key is not None:
+            children = np.asarray(self.call("batch_key", batch.key, children), dtype=np.int64)
+        detail = self.rules.reward is not None or self.rules.to_move is not None
+        detail = detail or exp.rewards is not None or exp.same_mover is not None
+        found: dict[int, Counter[Any]] = {code: Counter() for code in open_codes}
+        for p, child, reward, again in zip(
+            parents.tolist(), children.tolist(), rewards, same, strict=True
+        ):
+            found[open_codes[p]][(child, float(reward), bool(again)) if detail else child] += 1
+            self.children.setdefault(open_codes[p], []).append(child)
+        for code, got in found.items():
+            want = self.plain_children(self.states[code], detail)
+            if want != got:
+                lacks, has = (
+                    describe(sorted(c.elements(), key=str)) for c in (want - got, got - want)
+                )
+                said = f"lacks children {lacks} that play() gives, and has {has} it does not"
+                self.add(
+                    "batch_expand", f"code {code} (state {describe(self.states[code])}) {said}"
+                )
+
+    def plain_children(self, state: Any, detail: bool) -> Counter[Any]:
+        """The keys of play(state, m) for every move m (with rewards and turns if detail)."""
+        rules, found = self.rules, Counter[Any]()
+        for move in rules.moves(state):
+            child = rules.play(state, move)
+            key = rules.key_of(child)
+            key = int(key) if isinstance(key, (int, np.integer)) else key
+            if detail:
+                reward = 0.0 if rules.reward is None else float(rules.reward(state, move))
+                key = (key, reward, not rules.mover_changes(state, child))
+            found[key] += 1
+        return found
+
+    def tiers(self, tiers: TierRules) -> None:
+        """Every check of the tier protocol."""
+        reachable = self.tier_graph(tiers)
+        reached = self.reached_tiers(tiers)
+        self.ranks(tiers, reached)
+        for code, kids in self.children.items():
+            tier = reached.get(code)
+            if tiers.tier_of is None or tier is None:
+                continue
+            told = self.array("batch_tier", tiers.tier_of, np.array(kids, dtype=np.int64))
+            for kid, kid_tier in zip(kids, told.tolist(), strict=False):
+                if kid_tier == tier or kid_tier not in (listed := self.child_tiers(tiers, tier)):
+                    said = f"has child {kid} of tier {kid_tier} (batch_tier); child_tiers({tier})"
+                    self.add("child_tiers", f"code {code} of tier {tier} {said} = {listed}")
+        chosen = self.rng.sample(reachable, min(len(reachable), 50))
+        for tier in chosen:
+            self.unranks(tiers, tier, max(1, self.samples // len(chosen)))
+
+    def tier_graph(self, tiers: TierRules) -> list[int]:
+        """The tiers reachable from initial_tier (depth first); cycles become problems."""
+        colour = {tiers.initial_tier: 1}  # 1 on the path, 2 done
+        order = [tiers.initial_tier]
+        stack = [(tiers.initial_tier, iter(self.child_tiers(tiers, tiers.initial_tier)))]
+        while stack:
+            tier, pending = stack[-1]
+            child = next(pending, None)
+            if child is None:
+                colour[tier] = 2
+                stack.pop()
+            elif child == tier:
+                self.add("child_tiers", f"child_tiers({tier}) lists tier {tier} itself")
+            elif colour.get(child) == 1:
+                path = " -> ".join(str(t) for t, _ in stack)
+                self.add("child_tiers", f"the tiers form a cycle: {path} -> {child}")
+                return order
+            elif child not in colour and len(colour) < MAX_TIERS:
+                colour[child] = 1
+                order.append(child)
+                stack.append((child, iter(self.child_tiers(tiers, child))))
+        return order
+
+    def reached_tiers(self, tiers: TierRules) -> dict[int, int]:
+        """The tier of every sampled code: batch_tier's, or else followed along the
+        playouts through each tier's only child tier."""
+        if tiers.tier_of is not None:
+            codes = np.array(sorted(self.states), dtype=np.int64)
+            told = self.array("batch_tier", tiers.tier_of, codes)
+            reached = dict(zip(codes.tolist(), told.tolist(), strict=False))
+            start = reached.get(self.coded[0][0], tiers.initial_tier)
+            if start != tiers.initial_tier:
+                self.add("batch_tier", f"gives {start} for the initial state, not initial_tier")
+            return reached
+        reached = {}
+        for path in self.coded:
+            tier = tiers.initial_tier
+            for step, code in enumerate(path):
+                if step and len(self.child_tiers(tiers, tier)) != 1:
+                    self.add(
+                        "child_tiers", f"child_tiers({tier}) must list one tier (no batch_tier)"
+                    )
+                    break
+                tier = self.child_tiers(tiers, tier)[0] if step else tier
+                if reached.setdefault(code, tier) != tier:
+                    self.add("child_tiers", f"code {code} is in tiers {reached[code]} and {tier}")
+        return reached
+
+    def ranks(self, tiers: TierRules, reached: dict[int, int]) -> None:
+        """Each sampled code ranks within its tier and unranks back."""
+        for tier in sorted(set(reached.values())):
+            codes = np.array([c for c, t in reached.items() if t == tier], dtype=np.int64)
+            size = self.call("tier_size", tiers.tier_size, tier)
+            index = self.array("batch_rank", tiers.rank, tier, codes)
+            if size is None or index.shape != codes.shape:
+                continue
+            inside = (index >= 0) & (index < int(size))
+            for code, i in zip(codes[~inside].tolist(), index[~inside].tolist(), strict=True):
+                said = f"ranks to index {i}, outside 0..{int(size) - 1} (tier_size)"
+                self.add("batch_rank", f"tier {tier}: code {code} {said}")
+            back = self.array("batch_unrank", tiers.unrank, tier, index[inside])
+            pairs = zip(codes[inside].tolist(), index[inside].tolist(), strict=True)
+            for (code, i), other in zip(pairs, back.tolist(), strict=False):
+                if code != other:
+                    said = f"ranks to index {i}, but batch_unrank({tier}, {i}) gives {other}"
+                    self.add("batch_rank", f"tier {tier}: code {code} {said}")
+
+    def unranks(self, tiers: TierRules, tier: int, count: int) -> None:
+        """Random indices of a tier unrank to -1 or to codes of the tier ranking back."""
+        size = int(self.call("tier_size", tiers.tier_size, tier) or 0)
+        picks = range(size) if size <= count else self.rng.sample(range(size), count)
+        index = np.array(picks, dtype=np.int64)
+        codes = self.array("batch_unrank", tiers.unrank, tier, index)
+        index, codes = index[: codes.size][codes != -1], codes[codes != -1]
+        back = self.array("batch_rank", tiers.rank, tier, codes)
+        for i, code, j in zip(index.tolist(), codes.tolist(), back.tolist(), strict=False):
+            if i != j or code < 0:
+                said = f"batch_unrank gives code {code} for index {i}, which batch_rank maps to {j}"
+                self.add("batch_rank", f"tier {tier}: {said}")
+        if tiers.tier_of is None:
+            return
+        told = self.array("batch_tier", tiers.tier_of, codes)
+        for code, t in zip(codes.tolist(), told.tolist(), strict=False):
+            if t != tier:
+                self.add("batch_tier", f"gives {t} for code {code}, unranked in tier {tier}")
+
+
+def _agrees(plain: object, got: Any, scored: bool) -> bool:
+    """Whether batch_outcome's ``got`` says what outcome(state) said."""
+    if scored:
+        if plain is None or not is_score(plain):
+            return plain is None and math.isnan(got)
+        return float(plain) == float(got)  # type: ignore[arg-type]
+    if plain is None:
+        return int(got) == 0
+    return isinstance(plain, Value) and int(plain) == int(got)

@@ -1,0 +1,150 @@
+"""The tier solver: WIN / LOSS / TIE games solved tier by tier, leaves first, out of core.
+
+Precondition: a game speaking the tier protocol, an outcome game, whose moves always lead
+into a child tier (no moves inside a tier). Contract: the same values and remoteness as
+retrograde analysis of the explored graph (the winner hurries, the loser stalls, a tie
+comes as soon as possible), for every position play reaches; the records of each tier are
+final on disk as soon as the tier is done, and a solve run again goes on from there.
+
+Memory: one tier's records and its child tiers' are mapped (1-2 bytes an index), plus the
+working arrays of one chunk of positions.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from ..compiled import kernel
+from ..errors import GameError, InterruptedSolve
+from ..progress import ProgressCallback
+from ..records import RecordFormat, TierSummary
+from ..spaces.graph import I8, I32, I64, NO_BOOLS, B
+from ..spaces.tier_files import TierFiles
+from ..spaces.tiers import CHUNK, Chunk, TierGraph, expand_chunk, reach, reached_indices
+from ..terminals import Terminals
+
+U8 = Any  # uint8 arrays, for the kernel's signature
+
+_WIN = 1
+_LOSS = 2
+_TIE = 3
+_DRAW = 4
+
+
+def solve_tiers(
+    graph: TierGraph, files: TierFiles, progress: ProgressCallback | None = None
+) -> float:
+    """Mark what play reaches, then solve every tier leaves first; returns the seconds."""
+    started = time.perf_counter()
+    reach(graph, files, progress)
+    terminals = Terminals(graph.rules.name)
+    done = 0
+    try:
+        for tier in reversed(graph.order):
+            if files.is_solved(tier):
+                continue
+            summary = _solve_tier(graph, files, terminals, tier, progress, done)
+            done += summary.positions
+            files.finish(tier, files.partial(tier, graph.sizes[tier]), summary.as_json())
+    except KeyboardInterrupt:
+        raise InterruptedSolve(
+            f"interrupted while solving {graph.rules.name} tier by tier; the finished tiers "
+            f"are kept in {files.directory}: run the same solve again to go on"
+        ) from None
+    return time.perf_counter() - started
+
+
+def _solve_tier(
+    graph: TierGraph,
+    files: TierFiles,
+    terminals: Terminals,
+    tier: int,
+    progress: ProgressCallback | None,
+    done: int,
+) -> TierSummary:
+    """Solve the reached positions of one tier in place, a chunk at a time."""
+    record = files.record
+    records = files.partial(tier, graph.sizes[tier])
+    kids = {k: files.final(k) for k in graph.children[tier]}
+    summary = TierSummary()
+    for start in range(0, graph.sizes[tier], CHUNK):
+        indices = reached_indices(records, start, start + CHUNK)
+        chunk = expand_chunk(graph, terminals, tier, indices)
+        child_records = np.empty(chunk.child_index.shape[0], dtype=record.dtype)
+        for kid, kid_records in kids.items():
+            where = chunk.child_tier == kid
+            child_records[where] = kid_records[chunk.child_index[where]]
+        values, remoteness = _combine_chunk(chunk, record, child_records)
+        if remoteness.shape[0] and remoteness.max() > record.max_remoteness:
+            raise GameError(f"tier {tier}: remoteness beyond {record.max_remoteness} plies")
+        records[indices] = (values.astype(record.dtype) << record.shift) | remoteness.astype(
+            record.dtype
+        )
+        summary.add(values, remoteness)
+        if progress is not None:
+            progress(done + summary.positions, done + summary.positions, level=tier)
+    return summary
+
+
+def _combine_chunk(chunk: Chunk, record: RecordFormat, child_records: Any) -> tuple[Any, Any]:
+    """Values and remoteness of a chunk's positions from their ends and children."""
+    child_values = record.value_codes(child_records)
+    if (child_values == 0).any() or (child_values > _DRAW).any():
+        raise GameError("a child position was not solved: the tier files are inconsistent")
+    return combine(
+        chunk.outcome,
+        chunk.open_rows,
+        chunk.parents,
+        child_values,
+        record.remoteness(child_records),
+        NO_BOOLS if chunk.same_mover is None else chunk.same_mover,
+    )
+
+
+@kernel
+def combine(
+    outcome: I8, open_rows: I64, parents: I64, child_value: U8, child_remoteness: I32, same: B
+) -> tuple[U8, I32]:
+    """One position's value from its children's, as retrograde analysis decides it.
+
+    A win takes the fastest child lost for its mover, a tie the fastest tied child, a loss
+    the slowest child; a position without moves and without an end is lost. ``parents``
+    (non-decreasing) gives, per move, the row in ``open_rows`` it is made from; ``same`` is
+    empty when no move gives another turn. O(moves).
+    """
+    n = outcome.shape[0]
+    value = outcome.astype(np.uint8)
+    remoteness = np.zeros(n, dtype=np.int32)
+    turns = same.shape[0] > 0
+    e = 0
+    for j in range(open_rows.shape[0]):
+        row = open_rows[j]
+        win = tie = 1 << 30
+        loss = -1
+        draw = False
+        while e < parents.shape[0] and parents[e] == j:
+            v = child_value[e]
+            if not (turns and same[e]) and v in (_WIN, _LOSS):
+                v = _WIN + _LOSS - v  # the child's value seen by this position's mover
+            r = child_remoteness[e] + 1
+            if v == _WIN:
+                win = min(win, r)
+            elif v == _TIE:
+                tie = min(tie, r)
+            elif v == _DRAW:
+                draw = True
+            else:
+                loss = max(loss, r)
+            e += 1
+        if win < 1 << 30:
+            value[row], remoteness[row] = _WIN, win
+        elif tie < 1 << 30:
+            value[row], remoteness[row] = _TIE, tie
+        elif draw:
+            value[row], remoteness[row] = _DRAW, 0
+        else:
+            value[row], remoteness[row] = _LOSS, max(loss, 0)
+    return value, remoteness

@@ -1,0 +1,120 @@
+"""Tier files: one array of records per tier in a directory, written so a crash loses nothing.
+
+A tier being worked on lives in ``tier-T.partial``: zeros (no position), then the mark of a
+reached position, then solved records. A finished tier is flushed, fsync'd, hashed (SHA-256)
+and renamed to ``tier-T.rec``; its hash and counts go to ``progress.json``, which is
+replaced atomically. When a solve runs again, a finished tier is trusted only if its file
+still has that hash; anything else is done again. Only the tiers in use are mapped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import PerfectplayError
+from ..records import RecordFormat
+
+HASH_CHUNK = 1 << 22
+
+
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file, read in 4 MB pieces."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while piece := handle.read(HASH_CHUNK):
+            digest.update(piece)
+    return digest.hexdigest()
+
+
+def write_json_atomically(path: Path, data: dict[str, Any]) -> None:
+    """Replace ``path`` by ``data`` so that a reader sees the old file or the new, whole."""
+    temporary = path.with_suffix(path.suffix + ".tmp")
+    with temporary.open("w") as handle:
+        json.dump(data, handle, indent=1, sort_keys=True)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
+def tier_file_name(tier: int, suffix: str) -> str:
+    """The file name of a tier's records: ``tier-000012.rec``."""
+    return f"tier-{tier:06d}.{suffix}"
+
+
+class TierFiles:
+    """The record files of one solve, and the progress that says which are finished."""
+
+    def __init__(self, directory: Path, record: RecordFormat, identity: dict[str, Any]) -> None:
+        self.directory = directory
+        self.record = record
+        directory.mkdir(parents=True, exist_ok=True)
+        self.progress_path = directory / "progress.json"
+        self.progress: dict[str, Any] = {
+            "identity": identity,
+            "record_bytes": record.bytes,
+            "expanded": [],
+            "solved": {},
+        }
+        if self.progress_path.exists():
+            try:
+                found = json.loads(self.progress_path.read_text())
+            except (OSError, ValueError) as exc:
+                raise PerfectplayError(f"{self.progress_path}: unreadable ({exc})") from None
+            if found.get("identity") != identity or found.get("record_bytes") != record.bytes:
+                raise PerfectplayError(
+                    f"{directory} holds an unfinished solve of another game or other "
+                    "parameters; use another directory or empty this one"
+                )
+            self.progress = found
+
+    def partial(self, tier: int, size: int) -> np.memmap[Any, Any]:
+        """The working array of a tier, created as zeros (a sparse file) if new."""
+        path = self.directory / tier_file_name(tier, "partial")
+        length = size * self.record.bytes
+        if not path.exists() or path.stat().st_size != length:
+            with path.open("wb") as handle:
+                handle.truncate(length)
+        if size == 0:  # nothing to map: an empty array stands in
+            return np.zeros(0, dtype=self.record.dtype)  # type: ignore[return-value]
+        return np.memmap(path, dtype=self.record.dtype, mode="r+", shape=(size,))
+
+    def final(self, tier: int) -> np.memmap[Any, Any]:
+        """The finished records of a tier, read-only."""
+        path = self.directory / tier_file_name(tier, "rec")
+        if path.stat().st_size == 0:
+            return np.zeros(0, dtype=self.record.dtype)  # type: ignore[return-value]
+        return np.memmap(path, dtype=self.record.dtype, mode="r")
+
+    def is_expanded(self, tier: int) -> bool:
+        """Whether the children of this tier's reached positions are all marked."""
+        return tier in self.progress["expanded"]
+
+    def mark_expanded(self, tier: int) -> None:
+        """Record that a tier's children are marked (after their files are flushed)."""
+        self.progress["expanded"].append(tier)
+        write_json_atomically(self.progress_path, self.progress)
+
+    def is_solved(self, tier: int) -> bool:
+        """Whether a tier is finished and its file still has the hash it was finished with."""
+        entry = self.progress["solved"].get(str(tier))
+        path = self.directory / tier_file_name(tier, "rec")
+        return entry is not None and path.exists() and file_sha256(path) == entry["sha256"]
+
+    def finish(self, tier: int, records: np.memmap[Any, Any], summary: dict[str, Any]) -> None:
+        """Make a solved tier final: flush, fsync, hash, rename, then record it as done."""
+        partial = self.directory / tier_file_name(tier, "partial")
+        if isinstance(records, np.memmap):
+            records.flush()
+        with partial.open("rb+") as handle:
+            os.fsync(handle.fileno())
+        final = self.directory / tier_file_name(tier, "rec")
+        sha = file_sha256(partial)
+        os.replace(partial, final)
+        self.progress["solved"][str(tier)] = {"sha256": sha, **summary}
+        write_json_atomically(self.progress_path, self.progress)

@@ -1,0 +1,197 @@
+"""Ranked tiers: a game's positions indexed densely, tier by tier, by the game's own ranking.
+
+No hash table and no edge arrays: a position is (tier, index), its record lives at that
+index of the tier's file (``tier_files``), and its moves are found again whenever they are
+needed, a chunk of positions at a time, by unranking, expanding and ranking the children.
+``TierGraph`` orders the tiers (parents first; an error for a cycle); ``reach`` marks, root
+first, every position play can reach, so counts compare with published ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import GameError, InterruptedSolve, describe
+from ..progress import ProgressCallback
+from ..protocol import Codes
+from ..rules import Rules, TierRules
+from ..terminals import Terminals
+from ..values import UNDECIDED
+from .batch import expand_checked
+from .graph import I8, I64, B
+from .tier_files import TierFiles
+
+CHUNK = 1 << 18
+"""Positions handled at once: bounds the working memory (about 100 bytes each)."""
+
+
+class TierGraph:
+    """The tiers reachable from the initial tier, ordered parents first."""
+
+    def __init__(self, rules: Rules[Any, Any]) -> None:
+        if rules.tiers is None:
+            raise GameError(f"{rules.name} does not speak the tier protocol")
+        self.rules = rules
+        self.hooks: TierRules = rules.tiers
+        self.children: dict[int, tuple[int, ...]] = {}
+        self.order = self._parents_first(self.hooks.initial_tier)
+        self.sizes = {t: int(self.hooks.tier_size(t)) for t in self.order}
+        self.longest = self._longest_path()
+
+    def _parents_first(self, root: int) -> list[int]:
+        """Depth-first from the root without recursion; a cycle is a GameError."""
+        finished: list[int] = []
+        on_path: set[int] = {root}
+        stack = [(root, iter(self._children_of(root)))]
+        while stack:
+            tier, rest = stack[-1]
+            child = next(rest, None)
+            if child is None:
+                stack.pop()
+                on_path.discard(tier)
+                finished.append(tier)
+            elif child in on_path:
+                raise GameError(f"{self.rules.name}: the tiers form a cycle through tier {child}")
+            elif child not in self.children:
+                on_path.add(child)
+                stack.append((child, iter(self._children_of(child))))
+        return finished[::-1]
+
+    def _children_of(self, tier: int) -> tuple[int, ...]:
+        if tier not in self.children:
+            kids = tuple(int(t) for t in self.hooks.child_tiers(tier))
+            if tier in kids:
+                raise GameError(
+                    f"{self.rules.name}: tier {tier} lists itself as a child; moves inside a "
+                    "tier (loopy tiers) are not supported yet"
+                )
+            self.children[tier] = kids
+        return self.children[tier]
+
+    def _longest_path(self) -> int:
+        """Moves along the longest chain of tiers: no game lasts longer."""
+        depth = {t: 0 for t in self.order}
+        for tier in reversed(self.order):
+            depth[tier] = max((depth[c] + 1 for c in self.children[tier]), default=0)
+        return depth[self.order[0]]
+
+    @property
+    def total_size(self) -> int:
+        """Indices over every tier."""
+        return sum(self.sizes.values())
+
+
+@dataclass
+class Chunk:
+    """A chunk of positions of one tier, with their ends and their moves."""
+
+    indices: I64
+    outcome: I8
+    """0 goes on, else WIN / LOSS / TIE for the mover."""
+    open_rows: I64
+    """Rows (into the chunk) of the positions that go on, in order."""
+    parents: I64
+    """Per move, the row in ``open_rows`` of the position it is made from."""
+    child_tier: I64
+    child_index: I64
+    same_mover: B | None
+
+
+def expand_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64) -> Chunk:
+    """Unrank a chunk, read its ends, expand the rest and rank every child in its tier."""
+    rules, hooks = graph.rules, graph.hooks
+    assert rules.batch is not None
+    codes = np.asarray(hooks.unrank(tier, indices), dtype=np.int64)
+    if codes.shape != indices.shape or (codes < 0).any():
+        bad = int(indices[np.flatnonzero(codes < 0)[0]]) if codes.shape == indices.shape else -1
+        raise GameError(
+            f"{rules.name}.batch_unrank(tier {tier}, ...) gave no position for index {bad}, "
+            "which play reaches"
+        )
+    outcome, scores = terminals.check_batch(codes, rules.batch.outcome(codes))
+    if scores is not None:
+        raise GameError(f"{rules.name} is scored: tiered solving takes WIN/LOSS/TIE games")
+    open_rows = np.flatnonzero(outcome == UNDECIDED)
+    exp = expand_checked(rules, rules.batch, codes[open_rows])
+    kids = graph.children[tier]
+    if hooks.tier_of is not None:
+        child_tier = np.asarray(hooks.tier_of(exp.children), dtype=np.int64)
+    elif len(kids) == 1 or exp.children.size == 0:
+        child_tier = np.full(exp.children.shape[0], kids[0] if kids else -1, dtype=np.int64)
+    else:
+        raise GameError(f"{rules.name}: tier {tier} has several child tiers but no batch_tier()")
+    child_index = np.empty(exp.children.shape[0], dtype=np.int64)
+    present = (
+        [int(child_tier[0])]  # the common case: every move into one tier
+        if child_tier.size and child_tier.min() == child_tier.max()
+        else np.unique(child_tier).tolist()
+    )
+    for kid in present:
+        if kid not in kids:
+            _stray_move(graph, tier, codes[open_rows], exp.parents, child_tier, kid)
+        if len(present) == 1:
+            child_index[:] = hooks.rank(kid, exp.children)
+        else:
+            where = child_tier == kid
+            child_index[where] = hooks.rank(kid, exp.children[where])
+    return Chunk(indices, outcome, open_rows, exp.parents, child_tier, child_index, exp.same_mover)
+
+
+def _stray_move(
+    graph: TierGraph, tier: int, codes: Codes, parents: I64, child_tier: I64, kid: int
+) -> None:
+    """The error for a move into a tier that is not a declared child."""
+    rules = graph.rules
+    row = int(parents[np.flatnonzero(child_tier == kid)[0]])
+    code = int(codes[row])
+    state = code if rules.from_code is None else rules.from_code(code)
+    raise GameError(
+        f"{rules.name}: a move from {describe(state)} in tier {tier} leads into tier {kid}, "
+        f"which child_tiers({tier}) does not list ({list(graph.children[tier])})"
+    )
+
+
+def reached_indices(records: Any, start: int, stop: int) -> I64:
+    """The indices in [start, stop) of a tier whose records are not empty."""
+    return start + np.flatnonzero(np.asarray(records[start:stop]) != 0)
+
+
+def reach(graph: TierGraph, files: TierFiles, progress: ProgressCallback | None) -> None:
+    """Mark every position play reaches from the initial state, tier by tier, root first."""
+    rules, hooks = graph.rules, graph.hooks
+    assert rules.batch is not None
+    root_code = np.array([rules.key_of(rules.initial_state())], dtype=np.int64)
+    root_tier = hooks.initial_tier
+    if hooks.tier_of is not None and int(hooks.tier_of(root_code)[0]) != root_tier:
+        raise GameError(f"{rules.name}: the initial state is not in initial_tier {root_tier}")
+    terminals = Terminals(rules.name)
+    done = 0
+    try:
+        for tier in graph.order:
+            if files.is_expanded(tier):
+                continue
+            records = files.partial(tier, graph.sizes[tier])
+            if tier == root_tier:
+                records[int(hooks.rank(tier, root_code)[0])] = files.record.reached
+            kids = {k: files.partial(k, graph.sizes[k]) for k in graph.children[tier]}
+            for start in range(0, graph.sizes[tier], CHUNK):
+                indices = reached_indices(records, start, start + CHUNK)
+                chunk = expand_chunk(graph, terminals, tier, indices)
+                for kid, kid_records in kids.items():
+                    kid_records[chunk.child_index[chunk.child_tier == kid]] = files.record.reached
+                done += indices.shape[0]
+                if progress is not None:
+                    progress(done, done, level=tier)
+            for kid_records in kids.values():
+                if isinstance(kid_records, np.memmap):
+                    kid_records.flush()
+            del records, kids
+            files.mark_expanded(tier)
+    except KeyboardInterrupt:
+        raise InterruptedSolve(
+            f"interrupted while marking the reachable positions of {rules.name} "
+            f"({done:,} so far); run the same solve again to go on"
+        ) from None

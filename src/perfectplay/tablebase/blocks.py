@@ -1,0 +1,149 @@
+"""Block-compressed tiers, for shipping: one zstd frame per block of records, and an index.
+
+``tier-T.zst`` is the frames one after another; ``tier-T.idx`` holds n_blocks + 1
+little-endian uint64 offsets into it. Reading one position decompresses one block (zstd
+checks each frame's own content checksum); a few recent blocks are kept. ``compress``
+writes a compressed copy of a tablebase directory, checking every tier first.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..records import RecordFormat
+from ..spaces.tier_files import file_sha256, tier_file_name
+from .header import Header, TablebaseError
+
+if TYPE_CHECKING:
+    from .header import TierEntry
+
+BLOCK_RECORDS = 1 << 16
+KEEP_BLOCKS = 8
+
+
+class BlockReader:
+    """The records of one compressed tier, indexed like an array."""
+
+    def __init__(self, data: bytes, offsets: Any, size: int, block: int, dtype: Any) -> None:
+        import zstandard
+
+        self.data = data
+        self.offsets = offsets
+        self.size = size
+        self.block = block
+        self.dtype = dtype
+        self._decompress = zstandard.ZstdDecompressor().decompress
+        self._cache: OrderedDict[int, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @classmethod
+    def open(cls, directory: Path, header: Header, tier: int, record: RecordFormat) -> BlockReader:
+        """The reader of a tier, after checking both of its files' checksums."""
+        assert header.compressed is not None
+        entry = next(t for t in header.compressed["tiers"] if int(t["tier"]) == tier)
+        parts = []
+        for name, sha in (
+            (entry["file"], entry["sha256"]),
+            (entry["index_file"], entry["index_sha256"]),
+        ):
+            path = directory / name
+            if not path.is_file() or file_sha256(path) != sha:
+                raise TablebaseError(f"{directory}: {name} is missing or fails its checksum")
+            parts.append(path.read_bytes())
+        offsets = np.frombuffer(parts[1], dtype="<u8")
+        size = header.tiers[tier].size
+        block = int(header.compressed["block_records"])
+        if offsets.shape[0] != -(-size // block) + 1 or int(offsets[-1]) != len(parts[0]):
+            raise TablebaseError(f"{directory}: the block index of tier {tier} does not fit")
+        return cls(parts[0], offsets, size, block, record.dtype)
+
+    def _block(self, b: int) -> Any:
+        with self._lock:
+            found = self._cache.get(b)
+            if found is not None:
+                self._cache.move_to_end(b)
+                return found
+        frame = self.data[int(self.offsets[b]) : int(self.offsets[b + 1])]
+        array = np.frombuffer(self._decompress(frame), dtype=self.dtype)
+        with self._lock:
+            self._cache[b] = array
+            while len(self._cache) > KEEP_BLOCKS:
+                self._cache.popitem(last=False)
+        return array
+
+    @property
+    def shape(self) -> tuple[int]:
+        """As an array's."""
+        return (self.size,)
+
+    def __getitem__(self, where: Any) -> Any:
+        if isinstance(where, (int, np.integer)):
+            i = int(where)
+            return self._block(i // self.block)[i % self.block]
+        indices = np.asarray(where, dtype=np.int64)
+        result = np.empty(indices.shape, dtype=self.dtype)
+        blocks = indices // self.block
+        for b in np.unique(blocks).tolist():
+            chosen = blocks == b
+            result[chosen] = self._block(b)[indices[chosen] % self.block]
+        return result
+
+
+def compress(source: Path, target: Path, header: Header, level: int = 19) -> Header:
+    """Write a block-compressed copy of the tablebase in ``source`` into ``target``."""
+    import zstandard
+
+    if header.compressed is not None:
+        raise TablebaseError(f"{source} is compressed already")
+    target.mkdir(parents=True, exist_ok=True)
+    record = RecordFormat(header.record_bytes)
+    compressor = zstandard.ZstdCompressor(level=level, write_checksum=True)
+    tiers = []
+    for entry in header.tiers.values():
+        records = _verified(source, entry, record)
+        frames = [
+            compressor.compress(records[i : i + BLOCK_RECORDS].tobytes())
+            for i in range(0, entry.size, BLOCK_RECORDS)
+        ]
+        offsets = np.zeros(len(frames) + 1, dtype="<u8")
+        np.cumsum([len(f) for f in frames], out=offsets[1:])
+        data_name, index_name = tier_file_name(entry.tier, "zst"), tier_file_name(entry.tier, "idx")
+        (target / data_name).write_bytes(b"".join(frames))
+        offsets.tofile(target / index_name)
+        tiers.append(
+            {
+                "tier": entry.tier,
+                "file": data_name,
+                "sha256": file_sha256(target / data_name),
+                "index_file": index_name,
+                "index_sha256": file_sha256(target / index_name),
+            }
+        )
+    for extra in (header.keys, header.grundy):
+        if extra is not None:
+            if file_sha256(source / extra["file"]) != extra["sha256"]:
+                raise TablebaseError(f"{source}: {extra['file']} fails its checksum")
+            shutil.copyfile(source / extra["file"], target / extra["file"])
+    return Header(
+        identity=header.identity,
+        layout=header.layout,
+        record_bytes=header.record_bytes,
+        initial=header.initial,
+        tiers=header.tiers,
+        keys=header.keys,
+        grundy=header.grundy,
+        compressed={"block_records": BLOCK_RECORDS, "level": level, "tiers": tiers},
+    )
+
+
+def _verified(source: Path, entry: TierEntry, record: RecordFormat) -> Any:
+    path = source / entry.file
+    if not path.is_file() or file_sha256(path) != entry.sha256:
+        raise TablebaseError(f"{source}: {entry.file} is missing or fails its checksum")
+    return np.fromfile(path, dtype=record.dtype)

@@ -1,0 +1,83 @@
+"""Making a tiered tablebase: the tier solver run into a directory, then the header.
+
+Resumable: run it again after an interruption and it goes on from the finished tiers. The
+header is written last, so a directory with a header is a whole tablebase.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..progress import ProgressCallback
+from ..protocol import Game
+from ..records import format_for
+from ..rules import Rules
+from ..solve import solve
+from ..solvers.tiered import solve_tiers
+from ..spaces.tier_files import TierFiles, tier_file_name
+from ..spaces.tiers import TierGraph
+from .header import Header, TierEntry, existing, write_header
+
+
+def build_tiered(
+    rules: Rules[Any, Any], directory: Path, progress: ProgressCallback | None = None
+) -> tuple[Header, float]:
+    """Solve a tier game into ``directory``; the header and the seconds it took."""
+    identity = rules.identity()
+    found = existing(directory, identity)
+    if found is not None:
+        return found, 0.0
+    graph = TierGraph(rules)
+    record = format_for(graph.longest)
+    files = TierFiles(directory, record, identity)
+    seconds = solve_tiers(graph, files, progress)
+    assert rules.batch is not None and rules.tiers is not None
+    root = np.array([rules.key_of(rules.initial_state())], dtype=np.int64)
+    root_index = int(rules.tiers.rank(rules.tiers.initial_tier, root)[0])
+    tiers = {}
+    for tier in graph.order:
+        done = files.progress["solved"][str(tier)]
+        tiers[tier] = TierEntry(
+            tier=tier,
+            size=graph.sizes[tier],
+            file=tier_file_name(tier, "rec"),
+            sha256=done["sha256"],
+            positions=done["positions"],
+            values=done["values"],
+            remoteness=done["remoteness"],
+        )
+    header = Header(
+        identity=identity,
+        layout="tiers",
+        record_bytes=record.bytes,
+        initial=(rules.tiers.initial_tier, root_index),
+        tiers=tiers,
+        keys=None,
+        grundy=None,
+        compressed=None,
+    )
+    write_header(directory, header)
+    return header, seconds
+
+
+def build_tablebase(
+    game: Game[Any, Any] | Rules[Any, Any],
+    directory: str | Path,
+    *,
+    progress: ProgressCallback | None = None,
+    max_states: int | None = None,
+) -> tuple[Header, float]:
+    """Solve ``game`` into a tablebase directory: tier by tier when it speaks the tier
+    protocol, else explored in memory and saved. The header and the seconds it took."""
+    rules = game if isinstance(game, Rules) else Rules(game)
+    path = Path(directory)
+    if rules.tiers is not None:
+        return build_tiered(rules, path, progress)
+    found = existing(path, rules.identity())
+    if found is not None:
+        return found, 0.0
+    solution = solve(rules, max_states=max_states, progress=progress)
+    return solution.save(path), solution.stats.seconds

@@ -1,0 +1,179 @@
+"""The header of a tablebase directory: ``header.json``, read strictly, never evaluated.
+
+Format version 1::
+
+    {
+      "format": "perfectplay-tablebase", "version": 1,
+      "identity": {"game", "class", "parameters", "fingerprint"},   # see Rules.identity
+      "layout": "tiers" | "graph",
+      "record_bytes": 1 | 2,                 # see perfectplay.records
+      "initial": {"tier": T, "index": I},
+      "tiers": [{"tier", "size", "file", "sha256", "positions", "values", "remoteness"}],
+      "keys": {"file", "sha256", "count"} | null,    # graph layout: sorted int64 keys
+      "grundy": {"file", "sha256"} | null,           # graph layout: int32, in key order
+      "compressed": {"block_records": B, "tiers": [{"tier", "file", "sha256",
+                     "index_file", "index_sha256"}]} | null
+    }
+
+``values`` counts positions per value code ("1" WIN, "2" LOSS, "3" TIE, "4" DRAW);
+``remoteness`` per "value:remoteness". Arrays are little-endian files beside the header.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import PerfectplayError
+from ..spaces.tier_files import write_json_atomically
+
+FORMAT = "perfectplay-tablebase"
+VERSION = 1
+HEADER = "header.json"
+
+
+class TablebaseError(PerfectplayError):
+    """A tablebase that cannot be trusted: missing, truncated, corrupted or another game's."""
+
+
+@dataclass(frozen=True)
+class TierEntry:
+    """One tier's array: where it is, how long, its checksum and its counts."""
+
+    tier: int
+    size: int
+    file: str
+    sha256: str
+    positions: int
+    values: dict[str, int]
+    remoteness: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Header:
+    """A parsed and checked header."""
+
+    identity: dict[str, Any]
+    layout: str
+    record_bytes: int
+    initial: tuple[int, int]
+    tiers: dict[int, TierEntry]
+    keys: dict[str, Any] | None
+    grundy: dict[str, Any] | None
+    compressed: dict[str, Any] | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The header as written to disk."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "identity": self.identity,
+            "layout": self.layout,
+            "record_bytes": self.record_bytes,
+            "initial": {"tier": self.initial[0], "index": self.initial[1]},
+            "tiers": [vars(entry) for entry in self.tiers.values()],
+            "keys": self.keys,
+            "grundy": self.grundy,
+            "compressed": self.compressed,
+        }
+
+    def counts(self) -> dict[str, Any]:
+        """Positions per value and per (value, remoteness), over every tier."""
+        values: dict[str, int] = {}
+        remoteness: dict[str, int] = {}
+        for entry in self.tiers.values():
+            for key, n in entry.values.items():
+                values[key] = values.get(key, 0) + n
+            for key, n in entry.remoteness.items():
+                remoteness[key] = remoteness.get(key, 0) + n
+        return {"positions": sum(values.values()), "values": values, "remoteness": remoteness}
+
+
+def read_header(directory: Path) -> Header:
+    """The header of a tablebase directory; TablebaseError when it is not a sound one."""
+    path = directory / HEADER
+    if not path.is_file():
+        raise TablebaseError(f"{directory} is no tablebase: it has no {HEADER}")
+    try:
+        data = json.loads(path.read_text())
+        return _parse(data)
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise TablebaseError(f"{path}: not a perfectplay tablebase header ({exc})") from None
+
+
+def _parse(data: Any) -> Header:
+    if data.get("format") != FORMAT:
+        raise ValueError(f"format is {data.get('format')!r}")
+    if data.get("version") != VERSION:
+        raise ValueError(f"version {data.get('version')!r}; this perfectplay reads {VERSION}")
+    if data["layout"] not in ("tiers", "graph") or data["record_bytes"] not in (1, 2):
+        raise ValueError("layout or record_bytes out of range")
+    tiers = {}
+    for raw in data["tiers"]:
+        entry = TierEntry(
+            tier=int(raw["tier"]),
+            size=int(raw["size"]),
+            file=_plain_name(raw["file"]),
+            sha256=str(raw["sha256"]),
+            positions=int(raw["positions"]),
+            values={str(k): int(v) for k, v in raw["values"].items()},
+            remoteness={str(k): int(v) for k, v in raw["remoteness"].items()},
+        )
+        tiers[entry.tier] = entry
+    for optional in ("keys", "grundy"):
+        if data.get(optional) is not None:
+            _plain_name(data[optional]["file"])
+    compressed = data.get("compressed")
+    if compressed is not None:
+        for raw in compressed["tiers"]:
+            _plain_name(raw["file"])
+            _plain_name(raw["index_file"])
+    return Header(
+        identity=dict(data["identity"]),
+        layout=str(data["layout"]),
+        record_bytes=int(data["record_bytes"]),
+        initial=(int(data["initial"]["tier"]), int(data["initial"]["index"])),
+        tiers=tiers,
+        keys=data.get("keys"),
+        grundy=data.get("grundy"),
+        compressed=compressed,
+    )
+
+
+def _plain_name(name: Any) -> str:
+    """A file name inside the directory: no path separators, no way out of it."""
+    if not isinstance(name, str) or not name or "/" in name or "\\" in name or name[0] == ".":
+        raise ValueError(f"bad file name {name!r}")
+    return name
+
+
+def write_header(directory: Path, header: Header) -> None:
+    """Write the header last, atomically: a directory with a header is a whole tablebase."""
+    write_json_atomically(directory / HEADER, header.to_json())
+
+
+def describe_mismatch(found: dict[str, Any], expected: dict[str, Any]) -> str | None:
+    """Why a tablebase made for ``found`` cannot answer for ``expected``, or None."""
+    if found.get("game") != expected["game"] or found.get("class") != expected["class"]:
+        return f"it holds {found.get('game')!r}, not {expected['game']!r}"
+    if found.get("parameters") != expected["parameters"]:
+        return (
+            f"it was made with parameters {found.get('parameters')}, not {expected['parameters']}"
+        )
+    if found.get("fingerprint") != expected["fingerprint"]:
+        return "the rules changed since it was made (the game's source file differs)"
+    return None
+
+
+def existing(directory: Path, identity: dict[str, Any]) -> Header | None:
+    """The header of a finished tablebase of this very game in ``directory``, if any;
+    TablebaseError when the directory holds another game's."""
+    if not (directory / HEADER).exists():
+        return None
+    header = read_header(directory)
+    mismatch = describe_mismatch(header.identity, identity)
+    if mismatch is not None:
+        raise TablebaseError(f"{directory} already holds a tablebase, but {mismatch}")
+    return header

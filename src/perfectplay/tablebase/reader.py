@@ -1,0 +1,185 @@
+"""Opening a tablebase: lazily, memory-mapped, each array checked by its SHA-256 first.
+
+``open_tablebase(path, game)`` reads the header, checks that it was made for this game
+(name, class, parameters, fingerprint of the rules) and that every file is there at its
+full length. A tier's array is mapped, and its checksum verified, the first time a position
+of that tier is asked about; a file whose checksum fails gives an error and no answer.
+The object answers what a ``Solution`` answers, is a context manager, and can be shared
+by threads (mapping is guarded by a lock; reads need none).
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..answers import Answers
+from ..protocol import Game, M, S
+from ..records import RecordFormat
+from ..rules import Rules
+from ..spaces.tier_files import file_sha256
+from ..values import GameValue, Value
+from .blocks import BlockReader
+from .header import Header, TablebaseError, describe_mismatch, read_header
+
+
+class Tablebase(Answers[S, M]):
+    """A saved solve, answering value, remoteness, moves and perfect play of its positions."""
+
+    def __init__(self, directory: Path, rules: Rules[S, M], header: Header) -> None:
+        self.directory = directory
+        self.rules = rules
+        self.header = header
+        self.record = RecordFormat(header.record_bytes)
+        self._lock = threading.Lock()
+        self._arrays: dict[str, Any] = {}
+        self._check_files()
+
+    def _check_files(self) -> None:
+        """Every file present at its full length (checksums come when a file is first used)."""
+        expected = []
+        if self.header.compressed is None:
+            expected = [(e.file, e.size * self.record.bytes) for e in self.header.tiers.values()]
+        if self.header.keys is not None:
+            expected.append((self.header.keys["file"], 8 * int(self.header.keys["count"])))
+        for name, length in expected:
+            path = self.directory / name
+            if not path.is_file():
+                raise TablebaseError(f"{self.directory}: {name} is missing")
+            if path.stat().st_size != length:
+                raise TablebaseError(
+                    f"{self.directory}: {name} holds {path.stat().st_size:,} bytes, not "
+                    f"{length:,} (truncated or damaged)"
+                )
+
+    def mapped(self, name: str, sha256: str, dtype: Any) -> Any:
+        """A file of the tablebase, mapped read-only once its checksum is verified."""
+        found = self._arrays.get(name)
+        if found is not None:
+            return found
+        with self._lock:
+            if name not in self._arrays:
+                path = self.directory / name
+                if file_sha256(path) != sha256:
+                    raise TablebaseError(
+                        f"{self.directory}: {name} fails its checksum (damaged or changed); "
+                        "no answer from it can be trusted"
+                    )
+                size = path.stat().st_size
+                self._arrays[name] = (
+                    np.zeros(0, dtype) if size == 0 else np.memmap(path, dtype, mode="r")
+                )
+            return self._arrays[name]
+
+    def tier_records(self, tier: int) -> Any:
+        """The records of a tier (decompressed block by block when compressed)."""
+        entry = self.header.tiers[tier]
+        if self.header.compressed is None:
+            return self.mapped(entry.file, entry.sha256, self.record.dtype)
+        key = f"blocks:{tier}"
+        found = self._arrays.get(key)
+        if found is None:
+            with self._lock:
+                found = self._arrays.get(key)
+                if found is None:
+                    found = BlockReader.open(self.directory, self.header, tier, self.record)
+                    self._arrays[key] = found
+        return found
+
+    @property
+    def initial(self) -> S:
+        """The initial state of the game."""
+        return self.rules.initial_state()
+
+    @property
+    def scored(self) -> bool:
+        """Tablebases hold WIN / LOSS / TIE / DRAW games."""
+        return False
+
+    def locate(self, state: S) -> tuple[int, int] | None:
+        """(tier, index) of a state, or None when the tablebase has no place for it."""
+        try:
+            key = self.rules.key_of(state)
+        except TypeError:
+            return None
+        if not isinstance(key, (int, np.integer)) or key < 0:
+            return None
+        if self.header.layout == "graph":
+            assert self.header.keys is not None
+            keys = self.mapped(self.header.keys["file"], self.header.keys["sha256"], "<i8")
+            i = int(np.searchsorted(keys, key))
+            return (0, i) if i < keys.shape[0] and int(keys[i]) == key else None
+        tiers = self.rules.tiers
+        assert tiers is not None
+        code = np.array([key], dtype=np.int64)
+        tier = int(tiers.tier_of(code)[0]) if tiers.tier_of is not None else tiers.initial_tier
+        if tier not in self.header.tiers:
+            return None
+        index = int(tiers.rank(tier, code)[0])
+        return (tier, index) if 0 <= index < self.header.tiers[tier].size else None
+
+    def lookup(self, state: S) -> tuple[GameValue, int | None] | None:
+        """The value and remoteness of ``state``, or None when it was never reached."""
+        place = self.locate(state)
+        if place is None:
+            return None
+        record = int(self.tier_records(place[0])[place[1]])
+        code = record >> self.record.shift
+        if code == 0:
+            return None
+        value = Value(code)
+        return value, None if value is Value.DRAW else record & self.record.max_remoteness
+
+    def probe_records(self, tier: int, indices: npt.NDArray[np.int64]) -> Any:
+        """Raw records of many positions of one tier at once (see ``perfectplay.records``)."""
+        return np.asarray(self.tier_records(tier)[indices])
+
+    def grundy(self, state: S) -> int:
+        """The Grundy value of a state, when the tablebase keeps them."""
+        if self.header.grundy is None:
+            raise TablebaseError(f"{self.directory} keeps no Grundy values")
+        place = self.locate(state)
+        if place is None or self.lookup(state) is None:
+            self._known(state)
+        assert place is not None
+        table = self.mapped(self.header.grundy["file"], self.header.grundy["sha256"], "<i4")
+        return int(table[place[1]])
+
+    @property
+    def has_grundy(self) -> bool:
+        """True when Grundy values were saved."""
+        return self.header.grundy is not None
+
+    def close(self) -> None:
+        """Let go of every mapped file."""
+        with self._lock:
+            self._arrays.clear()
+
+    def __enter__(self) -> Tablebase[S, M]:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def open_tablebase(path: str | Path, game: Game[S, M] | Rules[S, M]) -> Tablebase[S, M]:
+    """Open the tablebase in directory ``path`` for ``game`` (see the module docstring)."""
+    directory = Path(path)
+    rules: Rules[S, M] = game if isinstance(game, Rules) else Rules(game)
+    header = read_header(directory)
+    mismatch = describe_mismatch(header.identity, rules.identity())
+    if mismatch is not None:
+        raise TablebaseError(f"{directory} cannot answer for {rules.name}: {mismatch}")
+    if header.layout == "tiers" and rules.tiers is None:
+        raise TablebaseError(f"{directory} is tiered but {rules.name} has no tier ranking")
+    return Tablebase(directory, rules, header)

@@ -1,0 +1,289 @@
+"""Tiered solving and tablebases: the same answers as the explored solver, whatever the game,
+and nothing answered from a file that cannot be trusted.
+
+The random tier games here are layered graphs whose tiers are layers; the explored-graph
+solver (itself checked against independent references elsewhere) is the yardstick.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perfectplay import (
+    Expansion,
+    GameError,
+    InterruptedSolve,
+    TablebaseError,
+    build_tablebase,
+    open_tablebase,
+    solve,
+)
+from perfectplay.games import ConnectFour, Subtraction, TicTacToe
+from perfectplay.tablebase.blocks import compress
+from perfectplay.tablebase.header import read_header, write_header
+
+
+class LayeredGame:
+    """A random game in layers: a position of layer t moves into later layers only.
+
+    Codes are ``layer * width + i``; a tier is a layer; ends are WIN / LOSS / TIE at random.
+    """
+
+    name = "layered"
+
+    def __init__(self, moves: dict[int, list[int]], ends: dict[int, int], width: int) -> None:
+        self.table = moves
+        self.ends = ends
+        self.width = width
+        self.layers = max(moves) // width + 1
+
+    def initial(self) -> int:
+        return 0
+
+    def moves(self, state: int) -> list[int]:
+        return self.table[state]
+
+    def play(self, state: int, move: int) -> int:
+        return move
+
+    def outcome(self, state: int) -> Any:
+        from perfectplay import Value
+
+        code = self.ends.get(state, 0)
+        return None if code == 0 else Value(code)
+
+    def batch_outcome(self, codes: Any) -> Any:
+        return np.array([self.ends.get(int(c), 0) for c in codes], dtype=np.int8)
+
+    def batch_expand(self, codes: Any) -> Expansion:
+        parents = [i for i, c in enumerate(codes) for _ in self.table[int(c)]]
+        children = [m for c in codes for m in self.table[int(c)]]
+        return Expansion(np.array(parents, np.int64), np.array(children, np.int64))
+
+    initial_tier = 0
+
+    def child_tiers(self, tier: int) -> list[int]:
+        return list(range(tier + 1, self.layers))
+
+    def tier_size(self, tier: int) -> int:
+        return self.width
+
+    def batch_rank(self, tier: int, codes: Any) -> Any:
+        return np.asarray(codes, dtype=np.int64) - tier * self.width
+
+    def batch_unrank(self, tier: int, indices: Any) -> Any:
+        return np.asarray(indices, dtype=np.int64) + tier * self.width
+
+    def batch_tier(self, codes: Any) -> Any:
+        return np.asarray(codes, dtype=np.int64) // self.width
+
+
+@st.composite
+def layered_games(draw: Any) -> LayeredGame:
+    layers = draw(st.integers(2, 6))
+    width = draw(st.integers(1, 5))
+    moves: dict[int, list[int]] = {}
+    ends: dict[int, int] = {}
+    for layer in range(layers):
+        for i in range(width):
+            code = layer * width + i
+            later = list(range((layer + 1) * width, layers * width))
+            moves[code] = draw(st.lists(st.sampled_from(later), max_size=4)) if later else []
+            ends[code] = draw(st.sampled_from([0, 0, 0, 1, 2, 3]))
+    return LayeredGame(moves, ends, width)
+
+
+def same_answers(game: Any, directory: Path) -> None:
+    """Every reachable position: the tablebase says what the explored solver says."""
+    solution = solve(game, batch=False)
+    with open_tablebase(directory, game) as base:
+        for state in solution.graph.states:
+            assert base.lookup(state) == (solution.value(state), solution.remoteness(state))
+            assert base.move_values(state) == solution.move_values(state)
+        assert base.principal_variation() == solution.principal_variation()
+        positions = base.header.counts()["positions"]
+    assert positions == solution.stats.states
+
+
+@settings(max_examples=80, deadline=None)
+@given(layered_games())
+def test_tiered_solve_equals_explored_solve_on_random_games(
+    tmp_path_factory: Any, game: Any
+) -> None:
+    directory = tmp_path_factory.mktemp("tb")
+    build_tablebase(game, directory)
+    same_answers(game, directory)
+
+
+@pytest.mark.parametrize(
+    "game", [TicTacToe(), ConnectFour(4, 4), ConnectFour(3, 3, connect=3)], ids=str
+)
+def test_tiered_builtins_equal_explored_solve(tmp_path: Path, game: Any) -> None:
+    build_tablebase(game, tmp_path / "tb")
+    header = read_header(tmp_path / "tb")
+    assert header.layout == "tiers"
+    solution = solve(game)
+    with open_tablebase(tmp_path / "tb", game) as base:
+        for code in solution.graph.states:
+            state = game.from_code(int(code)) if isinstance(game, ConnectFour) else int(code)
+            assert base.lookup(state) == (solution.value(state), solution.remoteness(state))
+    assert header.counts()["positions"] == solution.stats.states
+
+
+def test_saved_explored_solve_answers_like_the_solution(tmp_path: Path) -> None:
+    game = Subtraction(stones=40, take=(1, 3, 4))
+    solution = solve(game)
+    solution.save(tmp_path / "tb")
+    with open_tablebase(tmp_path / "tb", game) as base:
+        for stones in range(41):
+            assert base.value(stones) == solution.value(stones)
+            assert base.remoteness(stones) == solution.remoteness(stones)
+            assert base.grundy(stones) == solution.grundy(stones)
+        assert base.get_value(41) is None
+
+
+def test_non_integer_keys_cannot_be_saved(tmp_path: Path) -> None:
+    from perfectplay.games import Nim
+
+    with pytest.raises(GameError, match="non-negative integers"):
+        solve(Nim()).save(tmp_path / "tb")
+
+
+def test_interrupted_solve_goes_on_and_gives_the_same_bytes(tmp_path: Path) -> None:
+    game = ConnectFour(4, 4)
+    whole, _ = build_tablebase(game, tmp_path / "whole")
+    calls = 0
+
+    def stop_midway(done: int, found: int, /, level: int | None = None) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 30:
+            raise KeyboardInterrupt
+
+    with pytest.raises(InterruptedSolve, match="run the same solve again"):
+        build_tablebase(game, tmp_path / "resumed", progress=stop_midway)
+    progress = json.loads((tmp_path / "resumed" / "progress.json").read_text())
+    assert progress["expanded"] or progress["solved"]  # something was kept
+    resumed, _ = build_tablebase(game, tmp_path / "resumed")
+    assert {t: e.sha256 for t, e in resumed.tiers.items()} == {
+        t: e.sha256 for t, e in whole.tiers.items()
+    }
+
+
+def test_damaged_tier_is_never_trusted(tmp_path: Path) -> None:
+    game = TicTacToe()
+    build_tablebase(game, tmp_path / "tb")
+    victim = tmp_path / "tb" / read_header(tmp_path / "tb").tiers[5].file
+    data = bytearray(victim.read_bytes())
+    data[3] ^= 0xFF
+    victim.write_bytes(bytes(data))
+    base = open_tablebase(tmp_path / "tb", game)
+    assert base.value(0) is not None  # tier 0 is sound
+    state = 0
+    for cell in (0, 1, 2, 3, 4):  # five marks: tier 5
+        state = game.play(state, cell)
+    with pytest.raises(TablebaseError, match="checksum"):
+        base.value(state)
+
+
+def test_truncated_file_and_wrong_game_are_refused(tmp_path: Path) -> None:
+    build_tablebase(TicTacToe(), tmp_path / "tb")
+    with pytest.raises(TablebaseError, match="made with parameters"):
+        open_tablebase(tmp_path / "tb", TicTacToe(symmetry=True))
+    with pytest.raises(TablebaseError, match="holds"):
+        open_tablebase(tmp_path / "tb", ConnectFour(3, 3, connect=3))
+    victim = tmp_path / "tb" / read_header(tmp_path / "tb").tiers[4].file
+    victim.write_bytes(victim.read_bytes()[:-1])
+    with pytest.raises(TablebaseError, match="truncated"):
+        open_tablebase(tmp_path / "tb", TicTacToe())
+
+
+def test_header_that_is_no_header(tmp_path: Path) -> None:
+    build_tablebase(TicTacToe(), tmp_path / "tb")
+    header = tmp_path / "tb" / "header.json"
+    data = json.loads(header.read_text())
+    data["tiers"][0]["file"] = "../../etc/passwd"
+    header.write_text(json.dumps(data))
+    with pytest.raises(TablebaseError, match="bad file name"):
+        open_tablebase(tmp_path / "tb", TicTacToe())
+    header.write_text("{not json")
+    with pytest.raises(TablebaseError, match="not a perfectplay tablebase"):
+        open_tablebase(tmp_path / "tb", TicTacToe())
+
+
+def test_compressed_copy_answers_the_same(tmp_path: Path) -> None:
+    game = ConnectFour(4, 4)
+    header, _ = build_tablebase(game, tmp_path / "tb")
+    write_header(tmp_path / "small", compress(tmp_path / "tb", tmp_path / "small", header))
+    solution = solve(game)
+    with open_tablebase(tmp_path / "small", game) as base:
+        rng = np.random.default_rng(3)
+        for code in rng.choice(solution.graph.states, 3000):
+            state = game.from_code(int(code))
+            assert base.lookup(state) == (solution.value(state), solution.remoteness(state))
+    packed = sum(p.stat().st_size for p in (tmp_path / "small").glob("tier-*"))
+    assert packed * 8 < solution.stats.states * 8  # under a byte a position
+
+
+def test_threads_share_one_tablebase(tmp_path: Path) -> None:
+    game = ConnectFour(4, 4)
+    build_tablebase(game, tmp_path / "tb")
+    solution = solve(game)
+    codes = solution.graph.states[:4000]
+    wrong: list[int] = []
+    with open_tablebase(tmp_path / "tb", game) as base:
+
+        def work(part: Any) -> None:
+            for code in part:
+                state = game.from_code(int(code))
+                if base.value(state) != solution.value(state):
+                    wrong.append(int(code))
+
+        threads = [threading.Thread(target=work, args=(codes[i::4],)) for i in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert wrong == []
+
+
+def test_move_into_an_undeclared_tier_names_tier_and_position(tmp_path: Path) -> None:
+    game = LayeredGame({0: [2], 1: [], 2: [], 3: []}, {}, width=2)
+    game.child_tiers = lambda tier: []  # type: ignore[method-assign]
+    with pytest.raises(GameError, match="tier 0 leads into tier 1"):
+        build_tablebase(game, tmp_path / "tb")
+
+
+def test_verify_passes_a_sound_tablebase_and_finds_a_swapped_pair(tmp_path: Path) -> None:
+    from perfectplay.spaces.tier_files import file_sha256
+    from perfectplay.tablebase.verify import verify
+
+    game = TicTacToe()
+    build_tablebase(game, tmp_path / "tb")
+    with open_tablebase(tmp_path / "tb", game) as base:
+        assert verify(base, samples=500) == []
+    header = read_header(tmp_path / "tb")
+    entry = header.tiers[3]
+    path = tmp_path / "tb" / entry.file
+    records = np.fromfile(path, dtype=np.uint8)
+    values = records >> 5
+    first = int(np.flatnonzero(values == 1)[0])  # a win and a loss trade places:
+    second = int(np.flatnonzero(values == 2)[0])  # the counts stay, the checksum is redone
+    records[first], records[second] = records[second], records[first]
+    records.tofile(path)
+    data = json.loads((tmp_path / "tb" / "header.json").read_text())
+    for raw in data["tiers"]:
+        if raw["tier"] == 3:
+            raw["sha256"] = file_sha256(path)
+    (tmp_path / "tb" / "header.json").write_text(json.dumps(data))
+    with open_tablebase(tmp_path / "tb", game) as base:
+        problems = verify(base, samples=4000)
+    assert problems and all("its moves give" in p for p in problems)
