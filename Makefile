@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench bench-contest peers clean
+.PHONY: demo test lint bench bench-tiers bench-contest peers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,9 @@ test: lint
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/speed.py
+
+bench-tiers: $(VENV)/.installed
+	$(BIN)/python bench/tiers.py
 
 bench-contest: $(VENV)/.installed
 	$(BIN)/python bench/contest.py

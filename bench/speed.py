@@ -17,6 +17,9 @@ import sys
 import time
 from typing import Any
 
+WARM_UP = 50_000
+"""A pile this large has enough moves for every kernel to run compiled (small ones run
+interpreted), so the baseline process holds numba and the kernels like every case."""
 PLAIN_FLOOR = 100_000
 BATCH_FLOOR = 1_000_000
 
@@ -71,7 +74,7 @@ def run_one(name: str, large: bool) -> None:
 
     cls_name, method, kwargs, batch = cases(large)[name]
     game = getattr(games, cls_name)(**kwargs)
-    solve(games.Subtraction(3, (1,)), "retrograde")  # load the compiled kernels first
+    solve(games.Subtraction(WARM_UP, (1, 2)), "retrograde")  # load the compiled kernels first
     started = time.perf_counter()
     solution = solve(game, method, batch=batch)
     seconds = time.perf_counter() - started
@@ -120,7 +123,7 @@ def _child(name: str, large: bool, baseline: bool = False) -> Any:
     if baseline:
         code = (
             "import resource; from perfectplay import games, solve; "
-            "solve(games.Subtraction(3, (1,)), 'retrograde'); "
+            f"solve(games.Subtraction({WARM_UP}, (1, 2)), 'retrograde'); "
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"
         )
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -287,3 +287,40 @@ def test_verify_passes_a_sound_tablebase_and_finds_a_swapped_pair(tmp_path: Path
     with open_tablebase(tmp_path / "tb", game) as base:
         problems = verify(base, samples=4000)
     assert problems and all("its moves give" in p for p in problems)
+
+
+def test_tiered_solve_refuses_a_budget_it_cannot_keep(tmp_path: Path) -> None:
+    from perfectplay.memory import MemoryBudgetExceeded, resident_bytes
+
+    with pytest.raises(MemoryBudgetExceeded, match="widest tier"):
+        build_tablebase(ConnectFour(4, 4), tmp_path / "tb", memory=resident_bytes() + 1000)
+
+
+def test_killed_solve_goes_on_from_its_finished_tiers(tmp_path: Path) -> None:
+    """kill -9 in the middle of a solve: nothing half-written is trusted afterwards."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    code = (
+        "import sys; from perfectplay import build_tablebase; "
+        "from perfectplay.games import ConnectFour; "
+        "build_tablebase(ConnectFour(4, 4), sys.argv[1])"
+    )
+    target = tmp_path / "killed"
+    child = subprocess.Popen([sys.executable, "-c", code, str(target)])
+    progress = target / "progress.json"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # wait until some tier is solved, then kill
+        if progress.exists() and json.loads(progress.read_text() or "{}").get("solved"):
+            break
+        time.sleep(0.01)
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    assert not (target / "header.json").exists()  # it died before the end
+    resumed, _ = build_tablebase(ConnectFour(4, 4), target)
+    whole, _ = build_tablebase(ConnectFour(4, 4), tmp_path / "whole")
+    assert {t: e.sha256 for t, e in resumed.tiers.items()} == {
+        t: e.sha256 for t, e in whole.tiers.items()
+    }

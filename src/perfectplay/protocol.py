@@ -11,6 +11,10 @@ A game is any object with four methods::
 moves and no outcome is a loss for the player to move (normal play). States (or their
 keys) must be hashable.
 
+A game may write its array hooks as kernels (``kernel``, re-exported here): loops over
+integer arrays in numba's subset of Python, run interpreted on small inputs and compiled
+on large ones.
+
 The tier protocol, for solving out of core: a tier is a set of positions with a dense index
 0..tier_size(tier)-1, given by the game's own ranking (``batch_rank`` and its inverse
 ``batch_unrank``; an index that is no legal position unranks to -1). Every move from a
@@ -32,7 +36,18 @@ from typing import Literal, Protocol, TypeVar, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from .compiled import Kernel, kernel
 from .values import GameValue
+
+__all__ = [
+    "HOOKS",
+    "Codes",
+    "Expansion",
+    "Game",
+    "Hook",
+    "Kernel",
+    "kernel",
+]
 
 S = TypeVar("S")
 M = TypeVar("M")

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..compiled import kernel
 from ..errors import GameError, InterruptedSolve
+from ..memory import MemoryBudgetExceeded, MemoryWatch, resident_bytes, show_size
 from ..progress import ProgressCallback
 from ..records import RecordFormat, TierSummary
 from ..spaces.graph import I8, I32, I64, NO_BOOLS, B
@@ -35,11 +36,26 @@ _DRAW = 4
 
 
 def solve_tiers(
-    graph: TierGraph, files: TierFiles, progress: ProgressCallback | None = None
+    graph: TierGraph,
+    files: TierFiles,
+    progress: ProgressCallback | None = None,
+    memory: int | None = None,
 ) -> float:
-    """Mark what play reaches, then solve every tier leaves first; returns the seconds."""
+    """Mark what play reaches, then solve every tier leaves first; returns the seconds.
+
+    ``memory`` is the budget in bytes (default: most of the memory available): refused at
+    once when the widest tier with its children would not fit, checked after every chunk.
+    """
     started = time.perf_counter()
-    reach(graph, files, progress)
+    watch = MemoryWatch(memory)
+    need = graph.mapped_bytes(files.record.bytes)
+    if watch.limit is not None and resident_bytes() + need > watch.limit:
+        raise MemoryBudgetExceeded(
+            f"solving {graph.rules.name} tier by tier needs about {show_size(need)} at once "
+            f"(its widest tier with its children), more than the memory budget of "
+            f"{show_size(watch.limit)} allows; give more with --memory"
+        )
+    reach(graph, files, progress, watch)
     terminals = Terminals(graph.rules.name)
     done = 0
     try:
@@ -47,6 +63,7 @@ def solve_tiers(
             if files.is_solved(tier):
                 continue
             summary = _solve_tier(graph, files, terminals, tier, progress, done)
+            watch.check(f"solving {graph.rules.name} tier by tier", done + summary.positions)
             done += summary.positions
             files.finish(tier, files.partial(tier, graph.sizes[tier]), summary.as_json())
     except KeyboardInterrupt:

@@ -23,7 +23,10 @@ from .header import Header, TierEntry, existing, write_header
 
 
 def build_tiered(
-    rules: Rules[Any, Any], directory: Path, progress: ProgressCallback | None = None
+    rules: Rules[Any, Any],
+    directory: Path,
+    progress: ProgressCallback | None = None,
+    memory: int | None = None,
 ) -> tuple[Header, float]:
     """Solve a tier game into ``directory``; the header and the seconds it took."""
     identity = rules.identity()
@@ -33,7 +36,7 @@ def build_tiered(
     graph = TierGraph(rules)
     record = format_for(graph.longest)
     files = TierFiles(directory, record, identity)
-    seconds = solve_tiers(graph, files, progress)
+    seconds = solve_tiers(graph, files, progress, memory)
     assert rules.batch is not None and rules.tiers is not None
     root = np.array([rules.key_of(rules.initial_state())], dtype=np.int64)
     root_index = int(rules.tiers.rank(rules.tiers.initial_tier, root)[0])
@@ -69,15 +72,17 @@ def build_tablebase(
     *,
     progress: ProgressCallback | None = None,
     max_states: int | None = None,
+    memory: int | None = None,
 ) -> tuple[Header, float]:
     """Solve ``game`` into a tablebase directory: tier by tier when it speaks the tier
-    protocol, else explored in memory and saved. The header and the seconds it took."""
+    protocol, else explored in memory and saved. The header and the seconds it took.
+    ``memory`` is the budget in bytes (default: most of the memory available)."""
     rules = game if isinstance(game, Rules) else Rules(game)
     path = Path(directory)
     if rules.tiers is not None:
-        return build_tiered(rules, path, progress)
+        return build_tiered(rules, path, progress, memory)
     found = existing(path, rules.identity())
     if found is not None:
         return found, 0.0
-    solution = solve(rules, max_states=max_states, progress=progress)
+    solution = solve(rules, max_states=max_states, progress=progress, memory=memory)
     return solution.save(path), solution.stats.seconds
