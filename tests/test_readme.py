@@ -58,3 +58,18 @@ def test_readme_bring_your_own_game_runs_as_shown(tmp_path: Path) -> None:
             continue  # timings vary; "perfect play" is checked below
         assert actual[name] == value.strip(), name
     assert "right left left right right left" in run.stdout
+
+
+def test_readme_tablebase_example_prints_what_it_claims(tmp_path: Path) -> None:
+    text = README.read_text()
+    section = text[text.index("### Tablebases in Python") :]
+    match = re.search(r"```python\n(.*?)```\n\nprints\n\n```text\n(.*?)```", section, re.DOTALL)
+    assert match, "README lost its tablebase example and the output it claims"
+    code, claimed = match.groups()
+    (tmp_path / "example.py").write_text(code)
+    run = subprocess.run(
+        [sys.executable, "example.py"], capture_output=True, text=True, cwd=tmp_path, timeout=300
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == claimed
+    assert (tmp_path / "c4-4x4" / "header.json").exists()

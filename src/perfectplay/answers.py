@@ -10,7 +10,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Generic
 
-from .errors import UnexploredStateError, describe
+from .errors import SolverChoiceError, UnexploredStateError, describe
 from .protocol import M, S
 from .rules import Rules
 from .values import GameValue, Value, preference_key
@@ -53,6 +53,15 @@ class Answers(ABC, Generic[S, M]):
     @abstractmethod
     def scored(self) -> bool:
         """True for a scored game (values are numbers), False for WIN/LOSS/TIE/DRAW."""
+
+    @property
+    def has_grundy(self) -> bool:
+        """True when Grundy values are kept (impartial normal-play games)."""
+        return False
+
+    def grundy(self, state: S = NO_STATE) -> int:
+        """The Grundy value (nimber) of ``state``, where they are kept."""
+        raise SolverChoiceError(f"no Grundy values are kept for {self.rules.name}")
 
     @abstractmethod
     def lookup(self, state: S) -> tuple[GameValue, int | None] | None:

@@ -4,8 +4,10 @@ The solvers' inner loops (a queue of decided states, an order of states, a hash 
 worklist algorithms that numpy cannot express without one Python step per level. numba runs
 them at native speed, but importing it costs about half a second and loading the cached
 machine code of the kernels as much again. A ``Kernel`` therefore runs its function as plain
-Python while its arrays are small (tic-tac-toe's 16,167 edges take milliseconds that way) and
-imports numba, compiles (cached on disk) and switches for good the first time they are not.
+Python while its arrays are small (tic-tac-toe's 16,167 edges take milliseconds that way)
+and numba is not loaded yet; the first time they are not, it imports numba and compiles
+(cached on disk), and from then on every kernel runs compiled: once numba is loaded,
+loading another cached kernel costs little.
 Both runs execute the same source, and the tests compare them on random inputs.
 
 ``PERFECTPLAY_KERNELS=compiled`` (or ``interpreted``) overrides the choice, for tests.
@@ -14,6 +16,7 @@ Both runs execute the same source, and the tests compare them on random inputs.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import types
 from collections.abc import Callable
@@ -79,10 +82,13 @@ class Kernel(Generic[P, R]):
             _local.depth -= 1
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        if MODE == "interpreted" or getattr(_local, "depth", 0) > 0:
+            return self.interpreted(*args, **kwargs)
         if (
-            MODE == "interpreted"
-            or getattr(_local, "depth", 0) > 0
-            or (MODE != "compiled" and self._compiled is None and _elements(args) < INTERPRET_BELOW)
+            MODE == "auto"
+            and self._compiled is None
+            and "numba" not in sys.modules  # not loaded yet: small work is cheaper without
+            and _elements(args) < INTERPRET_BELOW
         ):
             return self.interpreted(*args, **kwargs)
         return self.compiled(*args, **kwargs)

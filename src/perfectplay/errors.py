@@ -53,6 +53,11 @@ class InterruptedSolve(PerfectplayError):
     """Solving was interrupted (Ctrl-C); the message says how far it got."""
 
 
+class TablebaseError(PerfectplayError):
+    """A tablebase that cannot be trusted (missing, truncated, damaged, another game's) or
+    a solve that cannot be saved as one."""
+
+
 class ParameterError(PerfectplayError, ValueError):
     """A game parameter that does not exist or does not read as its type."""
 

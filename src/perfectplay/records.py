@@ -19,6 +19,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .errors import TablebaseError
+
 NONE = 0
 REACHED = 7
 
@@ -65,7 +67,9 @@ def format_for(longest: int) -> RecordFormat:
         return RecordFormat(1)
     if longest <= RecordFormat(2).max_remoteness:
         return RecordFormat(2)
-    raise ValueError(f"remoteness up to {longest} does not fit a 2-byte record (8191 at most)")
+    raise TablebaseError(
+        f"games as long as {longest:,} plies do not fit a tablebase record (8,191 at most)"
+    )
 
 
 @dataclass

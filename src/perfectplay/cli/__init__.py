@@ -1,4 +1,5 @@
-"""The perfectplay command line: list, solve, analyze, play, table, contest, stress."""
+"""The perfectplay command line: list, solve, analyze, play, table, contest, stress, and
+for tablebases and games of one's own verify, compress and check."""
 
 from __future__ import annotations
 
@@ -8,12 +9,15 @@ import click
 
 from ..errors import PerfectplayError
 from .analyze import analyze_command
+from .check import check_command
+from .compress import compress_command
 from .contest import contest_command
 from .list_command import list_games
 from .play import play_command
 from .solve_command import solve_command
 from .stress import stress_command
 from .table import table_command
+from .verify import verify_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -32,6 +36,9 @@ for _command in (
     table_command,
     contest_command,
     stress_command,
+    verify_command,
+    compress_command,
+    check_command,
 ):
     app.add_command(_command)
 

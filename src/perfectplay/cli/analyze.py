@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
 from rich.table import Table
 
+from ..answers import Answers
 from ..errors import GameError, UsageProblem
 from ..rules import Rules
-from ..solution import Solution
-from .common import emit_json, full_solve, game_options, json_option, out, print_rows, solve_options
+from ..tablebase.reader import Tablebase, open_tablebase
+from .common import (
+    db_option,
+    emit_json,
+    full_solve,
+    game_options,
+    json_option,
+    no_solve_options,
+    out,
+    print_rows,
+    solve_options,
+)
 from .loader import build_game
-from .present import position_report, remoteness_text, value_text
+from .present import Answered, position_report, remoteness_text, value_text
+from .tablebases import held
 
 
 @click.command("analyze")
@@ -21,6 +34,7 @@ from .present import position_report, remoteness_text, value_text
 @click.option("--moves", default=None, metavar="M1,M2,...", help="Play these moves first.")
 @click.option("--method", default="auto", show_default=True, help="Full solver to use.")
 @solve_options
+@db_option
 @json_option
 def analyze_command(
     game: str,
@@ -29,24 +43,45 @@ def analyze_command(
     moves: str | None,
     method: str,
     max_states: int | None,
+    memory: int | None,
     quiet: bool,
+    db: Path | None,
     as_json: bool,
 ) -> None:
     """Show a position, its value and remoteness, and every move's value, best first.
 
     The position is the start, the game's parse_state(TEXT) with --position, or what the
-    moves given with --moves lead to.
+    moves given with --moves lead to. With --db DIR it is answered from a tablebase made by
+    'solve --save DIR', without solving.
 
-    Example: perfectplay analyze tictactoe --moves 5,1
+    \b
+    Examples:
+      perfectplay analyze tictactoe --moves 5,1
+      perfectplay analyze connect-four --db c4-4x4 --moves 1,2,2
     """
     rules = Rules(build_game(game, list(params)))
     if position is not None and moves is not None:
         raise UsageProblem("give --position or --moves, not both")
+    if db is not None:
+        no_solve_options(method, max_states, memory)
+        with open_tablebase(db, rules) as base:
+            state, history = start_position(rules, base.initial, moves)
+            if position is not None:
+                state = rules.read_position(position)
+            held(base, state, db, position)
+            _show(base, state, history, as_json)
+        return
     if position is not None:
         # Solve from the position itself: it need not be reachable from the start.
         rules = rules.starting_at(rules.read_position(position))
-    solution = full_solve(rules, method, max_states, quiet)
+    solution = full_solve(rules, method, max_states, quiet, memory)
     state, history = start_position(rules, solution.initial, moves)
+    _show(solution, state, history, as_json)
+
+
+def _show(solution: Answered, state: Any, history: list[str], as_json: bool) -> None:
+    """The report on one position, as JSON or as text with the table of moves."""
+    rules = solution.rules
     report = position_report(solution, state, history)
     if as_json:
         emit_json(report)
@@ -55,6 +90,7 @@ def analyze_command(
     out.print()
     rows = [
         ("game", rules.name),
+        *([("tablebase", str(solution.directory))] if isinstance(solution, Tablebase) else []),
         ("moves played", " ".join(history) or "-"),
         ("value", value_text(solution.value(state))),
         ("remoteness", remoteness_text(solution.remoteness(state))),
@@ -68,7 +104,7 @@ def analyze_command(
     _print_moves(solution, state, set(report["best_moves"]))
 
 
-def _print_moves(solution: Solution[Any, Any], state: Any, best: set[str]) -> None:
+def _print_moves(solution: Answers[Any, Any], state: Any, best: set[str]) -> None:
     """Every move of ``state`` with its value, best first; the best ones marked."""
     rules = solution.rules
     table = Table(title="moves, best first (for the player to move)")

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 
+from ..errors import UsageProblem
+from ..memory import parse_size
 from ..solution import Solution
 from ..solve import solve
 from .progress import progress_reporter
@@ -30,9 +33,26 @@ def game_options(command: Any) -> Any:
     return click.argument("game")(command)
 
 
+def _memory(ctx: click.Context, param: click.Parameter, text: str | None) -> int | None:
+    """--memory as bytes; a size that does not read is a usage error."""
+    if text is None:
+        return None
+    try:
+        return parse_size(text)
+    except UsageProblem as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+
+
 def solve_options(command: Any) -> Any:
     """Options that control a full solve."""
     command = click.option("--quiet", "-q", is_flag=True, help="No progress display.")(command)
+    command = click.option(
+        "--memory",
+        metavar="SIZE",
+        callback=_memory,
+        help="Stop with an error past this much memory (512M, 4G; default: 80% of what is "
+        "available).",
+    )(command)
     return click.option(
         "--max-states",
         type=click.IntRange(min=1),
@@ -46,10 +66,30 @@ json_option = click.option(
 )
 
 
-def full_solve(game: Any, method: str, max_states: int | None, quiet: bool) -> Solution[Any, Any]:
+db_option = click.option(
+    "--db",
+    "db",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    metavar="DIR",
+    help="Answer from the tablebase in DIR (made by 'solve --save DIR') instead of solving.",
+)
+
+
+def no_solve_options(method: str, max_states: int | None, memory: int | None) -> None:
+    """Refuse the options of a solve when answers come from a tablebase (--db)."""
+    given = {"--method": method != "auto", "--max-states": max_states, "--memory": memory}
+    named = [name for name, value in given.items() if value]
+    if named:
+        raise UsageProblem(f"--db answers from a tablebase without solving: no {', '.join(named)}")
+
+
+def full_solve(
+    game: Any, method: str, max_states: int | None, quiet: bool, memory: int | None = None
+) -> Solution[Any, Any]:
     """Solve with a progress display on stderr (terminals only)."""
     with progress_reporter("exploring", quiet=quiet) as report:
-        return solve(game, method, max_states=max_states, progress=report)
+        return solve(game, method, max_states=max_states, progress=report, memory=memory)
 
 
 def emit_json(data: dict[str, Any]) -> None:

@@ -8,8 +8,10 @@ import click
 from rich.table import Table
 
 from ..games import BUILTINS
+from ..rules import Rules
 from .common import out
 from .params import parameters
+from .tablebases import ends_in_outcomes
 
 
 @click.command("list")
@@ -30,6 +32,22 @@ def list_games() -> None:
         )
         table.add_row(name, doc, params or "-")
     out.print(table)
+    tiered = [name for name, cls in BUILTINS.items() if _has_tiers(cls)]
+    out.print(
+        f"With tiers (solve --save DIR builds their tablebase tier by tier, on disk): "
+        f"{', '.join(tiered) or 'none'}",
+        markup=False,
+        soft_wrap=True,
+    )
+
+
+def _has_tiers(cls: type) -> bool:
+    """Whether a built-in game, with its default parameters, has a tiered tablebase."""
+    try:
+        rules = Rules(cls())
+        return rules.tiers is not None and ends_in_outcomes(rules)
+    except Exception:  # a game with required parameters: it cannot say with none given
+        return False
 
 
 def _show_default(value: Any) -> str:

@@ -5,16 +5,18 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import click
 from rich.console import Console
 
+from ..answers import Answers
 from ..errors import GameError
 from ..rules import Rules
-from ..solution import Solution
+from ..tablebase.reader import open_tablebase
 from ..values import LOSS, Value
-from .common import full_solve, game_options, out, solve_options
+from .common import db_option, full_solve, game_options, no_solve_options, out, solve_options
 from .loader import build_game
 from .present import remoteness_text, value_text
 
@@ -37,24 +39,37 @@ _AGAIN: Any = object()
 )
 @click.option("--hint", is_flag=True, help="Show the best moves before each of your moves.")
 @solve_options
+@db_option
 def play_command(
     game: str,
     params: tuple[str, ...],
     side: str,
     hint: bool,
     max_states: int | None,
+    memory: int | None,
     quiet: bool,
+    db: Path | None,
 ) -> None:
     """Play against perfect play in the terminal.
 
     At your turn type a move, or undo, hint, quit. The opponent wins as fast as it can,
-    loses as slowly as it can and prefers a tie to a loss.
+    loses as slowly as it can and prefers a tie to a loss. With --db DIR its moves come
+    from a tablebase made by 'solve --save DIR', without solving.
 
-    Example: perfectplay play tictactoe --as second
+    \b
+    Examples:
+      perfectplay play tictactoe --as second
+      perfectplay play connect-four --db c4-4x4
     """
     rules = Rules(build_game(game, list(params)))
-    solution = full_solve(rules, "auto", max_states, quiet)
-    sys.exit(play_session(solution, human_first=side == "first", always_hint=hint, console=out))
+    first = side == "first"
+    if db is not None:
+        no_solve_options("auto", max_states, memory)
+        with open_tablebase(db, rules) as base:
+            status = play_session(base, human_first=first, always_hint=hint, console=out)
+        sys.exit(status)
+    solution = full_solve(rules, "auto", max_states, quiet, memory)
+    sys.exit(play_session(solution, human_first=first, always_hint=hint, console=out))
 
 
 @dataclass(frozen=True)
@@ -68,7 +83,7 @@ class _Turn:
 
 
 def play_session(
-    solution: Solution[Any, Any],
+    solution: Answers[Any, Any],
     *,
     human_first: bool,
     always_hint: bool,
@@ -115,7 +130,7 @@ def play_session(
         now = _after(rules, now, move)
 
 
-def _reply(solution: Solution[Any, Any], state: Any, console: Console) -> Any:
+def _reply(solution: Answers[Any, Any], state: Any, console: Console) -> Any:
     """Perfect play's move in ``state``, announced with its value."""
     move = solution.best_moves(state)[0]
     reply = next(mv for mv in solution.move_values(state) if mv.move == move)
@@ -128,7 +143,7 @@ def _reply(solution: Solution[Any, Any], state: Any, console: Console) -> Any:
 
 
 def _ask(
-    solution: Solution[Any, Any],
+    solution: Answers[Any, Any],
     state: Any,
     legal: list[Any],
     always_hint: bool,
@@ -173,7 +188,7 @@ def _after(rules: Rules[Any, Any], now: _Turn, move: Any) -> _Turn:
     return _Turn(child, turn, points)
 
 
-def _hint(solution: Solution[Any, Any], state: Any) -> str:
+def _hint(solution: Answers[Any, Any], state: Any) -> str:
     rules = solution.rules
     value = value_text(solution.value(state))
     best = ", ".join(rules.format_move(m) for m in solution.best_moves(state))
@@ -183,7 +198,7 @@ def _hint(solution: Solution[Any, Any], state: Any) -> str:
     )
 
 
-def _final_words(solution: Solution[Any, Any], now: _Turn) -> str:
+def _final_words(solution: Answers[Any, Any], now: _Turn) -> str:
     """Who won, or the final score, once no move is left."""
     end = solution.rules.outcome(now.state)
     if isinstance(end, Value) or end is None:

@@ -7,9 +7,12 @@ from typing import Any
 
 from ..rules import Rules
 from ..solution import Solution
+from ..tablebase.reader import Tablebase
 from ..values import GameValue, Value
 
 JsonValue = str | int | float
+Answered = Solution[Any, Any] | Tablebase[Any, Any]
+"""What answers the questions about positions: a solve in memory or a tablebase on disk."""
 
 
 def value_text(value: GameValue) -> str:
@@ -33,8 +36,14 @@ def remoteness_text(remoteness: int | None) -> str:
     return "never ends" if remoteness is None else str(remoteness)
 
 
-def position_report(solution: Solution[Any, Any], state: Any, history: list[str]) -> dict[str, Any]:
-    """Everything known about one position, as a JSON-ready dict (see the README)."""
+def method_of(answers: Answered) -> str:
+    """The solver behind a solution, or "tablebase" for answers read from one."""
+    return answers.method if isinstance(answers, Solution) else "tablebase"
+
+
+def position_report(solution: Answered, state: Any, history: list[str]) -> dict[str, Any]:
+    """Everything known about one position, from a solution or a tablebase, as a JSON-ready
+    dict (see the README)."""
     rules: Rules[Any, Any] = solution.rules
     moves = [
         {
@@ -46,7 +55,7 @@ def position_report(solution: Solution[Any, Any], state: Any, history: list[str]
     ]
     report: dict[str, Any] = {
         "game": rules.name,
-        "method": solution.method,
+        "method": method_of(solution),
         "moves_played": history,
         "position": rules.show(state),
         "value": value_json(solution.value(state)),
@@ -63,9 +72,11 @@ def position_report(solution: Solution[Any, Any], state: Any, history: list[str]
     return report
 
 
-def stats_json(solution: Solution[Any, Any]) -> dict[str, Any]:
-    """Size and cost of a solve."""
-    stats = solution.stats
+def stats_json(answers: Answered) -> dict[str, Any]:
+    """Size and cost of a solve; a tablebase's size (its positions)."""
+    if isinstance(answers, Tablebase):
+        return {"positions": answers.header.counts()["positions"]}
+    stats = answers.stats
     return {
         "states": stats.states,
         "edges": stats.edges,

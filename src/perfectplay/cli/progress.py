@@ -46,3 +46,66 @@ def progress_reporter(label: str, *, quiet: bool = False) -> Iterator[ProgressCa
             )
 
         yield report
+
+
+class TierDisplay:
+    """What a tier-by-tier build has done: tiers and positions marked, then solved.
+
+    The solver reports (positions so far, same, level=tier): first while marking what play
+    reaches (tiers root first), then while solving (tiers leaves first, a new count).
+    """
+
+    def __init__(self) -> None:
+        self.solving = False
+        self.last: int | None = None
+        self.reached: set[int] = set()
+        self.solved: set[int] = set()
+        self.total = 0
+
+    def describe(self, done: int, level: int | None) -> str:
+        """The line to show after a report."""
+        tier = -1 if level is None else level
+        if self.last is not None and not self.solving:
+            self.solving = done < self.last  # marking counts up; solving counts anew
+        self.last = done
+        if not self.solving:
+            self.reached.add(tier)
+            self.total = done
+            return f"marking reachable positions: tier {tier}, {done:,} positions"
+        self.solved.add(tier)
+        tiers = f"{len(self.solved)} of {len(self.reached)}" if self.reached else len(self.solved)
+        positions = f"{done:,} of {self.total:,}" if self.total >= done else f"{done:,}"
+        return f"solving tier {tier} ({tiers} tiers), {positions} positions"
+
+
+@contextmanager
+def tier_progress(*, quiet: bool = False) -> Iterator[ProgressCallback | None]:
+    """A callback showing a tier-by-tier build's tiers and positions; None off a terminal."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    display = TierDisplay()
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("building the tablebase")
+
+        def report(done: int, found: int, /, level: int | None = None) -> None:
+            text = display.describe(done, level)
+            bar.update(task, description=f"{text}, {peak_memory_mb():,.0f} MB")
+
+        yield report
+
+
+@contextmanager
+def working(label: str, *, quiet: bool = False) -> Iterator[None]:
+    """A spinner with ``label`` on stderr while the body runs (terminals only)."""
+    if quiet or not sys.stderr.isatty():
+        yield
+        return
+    with Console(stderr=True).status(label):
+        yield

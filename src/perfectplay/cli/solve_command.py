@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
 
+from ..errors import UsageProblem
 from ..rules import Rules
 from ..solution import Solution
 from ..solve import METHODS
@@ -14,6 +16,7 @@ from .common import emit_json, full_solve, game_options, json_option, print_rows
 from .loader import build_game
 from .present import position_report, remoteness_text, value_json, value_text
 from .progress import progress_reporter
+from .save import save_command, save_option
 
 
 @click.command("solve")
@@ -28,14 +31,17 @@ from .progress import progress_reporter
 @click.option(
     "--deepening", is_flag=True, help="alphabeta: iterative deepening (depths 1, 2, 4, ...)."
 )
+@save_option
 @json_option
 def solve_command(
     game: str,
     params: tuple[str, ...],
     method: str,
     max_states: int | None,
+    memory: int | None,
     quiet: bool,
     deepening: bool,
+    save: Path | None,
     as_json: bool,
 ) -> None:
     """Solve a game from its start: value, remoteness, best moves, size and time.
@@ -43,13 +49,23 @@ def solve_command(
     GAME is a built-in name (see 'perfectplay list'), path/to/file.py:ClassName or
     module:ClassName.
 
-    Example: perfectplay solve nim --param piles=3,4,5
+    \b
+    Examples:
+      perfectplay solve nim --param piles=3,4,5
+      perfectplay solve connect-four -p width=5 --save c4-5x4
     """
     rules = Rules(build_game(game, list(params)))
     if method == "alphabeta":
+        if save is not None or memory is not None:
+            raise UsageProblem("--method alphabeta searches the root only: no --save, no --memory")
         _alphabeta(rules, max_states, quiet, deepening, as_json)
         return
-    solution = full_solve(rules, method, max_states, quiet)
+    if deepening:
+        raise UsageProblem("--deepening goes with --method alphabeta")
+    if save is not None:
+        save_command(rules, save, (method, max_states, memory), quiet, as_json)
+        return
+    solution = full_solve(rules, method, max_states, quiet, memory)
     if as_json:
         summary = position_report(solution, solution.initial, [])
         for key in ("moves_played", "position", "moves"):

@@ -41,6 +41,7 @@ def table_command(
     ranges: tuple[str, ...],
     method: str,
     max_states: int | None,
+    memory: int | None,
     quiet: bool,
     as_json: bool,
 ) -> None:
@@ -51,7 +52,13 @@ def table_command(
     Example: perfectplay table subtraction --range stones=0..60 -p take=1,3,4
     """
     family = solve_family(
-        game, list(params), [parse_range(text) for text in ranges], method, max_states, quiet
+        game,
+        list(params),
+        [parse_range(text) for text in ranges],
+        method,
+        max_states,
+        quiet,
+        memory,
     )
     if as_json:
         emit_json(family.to_json())
@@ -130,6 +137,7 @@ def solve_family(
     method: str,
     max_states: int | None,
     quiet: bool,
+    memory: int | None = None,
 ) -> Family:
     """Solve the game once for every combination of the ranged parameters."""
     if not 1 <= len(ranges) <= 2:
@@ -147,7 +155,9 @@ def solve_family(
     with progress_reporter("solving the family", quiet=quiet) as report:
         for done, combo in enumerate(combos, start=1):
             assignments = fixed + [f"{n}={v}" for n, v in zip(names, combo, strict=True)]
-            solution = solve(build_game(game, assignments), method, max_states=max_states)
+            solution = solve(
+                build_game(game, assignments), method, max_states=max_states, memory=memory
+            )
             if solution.has_grundy:
                 cells[combo] = solution.grundy()
                 what = "Grundy value"

@@ -26,16 +26,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import PerfectplayError
+from ..errors import TablebaseError
 from ..spaces.tier_files import write_json_atomically
+
+__all__ = ["Header", "TablebaseError", "TierEntry", "read_header", "write_header"]
 
 FORMAT = "perfectplay-tablebase"
 VERSION = 1
 HEADER = "header.json"
-
-
-class TablebaseError(PerfectplayError):
-    """A tablebase that cannot be trusted: missing, truncated, corrupted or another game's."""
 
 
 @dataclass(frozen=True)

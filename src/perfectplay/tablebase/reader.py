@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..answers import Answers
+from ..answers import NO_STATE, Answers
 from ..protocol import Game, M, S
 from ..records import RecordFormat
 from ..rules import Rules
@@ -139,13 +139,12 @@ class Tablebase(Answers[S, M]):
         """Raw records of many positions of one tier at once (see ``perfectplay.records``)."""
         return np.asarray(self.tier_records(tier)[indices])
 
-    def grundy(self, state: S) -> int:
+    def grundy(self, state: S = NO_STATE) -> int:
         """The Grundy value of a state, when the tablebase keeps them."""
         if self.header.grundy is None:
             raise TablebaseError(f"{self.directory} keeps no Grundy values")
-        place = self.locate(state)
-        if place is None or self.lookup(state) is None:
-            self._known(state)
+        self._known(state)  # raises for a state never reached
+        place = self.locate(self.initial if state is NO_STATE else state)
         assert place is not None
         table = self.mapped(self.header.grundy["file"], self.header.grundy["sha256"], "<i4")
         return int(table[place[1]])

@@ -1,0 +1,80 @@
+"""perfectplay compress: a block-compressed copy of a tablebase, for shipping."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..errors import UsageProblem
+from ..tablebase.blocks import compress
+from ..tablebase.header import HEADER, read_header, write_header
+from .common import emit_json, json_option, print_rows
+from .progress import working
+from .tablebases import files_bytes
+
+
+@click.command("compress")
+@click.argument("directory", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("target", metavar="OUT", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--level",
+    type=click.IntRange(1, 22),
+    default=19,
+    show_default=True,
+    help="zstd level: higher is smaller and slower to write (reading is fast at any).",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress display.")
+@json_option
+def compress_command(directory: Path, target: Path, level: int, quiet: bool, as_json: bool) -> None:
+    """Write a compressed copy of the tablebase in DIR into OUT: every tier in blocks of
+    zstd frames, read a block at a time. analyze, play and verify read OUT as they read DIR.
+
+    Example: perfectplay compress c4-4x4 c4-4x4.zst
+    """
+    header = read_header(directory)
+    _check_target(directory, target)
+    with working(f"compressing {directory}", quiet=quiet):
+        compressed = compress(directory, target, header, level=level)
+        write_header(target, compressed)  # last: a directory with a header is whole
+    assert compressed.compressed is not None
+    after_names = [
+        name for t in compressed.compressed["tiers"] for name in (t["file"], t["index_file"])
+    ]
+    before = files_bytes(directory, [entry.file for entry in header.tiers.values()])
+    after = files_bytes(target, after_names)
+    positions = header.counts()["positions"]
+    report: dict[str, Any] = {
+        "source": str(directory),
+        "target": str(target),
+        "level": level,
+        "positions": positions,
+        "tier_bytes_before": before,
+        "tier_bytes_after": after,
+        "bytes_before": files_bytes(directory),
+        "bytes_after": files_bytes(target),
+        "bits_per_position": round(8 * after / positions, 4) if positions else None,
+    }
+    if as_json:
+        emit_json(report)
+        return
+    bits = report["bits_per_position"]
+    print_rows(
+        [
+            ("tablebase", f"{directory} -> {target} (zstd level {level})"),
+            ("tier files", f"{before:,} bytes -> {after:,} bytes (blocks and their index)"),
+            ("all files", f"{report['bytes_before']:,} bytes -> {report['bytes_after']:,} bytes"),
+            ("positions", f"{positions:,}"),
+            ("bits per position", "-" if bits is None else f"{bits:.3f}"),
+        ]
+    )
+
+
+def _check_target(directory: Path, target: Path) -> None:
+    """OUT must be a new or empty directory (so not DIR itself)."""
+    if target.exists() and not target.is_dir():
+        raise UsageProblem(f"{target} is a file, not a directory")
+    if target.is_dir() and any(target.iterdir()):
+        what = "the tablebase itself" if (target / HEADER).exists() else "other files"
+        raise UsageProblem(f"{target} holds {what}; give OUT as a new or empty directory")

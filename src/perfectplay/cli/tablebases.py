@@ -1,0 +1,161 @@
+"""What the tablebase commands share: building one, opening one, and naming its game."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import GameError, PerfectplayError, UsageProblem, describe
+from ..games import BUILTINS
+from ..rules import Rules
+from ..solve import solve
+from ..tablebase.build import build_tablebase
+from ..tablebase.header import Header, TablebaseError, existing, read_header
+from ..tablebase.reader import Tablebase
+from ..values import Value
+from .loader import build_game
+from .progress import progress_reporter, tier_progress
+
+
+@dataclass(frozen=True)
+class Built:
+    """A tablebase made (or found) by ``solve --save``."""
+
+    header: Header
+    seconds: float
+    method: str
+    reused: bool
+
+
+def build_into(
+    rules: Rules[Any, Any],
+    directory: Path,
+    *,
+    method: str,
+    max_states: int | None,
+    memory: int | None,
+    quiet: bool,
+) -> Built:
+    """Solve ``rules`` into a tablebase in ``directory``: tier by tier on disk when the game
+    has tiers, else explored in memory and saved; a finished one of this game is reused."""
+    if directory.exists() and not directory.is_dir():
+        raise UsageProblem(f"--save {directory}: that is a file, not a directory")
+    found = existing(directory, rules.identity())
+    if found is not None:
+        return Built(found, 0.0, found.layout, reused=True)
+    _check_free(directory)
+    if not ends_in_outcomes(rules):
+        raise UsageProblem(
+            f"{rules.name} is scored: tablebases hold WIN/LOSS/TIE/DRAW games "
+            "(solve it without --save)"
+        )
+    if rules.tiers is not None and (method != "auto" or max_states is not None):
+        raise UsageProblem(
+            f"{rules.name} is solved tier by tier on disk with --save; "
+            "--method and --max-states do not apply (--memory does)"
+        )
+    with _cleared_on_failure(directory, rules.name):
+        if rules.tiers is not None:
+            with tier_progress(quiet=quiet) as report:
+                header, seconds = build_tablebase(rules, directory, progress=report, memory=memory)
+            return Built(header, seconds, "tiers", reused=False)
+        with progress_reporter("exploring", quiet=quiet) as report:
+            solution = solve(rules, method, max_states=max_states, progress=report, memory=memory)
+        return Built(solution.save(directory), solution.stats.seconds, solution.method, False)
+
+
+@contextmanager
+def _cleared_on_failure(directory: Path, name: str) -> Iterator[None]:
+    """Remove a directory this build made when it fails for good (a broken game, or before
+    writing anything); keep what an interrupted build finished, to go on from there."""
+    created = not directory.exists()
+    try:
+        yield
+    except (PerfectplayError, ValueError) as exc:
+        ours = isinstance(exc, PerfectplayError)
+        for_good = isinstance(exc, GameError) or not ours
+        if created and directory.is_dir() and (for_good or not any(directory.iterdir())):
+            shutil.rmtree(directory, ignore_errors=True)
+        if ours:
+            raise
+        # The library's own limits (such as the longest remoteness a record holds).
+        raise TablebaseError(f"cannot save {name} as a tablebase: {exc}") from None
+
+
+def ends_in_outcomes(rules: Rules[Any, Any], plies: int = 1000) -> bool:
+    """Whether the game ends in WIN/LOSS/TIE rather than scores, judged by one playout (first
+    moves); True when that playout does not end."""
+    if rules.reward is not None or rules.declared_scored:
+        return False
+    state = rules.initial_state()
+    for _ in range(plies):
+        end = rules.outcome(state)
+        if end is not None:
+            return isinstance(end, Value)
+        moves = rules.legal_moves(state)
+        if not moves:
+            return True
+        state = rules.play(state, moves[0])
+    return True
+
+
+OWN_FILES = re.compile(r"(tier-\d+\.(rec|partial)|keys\.i64|grundy\.i32|progress\.json)(\.tmp)?")
+"""The files a build writes: a directory holding only these is a build to go on with."""
+
+
+def _check_free(directory: Path) -> None:
+    """Refuse to write a tablebase among files that are not one."""
+    if not directory.is_dir():
+        return
+    if any(not OWN_FILES.fullmatch(path.name) for path in directory.iterdir()):
+        raise UsageProblem(
+            f"--save {directory}: the directory holds other files and no tablebase; "
+            "give a new or empty directory"
+        )
+
+
+def held(base: Tablebase[Any, Any], state: Any, directory: Path, shown: str | None) -> None:
+    """Raise a one-line error when the tablebase has no record of ``state`` (``shown`` is how
+    the user wrote it)."""
+    if base.lookup(state) is None:
+        what = describe(state) if shown is None else repr(shown)
+        raise UsageProblem(
+            f"the tablebase in {directory} does not hold position {what}: "
+            f"play does not reach it from the start of {base.rules.name}"
+        )
+
+
+def game_of(directory: Path, spec: str | None, params: list[str]) -> Any:
+    """The game named on the command line, or else the built-in the header names."""
+    if spec is not None:
+        return build_game(spec, params)
+    if params:
+        raise UsageProblem("--param needs GAME: name the game the parameters are for")
+    identity = read_header(directory).identity
+    name = identity.get("game")
+    cls = next((c for c in BUILTINS.values() if getattr(c, "name", None) == name), None)
+    if cls is None:
+        raise UsageProblem(
+            f"{directory} holds {name!r}, which is not a built-in game; name it: "
+            f"perfectplay verify {directory} path/to/file.py:ClassName -p NAME=VALUE ..."
+        )
+    kwargs = {
+        key: tuple(value) if isinstance(value, list) else value
+        for key, value in dict(identity.get("parameters") or {}).items()
+    }
+    try:
+        return cls(**kwargs)
+    except (TypeError, ValueError) as exc:
+        raise UsageProblem(f"{directory}: cannot rebuild {name} from its header: {exc}") from None
+
+
+def files_bytes(directory: Path, names: list[str] | None = None) -> int:
+    """Bytes on disk of the files in ``directory`` (of ``names`` only, when given)."""
+    if names is not None:
+        return sum((directory / name).stat().st_size for name in names)
+    return sum(path.stat().st_size for path in directory.iterdir() if path.is_file())
