@@ -2,11 +2,15 @@
 
 Every reachable code ranks into its tier (the number of discs or marks), inside the tier's
 range, distinct from the other codes of the tier, and unranks back to itself; random
-indices of a 7 x 6 board unrank to codes that rank back to them.
+indices of a 7 x 6 board unrank to codes that rank back to them. Connect Four's kernels,
+interpreted and compiled, give the indices of a plain Python ranking written from its
+definition (so the indices of saved tablebases stay as they were).
 """
 
 from __future__ import annotations
 
+import random
+from functools import cache
 from math import comb
 from typing import Any
 
@@ -15,8 +19,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perfectplay import Rules, explore
+from perfectplay import Rules, compiled, explore
 from perfectplay.games import ConnectFour, TicTacToe, WeightedTicTacToe
+from perfectplay.games.connect_four_board import Board
+from perfectplay.games.connect_four_tiers import DiscTiers
 
 GAMES = {
     "connect-four 4x4": lambda: ConnectFour(4, 4),
@@ -67,12 +73,15 @@ def test_small_boards_every_index_is_a_distinct_code_of_its_tier(width: int, hei
         assert all(int(x).bit_count() == (tier + 1) // 2 for x in x_discs)
 
 
-def test_tier_sizes_count_fillings_times_colourings() -> None:
-    def fillings(width: int, height: int, discs: int) -> int:
-        if width == 0:
-            return int(discs == 0)
-        return sum(fillings(width - 1, height, discs - h) for h in range(min(height, discs) + 1))
+@cache
+def fillings(width: int, height: int, discs: int) -> int:
+    """The ways to put ``discs`` discs in ``width`` columns of ``height`` cells."""
+    if width == 0:
+        return int(discs == 0)
+    return sum(fillings(width - 1, height, discs - h) for h in range(min(height, discs) + 1))
 
+
+def test_tier_sizes_count_fillings_times_colourings() -> None:
     for width, height in [(4, 4), (5, 4), (6, 4), (7, 6)]:
         game = ConnectFour(width, height)
         for tier in range(width * height + 1):
@@ -129,3 +138,113 @@ def test_the_engine_sees_the_tier_protocol() -> None:
     for game in (ConnectFour(), TicTacToe(), WeightedTicTacToe()):
         tiers = Rules(game).tiers
         assert tiers is not None and tiers.initial_tier == 0 and tiers.tier_of is not None
+
+
+def reference_rank(width: int, height: int, tier: int, code: int) -> int:
+    """DiscTiers' index from its definition, in plain Python: the lexicographic rank of the
+    column heights times C(t, x), plus the sum of C(p_i, i) over the X discs p_1 < p_2 < ...
+    counted column by column and bottom to top; -1 for no code of the tier."""
+    stride = height + 1
+    if code < 0 or code >> (width * stride):
+        return -1
+    heights: list[int] = []
+    x_discs: list[int] = []
+    for c in range(width):
+        column = (code >> (c * stride)) & ((1 << stride) - 1)
+        k = (column + 1).bit_length() - 1
+        if k > height:
+            return -1
+        mover = column + 1 - (1 << k)
+        x_bits = mover if tier % 2 == 0 else mover ^ ((1 << k) - 1)
+        x_discs += [sum(heights) + r for r in range(k) if x_bits >> r & 1]
+        heights.append(k)
+    if sum(heights) != tier or len(x_discs) != (tier + 1) // 2:
+        return -1
+    filling, left = 0, tier
+    for c, k in enumerate(heights):
+        filling += sum(fillings(width - 1 - c, height, left - h) for h in range(k))
+        left -= k
+    colour = sum(comb(p, i + 1) for i, p in enumerate(x_discs))
+    return filling * comb(tier, (tier + 1) // 2) + colour
+
+
+def random_codes(width: int, height: int, tier: int, rng: random.Random, n: int) -> list[int]:
+    """Codes of the tier (random heights and colours), and some that are no such code."""
+    stride, codes = height + 1, []
+    for _ in range(n):
+        heights = [0] * width
+        for _ in range(tier):
+            heights[rng.choice([c for c in range(width) if heights[c] < height])] += 1
+        x_discs = set(rng.sample(range(tier), (tier + 1) // 2))
+        code, seen = 0, 0
+        for c, k in enumerate(heights):
+            x_bits = sum(1 << r for r in range(k) if seen + r in x_discs)
+            mover = x_bits if tier % 2 == 0 else x_bits ^ ((1 << k) - 1)
+            code |= ((1 << k) - 1 + mover) << (c * stride)
+            seen += k
+        codes.append(code)
+    spare_row = (1 << stride) - 1  # a column with a disc in the spare row
+    codes += [-1, -(1 << 40), 1 << (width * stride), spare_row << (stride * (width - 1))]
+    return codes + [rng.randrange(1 << (width * stride)) for _ in range(n // 4)]
+
+
+BOARDS = [(7, 6), (6, 4), (4, 4), (5, 2), (1, 4), (2, 30), (1, 61), (3, 19)]
+
+
+@pytest.mark.parametrize("mode", ["interpreted", "compiled"])
+def test_kernels_match_a_plain_python_ranking(mode: str, monkeypatch: Any) -> None:
+    monkeypatch.setattr(compiled, "MODE", mode)
+    rng = random.Random(7)
+    for width, height in BOARDS:
+        game = ConnectFour(width, height)
+        cells = width * height
+        for tier in sorted({0, 1, cells // 2, cells - 1, cells, rng.randrange(cells + 1)}):
+            codes = random_codes(width, height, tier, rng, 40)
+            expected = [reference_rank(width, height, tier, code) for code in codes]
+            array = np.array(codes, dtype=np.int64)
+            assert game.batch_rank(tier, array).tolist() == expected, (width, height, tier)
+            valid = [i for i, index in enumerate(expected) if index >= 0]
+            assert all(codes[i] >= 0 for i in valid) and len(valid) >= 40
+            back = game.batch_unrank(tier, np.array([expected[i] for i in valid]))
+            assert back.tolist() == [codes[i] for i in valid], (width, height, tier)
+            inside = [code for code in codes if 0 <= code < 1 << (width * (height + 1))]
+            discs = [
+                sum((c + 1).bit_length() - 1 for c in _columns(x, width, height)) for x in inside
+            ]
+            assert game.batch_tier(np.array(inside)).tolist() == discs, (width, height, tier)
+
+
+def _columns(code: int, width: int, height: int) -> list[int]:
+    stride = height + 1
+    return [(code >> (c * stride)) & ((1 << stride) - 1) for c in range(width)]
+
+
+@pytest.mark.parametrize("mode", ["interpreted", "compiled"])
+def test_unranking_with_and_without_mask_tables_agree(mode: str, monkeypatch: Any) -> None:
+    monkeypatch.setattr(compiled, "MODE", mode)
+    for width, height in [(4, 4), (6, 4), (7, 6)]:
+        tiers = DiscTiers(Board(width, height, 2))  # fresh: no mask tables yet
+        tier = width * height // 2
+        rng = np.random.default_rng(width)
+        few = rng.integers(0, tiers.size(tier), 50)
+        searched = tiers.unrank(tier, few)  # too few indices to build the table
+        more = rng.integers(0, tiers.size(tier), int(tiers.ways[0, tier]) // 8)
+        many = np.concatenate([few, more])  # enough to build the table, compiled
+        listed = tiers.unrank(tier, many)
+        assert (tier in tiers.mask_tables) == (mode == "compiled")
+        assert np.array_equal(listed[: few.size], searched)
+        assert np.array_equal(tiers.rank(tier, listed), many)
+        shaped = tiers.unrank(tier, few.reshape(5, 10))
+        assert shaped.shape == (5, 10) and np.array_equal(shaped.reshape(-1), searched)
+
+
+@pytest.mark.parametrize("mode", ["interpreted", "compiled"])
+def test_every_code_of_small_boards_ranks_as_the_reference(mode: str, monkeypatch: Any) -> None:
+    """Including the codes with a disc in the spare row, which rank into no tier."""
+    monkeypatch.setattr(compiled, "MODE", mode)
+    for width, height in [(3, 2), (2, 3), (4, 2)]:
+        game = ConnectFour(width, height)
+        codes = np.arange(1 << (width * (height + 1)), dtype=np.int64)
+        for tier in range(width * height + 1):
+            expected = [reference_rank(width, height, tier, code) for code in codes.tolist()]
+            assert game.batch_rank(tier, codes).tolist() == expected, (width, height, tier)

@@ -81,17 +81,20 @@ class Kernel(Generic[P, R]):
         finally:
             _local.depth -= 1
 
+    def compiles_for(self, work: int) -> bool:
+        """Whether a call over ``work`` elements runs compiled: always once numba is loaded
+        (or this kernel compiled), else only when the work is large enough to pay for the
+        import. Kernels whose tables are large even for tiny inputs ask with their work."""
+        if getattr(_local, "depth", 0) > 0 or MODE == "interpreted":
+            return False  # inside an interpreted kernel, callees stay interpreted
+        if MODE == "compiled":
+            return True
+        return self._compiled is not None or "numba" in sys.modules or work >= INTERPRET_BELOW
+
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
-        if MODE == "interpreted" or getattr(_local, "depth", 0) > 0:
-            return self.interpreted(*args, **kwargs)
-        if (
-            MODE == "auto"
-            and self._compiled is None
-            and "numba" not in sys.modules  # not loaded yet: small work is cheaper without
-            and _elements(args) < INTERPRET_BELOW
-        ):
-            return self.interpreted(*args, **kwargs)
-        return self.compiled(*args, **kwargs)
+        if self.compiles_for(_elements(args)):
+            return self.compiled(*args, **kwargs)
+        return self.interpreted(*args, **kwargs)
 
 
 def _elements(args: tuple[Any, ...]) -> int:

@@ -1,0 +1,275 @@
+"""Connect Four's tiers: the positions holding t discs, ranked densely (see ``DiscTiers``).
+
+The tier hooks rank raw codes (``mover + mask``, see ``connect_four_board``), never mirrored
+ones. They are kernels: loops over the codes one at a time, compiled for many codes and run
+as plain Python over lists for a few (one probe of a tablebase).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..protocol import Kernel, kernel
+from .connect_four_board import Board, Codes
+
+
+def binomials(n: int) -> Codes:
+    """binom[i, j] = C(i, j) for i, j in 0..n (0 when j > i); exact in int64 up to n = 66."""
+    binom = np.zeros((n + 1, n + 1), dtype=np.int64)
+    binom[:, 0] = 1
+    for i in range(1, n + 1):
+        binom[i, 1:] = binom[i - 1, 1:] + binom[i - 1, :-1]
+    return binom
+
+
+TABLE_LIMIT = 1 << 20
+"""Tiers with at most this many column fillings keep a table of their masks for unranking."""
+
+
+class Tables(NamedTuple):
+    """The tables of ``DiscTiers``, handed whole to its kernels: numpy arrays when these run
+    compiled, nested lists when they run interpreted (plain Python indexes lists, and
+    computes on their ints, several times faster than on numpy arrays and scalars)."""
+
+    width: int
+    stride: int
+    held: Any
+    """held[v]: the discs of a column with code v < 2**16, the top bit of v + 1."""
+    xs: Any
+    """xs[t % 2][v]: its X discs in tier t: v - filled, xor filled when O is to move."""
+    before: Any
+    binom: Any
+    """binom[n][k] = C(n, k)."""
+    colex: Any
+    bits: Any
+    """bits[b]: the set bits of a byte."""
+    low: Any
+    """low[low_start[n] + r]: the word of 16 bits (or cells) with n set and colex rank r."""
+    low_start: Any
+
+
+@kernel
+def _count_discs(codes: Codes, t: Tables, out: Codes) -> None:
+    """out[i] = the number of discs of codes[i]."""
+    width, stride, held, top = t.width, t.stride, t.held, len(t.held)
+    column_bits = (1 << stride) - 1
+    for i in range(len(codes)):
+        code, discs = codes[i], 0
+        for _ in range(width):
+            column = code & column_bits
+            code >>= stride
+            if column < top:
+                discs += held[column]
+            else:  # a tall column: k discs where column + 1 has its top bit at k >= 16
+                k = 16
+                while (column + 1) >> (k + 1) != 0:
+                    k += 1
+                discs += k
+        out[i] = discs
+
+
+@kernel
+def _rank(codes: Codes, tier: int, t: Tables, out: Codes) -> None:
+    """out[i] = the index of codes[i] in tier ``tier`` (see DiscTiers), or -1."""
+    width, stride, held, top, xs = t.width, t.stride, t.held, len(t.held), t.xs[tier % 2]
+    before, colex, bits = t.before, t.colex, t.bits
+    column_bits = (1 << stride) - 1
+    x_count, flip = (tier + 1) // 2, -(tier % 2)  # flip: all ones where the mover is O
+    colourings = t.binom[tier][x_count]
+    for i in range(len(codes)):
+        code = codes[i]
+        out[i] = -1
+        if code < 0 or code >> (width * stride) != 0:
+            continue
+        left, heights, x_word, position = tier, 0, 0, 0
+        for c in range(width):
+            column = code & column_bits
+            code >>= stride
+            if column < top:
+                k, x = held[column], xs[column]
+            else:  # a tall column, as in _count_discs
+                k = 16
+                while (column + 1) >> (k + 1) != 0:
+                    k += 1
+                x = (column + 1 - (1 << k)) ^ (((1 << k) - 1) & flip)
+            if k > left or k == stride:  # too many discs, or one in the spare row
+                left = -1
+                break
+            heights += before[c][left][k]
+            left -= k
+            x_word |= x << position
+            position += k
+        if left != 0:
+            continue
+        colour, seen = 0, 0
+        for j in range((tier + 7) >> 3):
+            byte = x_word & 255
+            x_word >>= 8
+            colour += colex[j][seen][byte]
+            seen += bits[byte]
+        if seen == x_count:
+            out[i] = heights * colourings + colour
+
+
+@kernel
+def _unrank(indices: Codes, tier: int, masks: Codes, t: Tables, out: Codes) -> None:
+    """out[i] = the code with index indices[i] in tier ``tier`` (see DiscTiers), or -1;
+    masks[h], if not empty, is the disc mask of the column filling ranked h."""
+    width, stride, held, before, binom = t.width, t.stride, t.held, t.before, t.binom
+    low, low_start, column_bits = t.low, t.low_start, (1 << stride) - 1
+    x_count, flip = (tier + 1) // 2, -(tier % 2)
+    colourings = binom[tier][x_count]
+    size = before[0][tier][stride] * colourings
+    for i in range(len(indices)):
+        index = indices[i]
+        out[i] = -1
+        if index < 0 or index >= size:
+            continue
+        heights = index // colourings
+        colour = index - heights * colourings
+        # Disc p is X when the colour rank left reaches C(p, X discs left), from the top
+        # down to disc 16; the rank left then picks the word of the lowest 16 from ``low``.
+        x_word, x_left = 0, x_count
+        for p in range(tier - 1, len(low_start) - 2, -1):
+            below = binom[p][x_left]
+            if colour >= below:
+                colour -= below
+                x_left -= 1
+                x_word |= 1 << p
+        x_word |= low[low_start[x_left] + colour]
+        listed = heights < len(masks)
+        mask, left, code = masks[heights] if listed else 0, tier, 0
+        for c in range(width):
+            if listed:
+                filled = (mask >> (c * stride)) & column_bits
+                k = held[filled]
+            else:  # column c holds k discs: before[c][left][k] <= heights < ...[k + 1]
+                k = 0
+                while k < stride - 1 and before[c][left][k + 1] <= heights:
+                    k += 1
+                heights -= before[c][left][k]
+                left -= k
+                filled = (1 << k) - 1
+            code |= (filled + ((x_word & filled) ^ (filled & flip))) << (c * stride)
+            x_word >>= k  # the X discs, lowest first
+        out[i] = code
+
+
+class DiscTiers:
+    """The tier protocol's dense ranking of the positions holding t discs (see ConnectFour).
+
+    index = rank of the column heights * C(t, x) + rank of which discs are X, where x =
+    ceil(t / 2) (X moved first). Heights are ranked lexicographically, column 0 first, with
+    ``before[c, s, h]``: the fillings of columns c.. with s discs whose column c holds fewer
+    than h. The discs, listed column by column and bottom to top, make a t-bit word with a bit
+    set for each X; it is ranked in the combinatorial number system (the sum of C(p_i, i)
+    over the X positions p_1 < p_2 < ...), eight positions at a time through ``colex``, and
+    unranked from the top position down, the lowest 16 at once through ``low``. The kernels
+    ``_rank`` and ``_unrank`` do this code by code (compiled for many codes).
+    """
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        width, height = board.width, board.height
+        self.cells = cells = width * height
+        self.binom = binom = binomials(cells + 1)
+        self.ways = ways = np.zeros((width + 1, cells + 1), dtype=np.int64)  # ways[c, s]
+        ways[width, 0] = 1
+        for c in reversed(range(width)):
+            for h in range(height + 1):
+                ways[c, h:] += ways[c + 1, : cells + 1 - h]
+        before = np.zeros((width, cells + 1, height + 2), dtype=np.int64)
+        for c in range(width):
+            for h in range(1, height + 2):
+                before[c, h - 1 :, h] = ways[c + 1, : cells + 2 - h]
+        np.cumsum(before, axis=2, out=before)
+        column = np.arange(1 << min(board.stride, 16), dtype=np.int64)
+        held = np.zeros_like(column)
+        for k in range(1, min(board.stride, 16) + 1):
+            held[(1 << k) - 1 :] += 1
+        x_discs = column - ((1 << held) - 1)
+        # colex[j, i, byte]: what the X bits ``byte`` at positions 8j to 8j + 7 add to the
+        # rank when i X discs come before them.
+        byte = np.arange(256, dtype=np.int64)
+        bits = np.array([b.bit_count() for b in range(256)], dtype=np.int64)
+        before_x = np.arange(cells + 1, dtype=np.int64)[:, None]
+        colex = np.zeros(((cells + 7) // 8, cells + 1, 256), dtype=np.int64)
+        for j in range(colex.shape[0]):
+            for b in range(min(8, cells - 8 * j)):
+                nth = before_x + bits[byte & ((1 << b) - 1)] + 1
+                taken = binom[8 * j + b, np.minimum(nth, cells + 1)]
+                colex[j] += np.where((byte >> b) & 1 == 1, taken, 0)
+        xs = np.stack([x_discs, x_discs ^ ((1 << held) - 1)])
+        self.tables = Tables(width, board.stride, held, xs, before, binom, colex, bits,
+                             *_low_words(min(cells, 16), bits))  # fmt: skip
+        self.plain: Tables | None = None  # the tables as lists, once needed
+        self.mask_tables: dict[int, Codes] = {}
+        self.no_masks = np.zeros(0, dtype=np.int64)
+
+    def size(self, tier: int) -> int:
+        """How many indices tier ``tier`` has."""
+        self._check(tier)
+        return int(self.ways[0, tier]) * int(self.binom[tier, (tier + 1) // 2])
+
+    def rank(self, tier: int, codes: Codes) -> Codes:
+        """The indices of codes within their tier; -1 for a code holding another number of
+        discs (or no code at all)."""
+        self._check(tier)
+        return self._apply(_rank, codes, tier)
+
+    def unrank(self, tier: int, indices: Codes) -> Codes:
+        """The codes with the given indices in tier ``tier``; -1 for an index out of range."""
+        self._check(tier)
+        return self._apply(_unrank, indices, tier, self._masks(tier, np.size(indices)))
+
+    def tiers(self, codes: Codes) -> Codes:
+        """The number of discs of each code."""
+        return self._apply(_count_discs, codes)
+
+    def _check(self, tier: int) -> None:
+        if not 0 <= tier <= self.cells:
+            raise ValueError(f"tiers run from 0 to {self.cells} discs, not {tier}")
+
+    def _apply(self, task: Kernel[..., None], values: Codes, *args: Any) -> Codes:
+        """``task(values, *args, tables, out)`` over the values flattened, with the tables
+        as arrays when it runs compiled and as lists when not; ``out`` shaped like them."""
+        values = np.ascontiguousarray(values, dtype=np.int64)
+        if values.ndim != 1:
+            return self._apply(task, values.reshape(-1), *args).reshape(values.shape)
+        out = np.empty(values.shape, dtype=np.int64)
+        if task.compiles_for(values.size):
+            task.compiled(values, *args, self.tables, out)
+        else:
+            if self.plain is None:
+                lists = (a.tolist() if isinstance(a, np.ndarray) else a for a in self.tables)
+                self.plain = Tables(*lists)
+            # As plain Python: its ints cannot overflow, and these kernels call no others.
+            task.function(values.tolist(), *args, self.plain, out)
+        return out
+
+    def _masks(self, tier: int, count: int) -> Codes:
+        """The disc masks of the column fillings of a tier, by rank (kept once built), where
+        they pay: to unrank, compiled, many indices of a tier of not too many fillings, in
+        columns that ``held`` reads; else no masks."""
+        ways = int(self.ways[0, tier])
+        if not _unrank.compiles_for(count):
+            return self.no_masks
+        if tier not in self.mask_tables:
+            if ways > TABLE_LIMIT or 16 * count < ways or self.board.stride > 16:
+                return self.no_masks
+            first = np.arange(ways, dtype=np.int64) * int(self.binom[tier, (tier + 1) // 2])
+            codes = np.empty(ways, dtype=np.int64)
+            _unrank.compiled(first, tier, self.no_masks, self.tables, codes)
+            self.mask_tables[tier] = self.board.boards(codes)[1]
+        return self.mask_tables[tier]
+
+
+def _low_words(positions: int, bits: Codes) -> tuple[Codes, Codes]:
+    """``low[start[n] + r]``: the word of ``positions`` bits (16 at most) with n set and colex
+    rank r, which is its rank among those words in increasing order."""
+    words = np.arange(1 << positions)
+    ones = bits[words & 255] + bits[words >> 8]
+    low = np.argsort(ones, kind="stable").astype(np.int64)
+    return low, np.searchsorted(ones[low], np.arange(positions + 1)).astype(np.int64)
