@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "perfectplay"
 LAYERS = [
     ("errors", "values", "progress", "compiled", "periods", "records", "memory"),
     ("protocol",),
-    ("rules", "terminals"),
+    ("rules", "terminals", "identity"),
     ("spaces",),
     ("solvers",),
     ("answers", "tablebase.header", "tablebase.write", "solution"),

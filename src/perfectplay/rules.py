@@ -8,14 +8,9 @@ state. Nothing else in perfectplay calls ``getattr`` on a game.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import inspect
-import random
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic
-
-import numpy as np
 
 from .errors import GameError, UsageProblem, describe
 from .protocol import HOOKS, REQUIRED_METHODS, Codes, Expansion, Game, M, S
@@ -128,52 +123,6 @@ class Rules(Generic[S, M]):
         if self.batch is not None:
             moved.batch = dataclasses.replace(self.batch, universe=None)
         return moved
-
-    def identity(self) -> dict[str, Any]:
-        """What a saved solve must match: the game's name and class, the values of its
-        constructor parameters, and a fingerprint of its rules' behaviour (a hash of seeded
-        random playouts: keys, ends, moves, tiers and ranks met), so that editing a comment
-        keeps a tablebase valid and changing a rule does not."""
-        cls = type(self.game)
-        parameters: dict[str, Any] = {}
-        try:
-            names = list(inspect.signature(cls).parameters)
-        except (TypeError, ValueError):
-            names = []
-        state = vars(self.game) if hasattr(self.game, "__dict__") else {}
-        for name in names:
-            value = state.get(name)
-            if isinstance(value, (bool, int, float, str)) or (
-                isinstance(value, tuple) and all(isinstance(v, (int, float, str)) for v in value)
-            ):
-                parameters[name] = list(value) if isinstance(value, tuple) else value
-        return {
-            "game": self.name,
-            "class": cls.__qualname__,
-            "parameters": parameters,
-            "fingerprint": self._fingerprint(),
-        }
-
-    def _fingerprint(self, playouts: int = 8, plies: int = 200) -> str:
-        """SHA-256 of what seeded random playouts meet (see ``identity``)."""
-        digest = hashlib.sha256()
-        for seed in range(playouts):
-            pick = random.Random(seed)
-            state = self.initial_state()
-            for _ in range(plies):
-                key = self.key_of(state)
-                facts: list[Any] = [key, self.outcome(state)]
-                if self.tiers is not None and isinstance(key, int):
-                    code = np.array([key], dtype=np.int64)
-                    tier = self.tiers.tier_of(code)[0] if self.tiers.tier_of else None
-                    facts += [tier, None if tier is None else self.tiers.rank(int(tier), code)[0]]
-                moves = self.legal_moves(state)
-                facts.append([self.format_move(m) for m in moves])
-                digest.update(repr(facts).encode())
-                if not moves:
-                    break
-                state = self.play(state, moves[pick.randrange(len(moves))])
-        return digest.hexdigest()
 
     def key_of(self, state: S) -> Hashable:
         """The canonical key of a state (the state itself when the game has no key())."""

@@ -31,7 +31,7 @@ SHOWN = 5  # problems told per hook; the rest are counted
 def check_game(game: Any, *, samples: int = 1000, seed: int = 0) -> list[str]:
     """The problems found in a sample of ``game``'s positions; [] when all is well."""
     try:
-        check = Check(Rules(game), samples, seed)
+        check = TierCheck(Rules(game), samples, seed)
         check.playouts()
     except PerfectplayError as exc:
         return [str(exc)]
@@ -82,12 +82,6 @@ class Check:
             self.add(hook, f"gave shape {values.shape} for {len(args[-1])} inputs")
             return np.zeros(0, dtype=np.int64)
         return values
-
-    def child_tiers(self, tiers: TierRules, tier: int) -> list[int]:
-        if tier not in self.listed:
-            listed = self.call("child_tiers", tiers.child_tiers, tier)
-            self.listed[tier] = [] if listed is None else [int(t) for t in listed]
-        return self.listed[tier]
 
     def playouts(self) -> None:
         """Random playouts from the initial state until ``samples`` states are seen."""
@@ -174,6 +168,16 @@ class Check:
                 key = (key, reward, not rules.mover_changes(state, child))
             found[key] += 1
         return found
+
+
+class TierCheck(Check):
+    """The checks of the tier protocol, on top of the batch protocol's."""
+
+    def child_tiers(self, tiers: TierRules, tier: int) -> list[int]:
+        if tier not in self.listed:
+            listed = self.call("child_tiers", tiers.child_tiers, tier)
+            self.listed[tier] = [] if listed is None else [int(t) for t in listed]
+        return self.listed[tier]
 
     def tiers(self, tiers: TierRules) -> None:
         """Every check of the tier protocol."""

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import GameError, PerfectplayError, UsageProblem, describe
 from ..games import BUILTINS
+from ..identity import identity_of
 from ..rules import Rules
 from ..solve import solve
 from ..tablebase.build import build_tablebase
@@ -45,7 +46,7 @@ def build_into(
     has tiers, else explored in memory and saved; a finished one of this game is reused."""
     if directory.exists() and not directory.is_dir():
         raise UsageProblem(f"--save {directory}: that is a file, not a directory")
-    found = existing(directory, rules.identity())
+    found = existing(directory, identity_of(rules))
     if found is not None:
         return Built(found, 0.0, found.layout, reused=True)
     _check_free(directory)

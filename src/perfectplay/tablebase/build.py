@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ..identity import identity_of
 from ..progress import ProgressCallback
 from ..protocol import Game
 from ..records import format_for
@@ -29,7 +30,7 @@ def build_tiered(
     memory: int | None = None,
 ) -> tuple[Header, float]:
     """Solve a tier game into ``directory``; the header and the seconds it took."""
-    identity = rules.identity()
+    identity = identity_of(rules)
     found = existing(directory, identity)
     if found is not None:
         return found, 0.0
@@ -81,7 +82,7 @@ def build_tablebase(
     path = Path(directory)
     if rules.tiers is not None:
         return build_tiered(rules, path, progress, memory)
-    found = existing(path, rules.identity())
+    found = existing(path, identity_of(rules))
     if found is not None:
         return found, 0.0
     solution = solve(rules, max_states=max_states, progress=progress, memory=memory)

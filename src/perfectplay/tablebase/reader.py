@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..answers import NO_STATE, Answers
+from ..identity import identity_of
 from ..protocol import Game, M, S
 from ..records import RecordFormat
 from ..rules import Rules
@@ -176,7 +177,7 @@ def open_tablebase(path: str | Path, game: Game[S, M] | Rules[S, M]) -> Tablebas
     directory = Path(path)
     rules: Rules[S, M] = game if isinstance(game, Rules) else Rules(game)
     header = read_header(directory)
-    mismatch = describe_mismatch(header.identity, rules.identity())
+    mismatch = describe_mismatch(header.identity, identity_of(rules))
     if mismatch is not None:
         raise TablebaseError(f"{directory} cannot answer for {rules.name}: {mismatch}")
     if header.layout == "tiers" and rules.tiers is None:

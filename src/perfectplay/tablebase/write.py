@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import GameError
+from ..identity import identity_of
 from ..records import TierSummary, format_for
 from ..rules import Rules
 from ..spaces.tier_files import file_sha256, tier_file_name
@@ -30,7 +31,7 @@ def save_arrays(
 ) -> Header:
     """Write the values of an explored outcome game (see the module docstring)."""
     keys = _integer_keys(rules, states)
-    identity = rules.identity()
+    identity = identity_of(rules)
     existing(directory, identity)
     directory.mkdir(parents=True, exist_ok=True)
     order = np.argsort(keys, kind="stable")

@@ -1,0 +1,66 @@
+"""A game's identity: what a saved solve must match before it answers for the game.
+
+The name and class of the game, the values of its constructor parameters, and a fingerprint
+of its rules' behaviour: a hash of what seeded random playouts meet (keys, ends, moves, and
+for tier games the tiers and ranks), so that editing a comment keeps a tablebase valid and
+changing a rule does not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import random
+from typing import Any
+
+import numpy as np
+
+from .rules import Rules
+
+
+def identity_of(rules: Rules[Any, Any]) -> dict[str, Any]:
+    """What a saved solve must match: the game's name and class, the values of its
+    constructor parameters, and a fingerprint of its rules' behaviour (a hash of seeded
+    random playouts: keys, ends, moves, tiers and ranks met), so that editing a comment
+    keeps a tablebase valid and changing a rule does not."""
+    cls = type(rules.game)
+    parameters: dict[str, Any] = {}
+    try:
+        names = list(inspect.signature(cls).parameters)
+    except (TypeError, ValueError):
+        names = []
+    state = vars(rules.game) if hasattr(rules.game, "__dict__") else {}
+    for name in names:
+        value = state.get(name)
+        if isinstance(value, (bool, int, float, str)) or (
+            isinstance(value, tuple) and all(isinstance(v, (int, float, str)) for v in value)
+        ):
+            parameters[name] = list(value) if isinstance(value, tuple) else value
+    return {
+        "game": rules.name,
+        "class": cls.__qualname__,
+        "parameters": parameters,
+        "fingerprint": fingerprint(rules),
+    }
+
+
+def fingerprint(rules: Rules[Any, Any], playouts: int = 8, plies: int = 200) -> str:
+    """SHA-256 of what seeded random playouts meet (see ``identity``)."""
+    digest = hashlib.sha256()
+    for seed in range(playouts):
+        pick = random.Random(seed)
+        state = rules.initial_state()
+        for _ in range(plies):
+            key = rules.key_of(state)
+            facts: list[Any] = [key, rules.outcome(state)]
+            if rules.tiers is not None and isinstance(key, int):
+                code = np.array([key], dtype=np.int64)
+                tier = rules.tiers.tier_of(code)[0] if rules.tiers.tier_of else None
+                facts += [tier, None if tier is None else rules.tiers.rank(int(tier), code)[0]]
+            moves = rules.legal_moves(state)
+            facts.append([rules.format_move(m) for m in moves])
+            digest.update(repr(facts).encode())
+            if not moves:
+                break
+            state = rules.play(state, moves[pick.randrange(len(moves))])
+    return digest.hexdigest()
