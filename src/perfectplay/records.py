@@ -82,14 +82,17 @@ class TierSummary:
     """Keys "value:remoteness", for JSON."""
 
     def add(self, values: Any, remoteness: Any) -> None:
-        """Count a chunk of solved positions."""
+        """Count a chunk of solved positions (value codes 0-7, remoteness below 2**13)."""
         self.positions += int(values.shape[0])
-        for code, count in zip(*np.unique(values, return_counts=True), strict=True):
-            self.values[int(code)] = self.values.get(int(code), 0) + int(count)
-        pairs = values.astype(np.int64) << 32 | remoteness.astype(np.int64)
-        for pair, count in zip(*np.unique(pairs, return_counts=True), strict=True):
-            key = f"{int(pair) >> 32}:{int(pair) & 0xFFFFFFFF}"
-            self.remoteness[key] = self.remoteness.get(key, 0) + int(count)
+        if not values.shape[0]:
+            return
+        pairs = values.astype(np.int64) << 13 | remoteness.astype(np.int64)
+        counts = np.bincount(pairs)  # a count per (value, remoteness): no sorting
+        for pair in np.flatnonzero(counts).tolist():
+            code, plies, count = pair >> 13, pair & 0x1FFF, int(counts[pair])
+            self.values[code] = self.values.get(code, 0) + count
+            key = f"{code}:{plies}"
+            self.remoteness[key] = self.remoteness.get(key, 0) + count
 
     def as_json(self) -> dict[str, Any]:
         """The summary as progress.json and the header keep it."""
