@@ -7,14 +7,14 @@ BIN := $(VENV)/bin
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet --quiet -e .
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --quiet -e '.[test]'
 	touch $(VENV)/.installed $@
 
 demo: $(VENV)/.installed
@@ -41,7 +41,7 @@ bench-contest: $(VENV)/.installed
 # depend on them).
 peers:
 	test -x .venv-peers/bin/python || $(PYTHON) -m venv .venv-peers
-	.venv-peers/bin/python -m pip install --quiet open_spiel easyAI -e .
+	.venv-peers/bin/python -m pip install --quiet --quiet open_spiel easyAI -e .
 	.venv-peers/bin/python bench/peers.py
 
 clean:
