@@ -31,7 +31,8 @@ class Terminals:
         """None until an end with a value is met (or a game declares its kind)."""
         self.integral = True
         """Whether every score so far is a whole number (or infinite)."""
-        self._first: dict[Kind, str] = {}
+        self._first: dict[Kind, tuple[object, object]] = {}
+        """The first end of each kind: (value, state), described only if ever needed."""
 
     def check(self, state: Any, value: object) -> Value | float:
         """The value of one end: a Value, or a score as a float; GameError when unusable."""
@@ -42,7 +43,7 @@ class Terminals:
                     "that ends returns WIN, LOSS or TIE (DRAW is what a solver reports for "
                     "play that never ends)"
                 )
-            self._meet("outcome", f"{value.name} for {describe(state)}")
+            self._meet("outcome", value.name, state)
             return value
         if not is_score(value):
             raise GameError(
@@ -53,7 +54,7 @@ class Terminals:
         problem = score_problem(value)
         if problem is not None:
             raise GameError(f"{self.name}.outcome(state) for {describe(state)}: {problem}")
-        self._meet("scored", f"{describe(value)} for {describe(state)}")
+        self._meet("scored", value, state)
         number = float(value)  # type: ignore[arg-type]
         if not (isinstance(value, (int, np.integer)) or math.isinf(number)):
             self.integral = False
@@ -86,7 +87,7 @@ class Terminals:
             done = ~np.isnan(scores)
             if done.any():
                 i = int(np.flatnonzero(done)[0])
-                self._meet("scored", f"{scores[i]} for state {int(codes[i])}", "batch_outcome")
+                self._meet("scored", scores[i], int(codes[i]), "batch_outcome")
             if self.integral and not np.all(scores[np.isfinite(scores)] % 1 == 0):
                 self.integral = False
             return np.where(done, np.int8(Value.TIE), np.int8(UNDECIDED)).astype(np.int8), scores
@@ -101,18 +102,30 @@ class Terminals:
         if ended.size:
             i = int(ended[0])
             self._meet(
-                "outcome", f"{Value(int(code[i])).name} for state {int(codes[i])}", "batch_outcome"
+                "outcome", Value(int(code[i])).name, int(codes[i]), "batch_outcome"
             )
         return code, None
 
-    def _meet(self, kind: Kind, example: str, method: str = "outcome(state)") -> None:
-        self._first.setdefault(kind, example)
+    def _meet(
+        self, kind: Kind, value: object, state: object, method: str = "outcome(state)"
+    ) -> None:
+        """Note an end of ``kind``; refuse it if the game already showed the other kind.
+
+        Runs once per end: what the message needs is kept raw and described only on error.
+        """
+        self._first.setdefault(kind, (value, state))
         if self.kind is None:
             self.kind = kind
         elif self.kind != kind:
             raise GameError(
                 f"{self.name}.{method} mixes outcomes and scores: "
-                f"{self._first.get('outcome', 'an outcome')} but "
-                f"{self._first.get('scored', 'a score')}; a game is either won/lost/tied "
-                "or scored (use +-inf for a scored win)"
+                f"{self._example('outcome')} but {self._example('scored')}; a game is either "
+                "won/lost/tied or scored (use +-inf for a scored win)"
             )
+
+    def _example(self, kind: Kind) -> str:
+        if kind not in self._first:
+            return "an outcome" if kind == "outcome" else "a score"
+        value, state = self._first[kind]
+        shown = value if kind == "outcome" else describe(value)  # outcomes come as names
+        return f"{shown} for {describe(state)}"

@@ -70,7 +70,8 @@ class ConnectFour:
 
     def key(self, state: State) -> int:
         """The state's code (with symmetry, the smaller of it and its mirror image's)."""
-        return self.canonical(state[0] + state[1])
+        code = state[0] + state[1]
+        return self.canonical(code) if self.symmetry else code  # runs once per move
 
     def from_code(self, code: int) -> State:
         """The state behind a code."""
