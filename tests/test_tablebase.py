@@ -324,3 +324,9 @@ def test_killed_solve_goes_on_from_its_finished_tiers(tmp_path: Path) -> None:
     assert {t: e.sha256 for t, e in resumed.tiers.items()} == {
         t: e.sha256 for t, e in whole.tiers.items()
     }
+
+
+def test_a_move_inside_its_tier_is_refused_as_loopy(tmp_path: Path) -> None:
+    game = LayeredGame({0: [1], 1: [], 2: [], 3: []}, {}, width=2)  # 0 -> 1: same layer
+    with pytest.raises(GameError, match="stays in tier 0; moves inside a tier"):
+        build_tablebase(game, tmp_path / "tb")

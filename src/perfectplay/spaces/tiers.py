@@ -158,6 +158,11 @@ def _stray_move(
     row = int(parents[np.flatnonzero(child_tier == kid)[0]])
     code = int(codes[row])
     state = code if rules.from_code is None else rules.from_code(code)
+    if kid == tier:
+        raise GameError(
+            f"{rules.name}: a move from {describe(state)} stays in tier {tier}; moves inside a "
+            "tier (loopy tiers) are not supported yet: every move must lead to a child tier"
+        )
     raise GameError(
         f"{rules.name}: a move from {describe(state)} in tier {tier} leads into tier {kid}, "
         f"which child_tiers({tier}) does not list ({list(graph.children[tier])})"
