@@ -74,7 +74,7 @@ class Kernel(Generic[P, R]):
     def interpreted(self, *args: P.args, **kwargs: P.kwargs) -> R:
         """The same function run by the Python interpreter (integer wrap-around as compiled);
         the kernels it calls run interpreted too."""
-        _local.depth = getattr(_local, "depth", 0) + 1
+        _local.depth = _local.__dict__.get("depth", 0) + 1
         try:
             with np.errstate(over="ignore"):
                 return self.function(*args, **kwargs)
@@ -84,12 +84,13 @@ class Kernel(Generic[P, R]):
     def compiles_for(self, work: int) -> bool:
         """Whether a call over ``work`` elements runs compiled: always once numba is loaded
         (or this kernel compiled), else only when the work is large enough to pay for the
-        import. Kernels whose tables are large even for tiny inputs ask with their work."""
-        if getattr(_local, "depth", 0) > 0 or MODE == "interpreted":
+        import. Kernels whose tables are large even for tiny inputs ask with their work.
+        Runs once per call of a kernel: a probe of one position calls two."""
+        if _local.__dict__.get("depth", 0) > 0:
             return False  # inside an interpreted kernel, callees stay interpreted
-        if MODE == "compiled":
-            return True
-        return self._compiled is not None or "numba" in sys.modules or work >= INTERPRET_BELOW
+        if MODE == "auto":
+            return self._compiled is not None or work >= INTERPRET_BELOW or "numba" in sys.modules
+        return MODE == "compiled"
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         if self.compiles_for(_elements(args)):

@@ -28,6 +28,8 @@ from ..values import GameValue, Value
 from .blocks import BlockReader
 from .header import Header, TablebaseError, describe_mismatch, read_header
 
+_VALUES = (Value.WIN, Value.LOSS, Value.TIE, Value.DRAW)  # by value code - 1
+
 
 class Tablebase(Answers[S, M]):
     """A saved solve, answering value, remoteness, moves and perfect play of its positions."""
@@ -39,6 +41,7 @@ class Tablebase(Answers[S, M]):
         self.record = RecordFormat(header.record_bytes)
         self._lock = threading.Lock()
         self._arrays: dict[str, Any] = {}
+        self._records: dict[int, Any] = {}  # per tier, what lookup reads (see lookup)
         self._check_files()
 
     def _check_files(self) -> None:
@@ -119,21 +122,32 @@ class Tablebase(Answers[S, M]):
         assert tiers is not None
         code = np.array([key], dtype=np.int64)
         tier = int(tiers.tier_of(code)[0]) if tiers.tier_of is not None else tiers.initial_tier
-        if tier not in self.header.tiers:
+        entry = self.header.tiers.get(tier)
+        if entry is None:
             return None
         index = int(tiers.rank(tier, code)[0])
-        return (tier, index) if 0 <= index < self.header.tiers[tier].size else None
+        return (tier, index) if 0 <= index < entry.size else None
 
     def lookup(self, state: S) -> tuple[GameValue, int | None] | None:
-        """The value and remoteness of ``state``, or None when it was never reached."""
+        """The value and remoteness of ``state``, or None when it was never reached.
+
+        Runs once per probe: the records of each tier are kept as a plain array once
+        verified, and value codes are read from a tuple.
+        """
         place = self.locate(state)
         if place is None:
             return None
-        record = int(self.tier_records(place[0])[place[1]])
+        records = self._records.get(place[0])
+        if records is None:
+            records = self.tier_records(place[0])
+            if self.header.compressed is None:
+                records = np.asarray(records)  # a plain view of the map: faster to index
+            self._records[place[0]] = records
+        record = int(records[place[1]])
         code = record >> self.record.shift
         if code == 0:
             return None
-        value = Value(code)
+        value = _VALUES[code - 1]
         return value, None if value is Value.DRAW else record & self.record.max_remoteness
 
     def probe_records(self, tier: int, indices: npt.NDArray[np.int64]) -> Any:
@@ -159,6 +173,7 @@ class Tablebase(Answers[S, M]):
         """Let go of every mapped file."""
         with self._lock:
             self._arrays.clear()
+            self._records.clear()
 
     def __enter__(self) -> Tablebase[S, M]:
         return self
