@@ -464,11 +464,11 @@ def test_play_db_plays_the_tablebase_best_moves(bases: dict[str, Path]) -> None:
 def test_save_goes_on_after_ctrl_c(tmp_path: Path) -> None:
     """Interrupted on a terminal while solving tiers: one line, the finished tiers kept, and
     the same command then completes the tablebase."""
-    target = tmp_path / "c4-5x4"
-    args = ["solve", "connect-four", "-p", "width=5", "--save", str(target)]
+    target = tmp_path / "c4-4x6"  # large enough (seconds) that Ctrl-C lands mid-solve
+    args = ["solve", "connect-four", "-p", "height=6", "--save", str(target)]
     child = pexpect.spawn(SCRIPT, args, encoding="utf-8", timeout=120)
     child.setwinsize(50, 200)
-    child.expect(r"solving tier \d+ \(\d+ of \d+ tiers\), [\d,]+ of 3,945,711 positions")
+    child.expect(r"solving tier \d+ \(\d+ of \d+ tiers\), [\d,]+ of 15,835,683 positions")
     child.sendintr()
     child.expect(pexpect.EOF)
     child.close()
@@ -477,5 +477,5 @@ def test_save_goes_on_after_ctrl_c(tmp_path: Path) -> None:
     assert "run the same solve again" in (child.before or "")
     assert (target / "progress.json").exists() and not (target / "header.json").exists()
     done = json_of(*args)
-    assert done["stats"]["positions"] == 3945711
-    assert (done["value"], done["remoteness"]) == ("tie", 20)
+    assert done["stats"]["positions"] == 15835683
+    assert (done["value"], done["remoteness"]) == ("tie", 24)

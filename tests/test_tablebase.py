@@ -306,7 +306,7 @@ def test_killed_solve_goes_on_from_its_finished_tiers(tmp_path: Path) -> None:
     code = (
         "import sys; from perfectplay import build_tablebase; "
         "from perfectplay.games import ConnectFour; "
-        "build_tablebase(ConnectFour(4, 4), sys.argv[1])"
+        "build_tablebase(ConnectFour(5, 4), sys.argv[1])"
     )
     target = tmp_path / "killed"
     child = subprocess.Popen([sys.executable, "-c", code, str(target)])
@@ -319,8 +319,8 @@ def test_killed_solve_goes_on_from_its_finished_tiers(tmp_path: Path) -> None:
     child.send_signal(signal.SIGKILL)
     child.wait()
     assert not (target / "header.json").exists()  # it died before the end
-    resumed, _ = build_tablebase(ConnectFour(4, 4), target)
-    whole, _ = build_tablebase(ConnectFour(4, 4), tmp_path / "whole")
+    resumed, _ = build_tablebase(ConnectFour(5, 4), target)
+    whole, _ = build_tablebase(ConnectFour(5, 4), tmp_path / "whole")
     assert {t: e.sha256 for t, e in resumed.tiers.items()} == {
         t: e.sha256 for t, e in whole.tiers.items()
     }

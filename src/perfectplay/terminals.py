@@ -101,9 +101,7 @@ class Terminals:
         ended = np.flatnonzero(code != UNDECIDED)
         if ended.size:
             i = int(ended[0])
-            self._meet(
-                "outcome", Value(int(code[i])).name, int(codes[i]), "batch_outcome"
-            )
+            self._meet("outcome", Value(int(code[i])).name, int(codes[i]), "batch_outcome")
         return code, None
 
     def _meet(
