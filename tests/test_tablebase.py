@@ -18,6 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perfectplay import (
+    DRAW,
+    LOSS,
+    TIE,
+    WIN,
     Expansion,
     GameError,
     InterruptedSolve,
@@ -71,7 +75,12 @@ class LayeredGame:
     initial_tier = 0
 
     def child_tiers(self, tier: int) -> list[int]:
-        return list(range(tier + 1, self.layers))
+        inner = any(
+            m // self.width == tier
+            for code in range(tier * self.width, (tier + 1) * self.width)
+            for m in self.table[code]
+        )
+        return ([tier] if inner else []) + list(range(tier + 1, self.layers))
 
     def tier_size(self, tier: int) -> int:
         return self.width
@@ -111,6 +120,66 @@ def same_answers(game: Any, directory: Path) -> None:
         assert base.principal_variation() == solution.principal_variation()
         positions = base.header.counts()["positions"]
     assert positions == solution.stats.states
+
+
+@st.composite
+def loopy_layered_games(draw: Any) -> LayeredGame:
+    """Layered games whose positions may also move within their own layer: cycles, draws."""
+    layers = draw(st.integers(2, 4))
+    width = draw(st.integers(2, 6))
+    moves: dict[int, list[int]] = {}
+    ends: dict[int, int] = {}
+    for layer in range(layers):
+        for i in range(width):
+            code = layer * width + i
+            inner = list(range(layer * width, (layer + 1) * width))
+            later = list(range((layer + 1) * width, layers * width)) or inner
+            moves[code] = draw(st.lists(st.sampled_from(inner), max_size=2)) + draw(
+                st.lists(st.sampled_from(later), max_size=3)
+            )
+            ends[code] = draw(st.sampled_from([0, 0, 0, 0, 0, 1, 2, 3]))
+    return LayeredGame(moves, ends, width)
+
+
+@settings(max_examples=150, deadline=None)
+@given(loopy_layered_games())
+def test_loopy_tiers_equal_explored_retrograde_on_random_games(
+    tmp_path_factory: Any, game: Any
+) -> None:
+    directory = tmp_path_factory.mktemp("tb")
+    build_tablebase(game, directory)
+    same_answers(game, directory)
+
+
+def test_loopy_tier_loses_as_slowly_as_its_children_allow(tmp_path: Path) -> None:
+    # Tier 0 holds 0 and 1 (0 moves to 1 inside it); 1 moves out to 2, which wins in 1.
+    game = LayeredGame({0: [1], 1: [2], 2: [3], 3: []}, {}, width=2)
+    assert game.child_tiers(0) == [0, 1]
+    build_tablebase(game, tmp_path / "tb")
+    with open_tablebase(tmp_path / "tb", game) as base:
+        assert [base.lookup(s) for s in range(4)] == [
+            (WIN, 3),
+            (LOSS, 2),
+            (WIN, 1),
+            (LOSS, 0),
+        ]
+    same_answers(game, tmp_path / "tb")
+
+
+def test_loopy_tier_ties_as_soon_as_its_children_allow(tmp_path: Path) -> None:
+    # As above, but 3 is a tied end: 2 ties in 1, 1 in 2, 0 in 3; 4 and 5 move in a circle.
+    game = LayeredGame({0: [1, 4], 1: [2], 2: [3], 3: [], 4: [5], 5: [4]}, {3: 3}, width=2)
+    build_tablebase(game, tmp_path / "tb")
+    with open_tablebase(tmp_path / "tb", game) as base:
+        assert [base.lookup(s) for s in range(6)] == [
+            (TIE, 3),
+            (TIE, 2),
+            (TIE, 1),
+            (TIE, 0),
+            (DRAW, None),
+            (DRAW, None),
+        ]
+    same_answers(game, tmp_path / "tb")
 
 
 @settings(max_examples=80, deadline=None)
@@ -326,7 +395,8 @@ def test_killed_solve_goes_on_from_its_finished_tiers(tmp_path: Path) -> None:
     }
 
 
-def test_a_move_inside_its_tier_is_refused_as_loopy(tmp_path: Path) -> None:
+def test_a_move_inside_an_undeclared_loopy_tier_is_refused(tmp_path: Path) -> None:
     game = LayeredGame({0: [1], 1: [], 2: [], 3: []}, {}, width=2)  # 0 -> 1: same layer
-    with pytest.raises(GameError, match="stays in tier 0; moves inside a tier"):
+    game.child_tiers = lambda tier: [t for t in range(tier + 1, 2)]  # type: ignore[method-assign]
+    with pytest.raises(GameError, match="stays in tier 0; a tier with moves inside it"):
         build_tablebase(game, tmp_path / "tb")

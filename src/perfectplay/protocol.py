@@ -18,8 +18,9 @@ on large ones.
 The tier protocol, for solving out of core: a tier is a set of positions with a dense index
 0..tier_size(tier)-1, given by the game's own ranking (``batch_rank`` and its inverse
 ``batch_unrank``; an index that is no legal position unranks to -1). Every move from a
-position of tier t leads into a tier that ``child_tiers(t)`` lists, never into t itself,
-and the tiers form no cycle. The rules themselves come from the batch protocol.
+position of tier t leads into a tier that ``child_tiers(t)`` lists; t lists itself when
+moves stay inside it (a loopy tier, solved by rounds), and the tiers form no other cycle.
+The rules themselves come from the batch protocol.
 
 ``HOOKS`` lists every method and attribute perfectplay looks for, as required, optional,
 speed (the batch protocol over integer codes) or tiers (the tier protocol, which also needs
@@ -202,7 +203,7 @@ HOOKS: tuple[Hook, ...] = (
     Hook(
         "child_tiers",
         "tiers",
-        "child_tiers(tier) -> iterable of int (every tier one move can reach; not the tier)",
+        "child_tiers(tier) -> iterable of int (every tier one move can reach; itself if loopy)",
         "no tiered solving",
     ),
     Hook("tier_size", "tiers", "tier_size(tier) -> int (indices 0..size-1)", "no tiered solving"),

@@ -1,7 +1,8 @@
 """The tier solver: WIN / LOSS / TIE games solved tier by tier, leaves first, out of core.
 
-Precondition: a game speaking the tier protocol, an outcome game, whose moves always lead
-into a child tier (no moves inside a tier). Contract: the same values and remoteness as
+Precondition: a game speaking the tier protocol, an outcome game. A tier whose moves all
+lead into child tiers is solved in one pass; a loopy tier (one that lists itself among its
+child tiers) by rounds, in ``loopy_tiers``. Contract: the same values and remoteness as
 retrograde analysis of the explored graph (the winner hurries, the loser stalls, a tie
 comes as soon as possible), for every position play reaches; the records of each tier are
 final on disk as soon as the tier is done, and a solve run again goes on from there.
@@ -26,6 +27,7 @@ from ..spaces.graph import I8, I32, I64, NO_BOOLS, B
 from ..spaces.tier_files import TierFiles
 from ..spaces.tiers import CHUNK, Chunk, TierGraph, expand_chunk, reach, reached_indices
 from ..terminals import Terminals
+from .loopy_tiers import solve_loopy_tier
 
 U8 = Any  # uint8 arrays, for the kernel's signature
 
@@ -62,7 +64,10 @@ def solve_tiers(
         for tier in reversed(graph.order):
             if files.is_solved(tier):
                 continue
-            summary = _solve_tier(graph, files, terminals, tier, progress, done)
+            if tier in graph.loopy:
+                summary = solve_loopy_tier(graph, files, terminals, tier)
+            else:
+                summary = _solve_tier(graph, files, terminals, tier, progress, done)
             watch.check(f"solving {graph.rules.name} tier by tier", done + summary.positions)
             done += summary.positions
             files.finish(tier, files.partial(tier, graph.sizes[tier]), summary.as_json())

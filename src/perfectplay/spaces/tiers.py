@@ -40,9 +40,13 @@ class TierGraph:
         self.rules = rules
         self.hooks: TierRules = rules.tiers
         self.children: dict[int, tuple[int, ...]] = {}
+        """Each tier's child tiers, itself left out."""
+        self.loopy: set[int] = set()
+        """The tiers with moves inside them: those that list themselves as a child."""
         self.order = self._parents_first(self.hooks.initial_tier)
         self.sizes = {t: int(self.hooks.tier_size(t)) for t in self.order}
         self.longest = self._longest_path()
+        """Moves along the longest chain of tiers; None when some tier is loopy."""
 
     def _parents_first(self, root: int) -> list[int]:
         """Depth-first from the root without recursion; a cycle is a GameError."""
@@ -67,15 +71,18 @@ class TierGraph:
         if tier not in self.children:
             kids = tuple(int(t) for t in self.hooks.child_tiers(tier))
             if tier in kids:
-                raise GameError(
-                    f"{self.rules.name}: tier {tier} lists itself as a child; moves inside a "
-                    "tier (loopy tiers) are not supported yet"
-                )
-            self.children[tier] = kids
+                self.loopy.add(tier)
+            self.children[tier] = tuple(k for k in kids if k != tier)
         return self.children[tier]
 
-    def _longest_path(self) -> int:
-        """Moves along the longest chain of tiers: no game lasts longer."""
+    def targets(self, tier: int) -> tuple[int, ...]:
+        """The tiers a move from ``tier`` may lead into: its children, and itself if loopy."""
+        return (*self.children[tier], tier) if tier in self.loopy else self.children[tier]
+
+    def _longest_path(self) -> int | None:
+        """Moves along the longest chain of tiers: no game lasts longer, unless it loops."""
+        if self.loopy:
+            return None
         depth = {t: 0 for t in self.order}
         for tier in reversed(self.order):
             depth[tier] = max((depth[c] + 1 for c in self.children[tier]), default=0)
@@ -126,7 +133,7 @@ def expand_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64
         raise GameError(f"{rules.name} is scored: tiered solving takes WIN/LOSS/TIE games")
     open_rows = np.flatnonzero(outcome == UNDECIDED)
     exp = expand_checked(rules, rules.batch, codes[open_rows])
-    kids = graph.children[tier]
+    kids = graph.targets(tier)
     if hooks.tier_of is not None:
         child_tier = np.asarray(hooks.tier_of(exp.children), dtype=np.int64)
     elif len(kids) == 1 or exp.children.size == 0:
@@ -160,12 +167,12 @@ def _stray_move(
     state = code if rules.from_code is None else rules.from_code(code)
     if kid == tier:
         raise GameError(
-            f"{rules.name}: a move from {describe(state)} stays in tier {tier}; moves inside a "
-            "tier (loopy tiers) are not supported yet: every move must lead to a child tier"
+            f"{rules.name}: a move from {describe(state)} stays in tier {tier}; a tier with "
+            f"moves inside it must list itself among child_tiers({tier})"
         )
     raise GameError(
         f"{rules.name}: a move from {describe(state)} in tier {tier} leads into tier {kid}, "
-        f"which child_tiers({tier}) does not list ({list(graph.children[tier])})"
+        f"which child_tiers({tier}) does not list ({list(graph.targets(tier))})"
     )
 
 
@@ -197,15 +204,22 @@ def reach(
             if tier == root_tier:
                 records[int(hooks.rank(tier, root_code)[0])] = files.record.reached
             kids = {k: files.partial(k, graph.sizes[k]) for k in graph.children[tier]}
-            for start in range(0, graph.sizes[tier], CHUNK):
-                indices = reached_indices(records, start, start + CHUNK)
-                chunk = expand_chunk(graph, terminals, tier, indices)
-                for kid, kid_records in kids.items():
-                    kid_records[chunk.child_index[chunk.child_tier == kid]] = files.record.reached
-                done += indices.shape[0]
-                memory.check(f"marking the reachable positions of {rules.name}", done)
-                if progress is not None:
-                    progress(done, done, level=tier)
+            if tier in graph.loopy:
+                kids[tier] = records  # moves inside the tier: scan it until nothing new
+            seen = -1
+            while seen != (seen := int(np.count_nonzero(records))):
+                for start in range(0, graph.sizes[tier], CHUNK):
+                    indices = reached_indices(records, start, start + CHUNK)
+                    chunk = expand_chunk(graph, terminals, tier, indices)
+                    for kid, kid_records in kids.items():
+                        where = chunk.child_index[chunk.child_tier == kid]
+                        kid_records[where] = files.record.reached
+                    done += indices.shape[0]
+                    memory.check(f"marking the reachable positions of {rules.name}", done)
+                    if progress is not None:
+                        progress(done, done, level=tier)
+                if tier not in graph.loopy:
+                    break
             for kid_records in kids.values():
                 if isinstance(kid_records, np.memmap):
                     kid_records.flush()

@@ -35,7 +35,8 @@ def build_tiered(
     if found is not None:
         return found, 0.0
     graph = TierGraph(rules)
-    record = format_for(graph.longest)
+    # A loopy tier bounds no game's length: 2-byte records, remoteness up to 8,191.
+    record = format_for(graph.longest if graph.longest is not None else 1 << 8)
     files = TierFiles(directory, record, identity)
     seconds = solve_tiers(graph, files, progress, memory)
     assert rules.batch is not None and rules.tiers is not None
