@@ -19,7 +19,7 @@ LAYERS = [
     ("solvers",),
     ("answers", "tablebase.header", "tablebase.write", "solution"),
     ("solve", "sums", "selftest"),
-    ("tablebase",),
+    ("tablebase", "statistics"),
     ("__init__",),
 ]
 GAMES_MAY_IMPORT = ("protocol", "values", "games")

@@ -25,6 +25,7 @@ from .common import (
 )
 from .loader import build_game
 from .present import Answered, position_report, remoteness_text, value_text
+from .stats import game_statistics, print_statistics, statistics_json
 from .tablebases import held
 
 
@@ -33,6 +34,12 @@ from .tablebases import held
 @click.option("--position", default=None, metavar="TEXT", help="Start from this position.")
 @click.option("--moves", default=None, metavar="M1,M2,...", help="Play these moves first.")
 @click.option("--method", default="auto", show_default=True, help="Full solver to use.")
+@click.option(
+    "--stats",
+    is_flag=True,
+    help="Also the game's statistics: positions per value and remoteness, longest games, "
+    "the position with the most moves.",
+)
 @solve_options
 @db_option
 @json_option
@@ -45,6 +52,7 @@ def analyze_command(
     max_states: int | None,
     memory: int | None,
     quiet: bool,
+    stats: bool,
     db: Path | None,
     as_json: bool,
 ) -> None:
@@ -58,6 +66,7 @@ def analyze_command(
     Examples:
       perfectplay analyze tictactoe --moves 5,1
       perfectplay analyze connect-four --db c4-4x4 --moves 1,2,2
+      perfectplay analyze connect-four --db c4-4x4 --stats
     """
     rules = Rules(build_game(game, list(params)))
     if position is not None and moves is not None:
@@ -69,21 +78,27 @@ def analyze_command(
             if position is not None:
                 state = rules.read_position(position)
             held(base, state, db, position)
-            _show(base, state, history, as_json)
+            _show(base, state, history, as_json, stats, quiet)
         return
     if position is not None:
         # Solve from the position itself: it need not be reachable from the start.
         rules = rules.starting_at(rules.read_position(position))
     solution = full_solve(rules, method, max_states, quiet, memory)
     state, history = start_position(rules, solution.initial, moves)
-    _show(solution, state, history, as_json)
+    _show(solution, state, history, as_json, stats, quiet)
 
 
-def _show(solution: Answered, state: Any, history: list[str], as_json: bool) -> None:
-    """The report on one position, as JSON or as text with the table of moves."""
+def _show(
+    solution: Answered, state: Any, history: list[str], as_json: bool, stats: bool, quiet: bool
+) -> None:
+    """The report on one position, as JSON or as text with the table of moves; with
+    ``stats``, the game's statistics too."""
     rules = solution.rules
     report = position_report(solution, state, history)
+    figures = game_statistics(solution, quiet) if stats else None
     if as_json:
+        if figures is not None:
+            report["statistics"] = statistics_json(figures, solution)
         emit_json(report)
         return
     out.print(report["position"], markup=False)
@@ -100,8 +115,10 @@ def _show(solution: Answered, state: Any, history: list[str], as_json: bool) -> 
     print_rows(rows)
     if not report["moves"]:
         out.print("\nthe game is over: no moves")
-        return
-    _print_moves(solution, state, set(report["best_moves"]))
+    else:
+        _print_moves(solution, state, set(report["best_moves"]))
+    if figures is not None:
+        print_statistics(figures, solution)
 
 
 def _print_moves(solution: Answers[Any, Any], state: Any, best: set[str]) -> None:

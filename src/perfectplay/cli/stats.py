@@ -1,0 +1,72 @@
+"""analyze --stats: the counts, records and histogram of a solved game, as text or JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+
+from ..answers import Answers
+from ..errors import UsageProblem
+from ..statistics import Statistics, statistics
+from .common import out
+from .progress import progress_reporter
+
+BAR = 40  # characters of the longest bar
+
+
+def game_statistics(answers: Answers[Any, Any], quiet: bool) -> Statistics:
+    """The statistics, with progress on a terminal; one line for a scored game."""
+    if answers.scored:
+        raise UsageProblem("--stats counts wins, losses and ties: this game is scored")
+    with progress_reporter("statistics: positions expanded", quiet=quiet) as report:
+        return statistics(answers, progress=report)
+
+
+def statistics_json(stats: Statistics, answers: Answers[Any, Any]) -> dict[str, Any]:
+    """The statistics as the JSON field ``statistics`` (see the README)."""
+    rules = answers.rules
+    return {
+        "positions": stats.positions,
+        "values": stats.values,
+        "remoteness": {
+            v: {str(r): n for r, n in sorted(c.items())} for v, c in stats.remoteness.items()
+        },
+        "longest": {
+            name: {"remoteness": ex.measure, "position": rules.show(ex.state)}
+            for name, ex in stats.longest.items()
+        },
+        "most_moves": None
+        if stats.most_moves is None
+        else {"moves": stats.most_moves.measure, "position": rules.show(stats.most_moves.state)},
+    }
+
+
+def print_statistics(stats: Statistics, answers: Answers[Any, Any]) -> None:
+    """Counts per value, a histogram of remoteness, the longest games and the widest position."""
+    rules = answers.rules
+    out.print()
+    counts = ", ".join(f"{n:,} {name}" for name, n in sorted(stats.values.items()))
+    out.print(f"{stats.positions:,} positions: {counts}", markup=False)
+    table = Table(title="positions per remoteness (plies to the end)")
+    table.add_column("remoteness", justify="right")
+    names = [n for n in ("win", "loss", "tie", "draw") if n in stats.remoteness]
+    for name in names:
+        table.add_column(name, justify="right")
+    table.add_column("histogram (all values)")
+    everything: dict[int, int] = {}
+    for by_plies in stats.remoteness.values():
+        for plies, n in by_plies.items():
+            everything[plies] = everything.get(plies, 0) + n
+    top = max(everything.values(), default=1)
+    for plies in sorted(everything):
+        cells = [f"{stats.remoteness[name].get(plies, 0):,}" for name in names]
+        bar = "#" * max(1, round(BAR * everything[plies] / top))
+        table.add_row(str(plies), *cells, bar)
+    out.print(table)
+    for value, example in stats.longest.items():
+        out.print(f"\nlongest {value}: {example.measure} plies, for example", markup=False)
+        out.print(rules.show(example.state), markup=False)
+    if stats.most_moves is not None:
+        out.print(f"\nmost moves: {stats.most_moves.measure}, for example", markup=False)
+        out.print(rules.show(stats.most_moves.state), markup=False)

@@ -1,0 +1,158 @@
+"""The statistics a researcher expects of a solved game, from a Solution or a Tablebase.
+
+Counts of positions per value and per (value, remoteness); for each value the longest game
+under perfect play with an example position (the longest win is the classic figure); and the
+position with the most moves. Counts come from the header of a tablebase at once; examples
+are found by scanning records, and the most moves by expanding every position once (a chunk
+at a time, through the batch protocol where the game has it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .answers import Answers
+from .progress import ProgressCallback
+from .records import RecordFormat
+from .solution import Solution
+from .spaces.graph import StateGraph
+from .spaces.tiers import CHUNK, TierGraph, expand_chunk
+from .tablebase.reader import Tablebase
+from .terminals import Terminals
+from .values import Value
+
+NAMES = {1: "win", 2: "loss", 3: "tie", 4: "draw"}
+
+
+@dataclass(frozen=True)
+class Example:
+    """A position that shows a figure: its remoteness, or its number of moves."""
+
+    measure: int
+    state: Any
+
+
+@dataclass
+class Statistics:
+    """See the module docstring. Keys of ``values`` and ``remoteness``: win, loss, tie, draw."""
+
+    positions: int = 0
+    values: dict[str, int] = field(default_factory=dict)
+    remoteness: dict[str, dict[int, int]] = field(default_factory=dict)
+    longest: dict[str, Example] = field(default_factory=dict)
+    """Per value but draw: the largest remoteness and a position with it."""
+    most_moves: Example | None = None
+
+
+def statistics(
+    answers: Answers[Any, Any], *, progress: ProgressCallback | None = None
+) -> Statistics:
+    """The statistics of a solved game (outcome games; a scored game has no such counts)."""
+    if isinstance(answers, Solution):
+        return _of_solution(answers)
+    if isinstance(answers, Tablebase):
+        return _of_tablebase(answers, progress)
+    raise TypeError(f"statistics of {type(answers).__name__} are not known")
+
+
+def _of_solution(solution: Solution[Any, Any]) -> Statistics:
+    if solution.scored:
+        raise TypeError("a scored game has scores, not counts of wins and losses")
+    graph: StateGraph = solution.graph
+    values = np.asarray(solution.solved.values).astype(np.int64)
+    remoteness = np.asarray(solution.solved.remoteness).astype(np.int64)
+    stats = _counted(values, np.where(remoteness < 0, 0, remoteness))
+    for code, name in NAMES.items():
+        if code == Value.DRAW or not stats.values.get(name):
+            continue
+        chosen = np.flatnonzero((values == code) & (remoteness == max(stats.remoteness[name])))
+        stats.longest[name] = Example(max(stats.remoteness[name]), graph.state(int(chosen[0])))
+    degree = np.diff(graph.offsets)
+    widest = int(np.argmax(degree))
+    stats.most_moves = Example(int(degree[widest]), graph.state(widest))
+    return stats
+
+
+def _counted(values: Any, remoteness: Any) -> Statistics:
+    stats = Statistics(positions=int(values.shape[0]))
+    pairs = values << 13 | remoteness
+    counts = np.bincount(pairs)
+    for pair in np.flatnonzero(counts).tolist():
+        name = NAMES[pair >> 13]
+        stats.values[name] = stats.values.get(name, 0) + int(counts[pair])
+        stats.remoteness.setdefault(name, {})[pair & 0x1FFF] = int(counts[pair])
+    return stats
+
+
+def _of_tablebase(base: Tablebase[Any, Any], progress: ProgressCallback | None) -> Statistics:
+    counts = base.header.counts()
+    stats = Statistics(positions=counts["positions"])
+    for key, n in counts["remoteness"].items():
+        code, plies = (int(part) for part in key.split(":"))
+        name = NAMES[code]
+        stats.values[name] = stats.values.get(name, 0) + n
+        stats.remoteness.setdefault(name, {})[plies] = n
+    for name, by_plies in stats.remoteness.items():
+        if name != "draw":
+            code = next(c for c, n in NAMES.items() if n == name)
+            plies = max(by_plies)
+            stats.longest[name] = Example(plies, _find(base, code, plies))
+    stats.most_moves = _most_moves(base, progress)
+    return stats
+
+
+def _find(base: Tablebase[Any, Any], code: int, plies: int) -> Any:
+    """A state whose record holds value ``code`` and remoteness ``plies``."""
+    record: RecordFormat = base.record
+    wanted = (code << record.shift) | plies
+    for entry in base.header.tiers.values():
+        records = base.tier_records(entry.tier)
+        for start in range(0, entry.size, CHUNK):
+            block = np.asarray(records[start : min(start + CHUNK, entry.size)])
+            hits = np.flatnonzero(block == wanted)
+            if hits.size:
+                return _state(base, entry.tier, start + int(hits[0]))
+    raise AssertionError("the header counts a record the tiers do not hold")
+
+
+def _state(base: Tablebase[Any, Any], tier: int, index: int) -> Any:
+    rules = base.rules
+    if base.header.layout == "graph":
+        assert base.header.keys is not None
+        keys = base.mapped(base.header.keys["file"], base.header.keys["sha256"], "<i8")
+        code = int(keys[index])
+    else:
+        assert rules.tiers is not None
+        code = int(rules.tiers.unrank(tier, np.array([index], dtype=np.int64))[0])
+    return code if rules.from_code is None else rules.from_code(code)
+
+
+def _most_moves(base: Tablebase[Any, Any], progress: ProgressCallback | None) -> Example | None:
+    """The position with the most moves, every position expanded once."""
+    best: tuple[int, int, int] | None = None  # (moves, tier, index)
+    done, total = 0, base.header.counts()["positions"]
+    if base.header.layout == "tiers":
+        graph = TierGraph(base.rules)
+        terminals = Terminals(base.rules.name)
+        for entry in base.header.tiers.values():
+            records = base.tier_records(entry.tier)
+            for start in range(0, entry.size, CHUNK):
+                block = np.asarray(records[start : min(start + CHUNK, entry.size)])
+                indices = start + np.flatnonzero(block >> base.record.shift != 0)
+                chunk = expand_chunk(graph, terminals, entry.tier, indices)
+                moves = np.bincount(chunk.parents, minlength=chunk.open_rows.shape[0])
+                if moves.size and (best is None or int(moves.max()) > best[0]):
+                    row = int(chunk.open_rows[int(np.argmax(moves))])
+                    best = (int(moves.max()), entry.tier, int(indices[row]))
+                done += indices.shape[0]
+                if progress is not None:
+                    progress(done, total, level=entry.tier)
+    else:
+        for index in range(base.header.tiers[0].size):
+            count = len(base.rules.legal_moves(_state(base, 0, index)))
+            if best is None or count > best[0]:
+                best = (count, 0, index)
+    return None if best is None else Example(best[0], _state(base, best[1], best[2]))

@@ -1,0 +1,66 @@
+"""Statistics of a solved game: the same from a Solution and from a Tablebase, and every
+example position shows the figure it stands for (checked against the solution directly)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_script import run_cli
+
+from perfectplay import Rules, build_tablebase, open_tablebase, solve
+from perfectplay.games import ConnectFour, Subtraction, TicTacToe
+from perfectplay.statistics import statistics
+
+GAMES = [TicTacToe(), ConnectFour(4, 4), Subtraction(stones=30, take=(1, 3, 4))]
+
+
+def check_examples(stats: Any, game: Any) -> None:
+    """Every example is what it claims, judged by a fresh solve and plain enumeration."""
+    solution = solve(game)
+    rules = Rules(game)
+    for name, example in stats.longest.items():
+        assert str(solution.value(example.state)) == name
+        assert solution.remoteness(example.state) == example.measure
+        same = [s for s in solution.graph.states if str(solution.value(_state(game, s))) == name]
+        assert max(solution.remoteness(_state(game, s)) for s in same) == example.measure
+    widest = max(len(rules.legal_moves(_state(game, s))) for s in solution.graph.states)
+    assert stats.most_moves.measure == widest
+    assert len(rules.legal_moves(stats.most_moves.state)) == widest
+
+
+def _state(game: Any, code: Any) -> Any:
+    return game.from_code(int(code)) if isinstance(game, ConnectFour) else int(code)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: type(g).__name__)
+def test_solution_and_tablebase_statistics_agree(tmp_path: Path, game: Any) -> None:
+    from_memory = statistics(solve(game))
+    build_tablebase(game, tmp_path / "tb")
+    with open_tablebase(tmp_path / "tb", game) as base:
+        from_disk = statistics(base)
+    assert from_disk.positions == from_memory.positions == solve(game).stats.states
+    assert from_disk.values == from_memory.values
+    assert from_disk.remoteness == from_memory.remoteness
+    assert sum(from_disk.values.values()) == from_disk.positions
+    assert {k: e.measure for k, e in from_disk.longest.items()} == {
+        k: e.measure for k, e in from_memory.longest.items()
+    }
+    check_examples(from_memory, game)
+    check_examples(from_disk, game)
+
+
+def test_cli_stats_in_text_and_json(tmp_path: Path) -> None:
+    done = run_cli("analyze", "tictactoe", "--stats", "--json")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)["statistics"]
+    assert figures["positions"] == 5478
+    assert figures["values"] == statistics(solve(TicTacToe())).values
+    assert figures["longest"]["tie"]["remoteness"] == 9
+    text = run_cli("analyze", "tictactoe", "--stats")
+    assert "longest win: 5 plies" in text.stdout
+    assert "positions per remoteness" in text.stdout
+    scored = run_cli("analyze", "weighted-tictactoe", "--stats")
+    assert scored.returncode == 2 and "scored" in scored.stderr
