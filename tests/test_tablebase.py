@@ -141,6 +141,31 @@ def loopy_layered_games(draw: Any) -> LayeredGame:
     return LayeredGame(moves, ends, width)
 
 
+class LayeredGameWithUnmoves(LayeredGame):
+    """The same game, also giving its un-moves (every position one move before a code)."""
+
+    def batch_parents(self, tier: int, codes: Any) -> Expansion:
+        before: dict[int, list[int]] = {}
+        for code, targets in self.table.items():
+            if self.ends.get(code, 0) == 0:  # an end has no moves
+                for target in targets:
+                    before.setdefault(target, []).append(code)
+        index = [i for i, c in enumerate(codes) for _ in before.get(int(c), [])]
+        found = [p for c in codes for p in before.get(int(c), [])]
+        return Expansion(np.array(index, np.int64), np.array(found, np.int64))
+
+
+@settings(max_examples=150, deadline=None)
+@given(loopy_layered_games())
+def test_loopy_tiers_with_unmoves_equal_explored_retrograde(
+    tmp_path_factory: Any, game: Any
+) -> None:
+    directory = tmp_path_factory.mktemp("tb")
+    with_unmoves = LayeredGameWithUnmoves(game.table, game.ends, game.width)
+    build_tablebase(with_unmoves, directory)
+    same_answers(with_unmoves, directory)
+
+
 @settings(max_examples=150, deadline=None)
 @given(loopy_layered_games())
 def test_loopy_tiers_equal_explored_retrograde_on_random_games(
@@ -151,9 +176,11 @@ def test_loopy_tiers_equal_explored_retrograde_on_random_games(
     same_answers(game, directory)
 
 
-def test_loopy_tier_loses_as_slowly_as_its_children_allow(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["rounds", "un-moves"])
+def test_loopy_tier_loses_as_slowly_as_its_children_allow(tmp_path: Path, kind: str) -> None:
     # Tier 0 holds 0 and 1 (0 moves to 1 inside it); 1 moves out to 2, which wins in 1.
-    game = LayeredGame({0: [1], 1: [2], 2: [3], 3: []}, {}, width=2)
+    cls = LayeredGame if kind == "rounds" else LayeredGameWithUnmoves
+    game = cls({0: [1], 1: [2], 2: [3], 3: []}, {}, width=2)
     assert game.child_tiers(0) == [0, 1]
     build_tablebase(game, tmp_path / "tb")
     with open_tablebase(tmp_path / "tb", game) as base:
@@ -166,9 +193,11 @@ def test_loopy_tier_loses_as_slowly_as_its_children_allow(tmp_path: Path) -> Non
     same_answers(game, tmp_path / "tb")
 
 
-def test_loopy_tier_ties_as_soon_as_its_children_allow(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["rounds", "un-moves"])
+def test_loopy_tier_ties_as_soon_as_its_children_allow(tmp_path: Path, kind: str) -> None:
     # As above, but 3 is a tied end: 2 ties in 1, 1 in 2, 0 in 3; 4 and 5 move in a circle.
-    game = LayeredGame({0: [1, 4], 1: [2], 2: [3], 3: [], 4: [5], 5: [4]}, {3: 3}, width=2)
+    cls = LayeredGame if kind == "rounds" else LayeredGameWithUnmoves
+    game = cls({0: [1, 4], 1: [2], 2: [3], 3: [], 4: [5], 5: [4]}, {3: 3}, width=2)
     build_tablebase(game, tmp_path / "tb")
     with open_tablebase(tmp_path / "tb", game) as base:
         assert [base.lookup(s) for s in range(6)] == [
@@ -400,3 +429,20 @@ def test_a_move_inside_an_undeclared_loopy_tier_is_refused(tmp_path: Path) -> No
     game.child_tiers = lambda tier: [t for t in range(tier + 1, 2)]  # type: ignore[method-assign]
     with pytest.raises(GameError, match="stays in tier 0; a tier with moves inside it"):
         build_tablebase(game, tmp_path / "tb")
+
+
+def test_check_tests_unmoves_against_moves() -> None:
+    from perfectplay.selftest import check_game
+
+    table = {0: [1, 1, 2], 1: [0, 2], 2: [3], 3: [2]}
+    sound = LayeredGameWithUnmoves(table, {}, width=2)
+    assert check_game(sound, samples=200) == []
+
+    class Forgetful(LayeredGameWithUnmoves):
+        def batch_parents(self, tier: int, codes: Any) -> Expansion:
+            back = super().batch_parents(tier, codes)
+            keep = np.asarray(back.children) != 0  # forgets that 0 moves into tier 0
+            return Expansion(np.asarray(back.parents)[keep], np.asarray(back.children)[keep])
+
+    problems = check_game(Forgetful(table, {}, width=2), samples=200)
+    assert problems and all("batch_parents" in p for p in problems)

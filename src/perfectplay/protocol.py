@@ -220,6 +220,13 @@ HOOKS: tuple[Hook, ...] = (
         "no tiered solving",
     ),
     Hook(
+        "batch_parents",
+        "tiers",
+        "batch_parents(tier, codes) -> Expansion of un-moves: for each code, every position "
+        "of the tier from which a move leads to it, once per such move",
+        "a loopy tier is solved by rounds (value iteration), one pass over it per round",
+    ),
+    Hook(
         "batch_tier",
         "tiers",
         "batch_tier(codes) -> int64 tiers of the codes",

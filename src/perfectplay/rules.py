@@ -66,6 +66,8 @@ class TierRules:
     rank: Callable[[int, Codes], Any]
     unrank: Callable[[int, Any], Any]
     tier_of: Callable[[Codes], Any] | None
+    parents: Callable[[int, Codes], Expansion] | None
+    """Un-moves inside a tier (batch_parents), or None."""
 
 
 class Rules(Generic[S, M]):
@@ -112,6 +114,7 @@ class Rules(Generic[S, M]):
                 rank=hooks["batch_rank"],
                 unrank=hooks["batch_unrank"],
                 tier_of=hooks.get("batch_tier"),
+                parents=hooks.get("batch_parents"),
             )
 
     def starting_at(self, state: S) -> Rules[S, M]:

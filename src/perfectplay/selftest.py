@@ -197,6 +197,39 @@ class TierCheck(Check):
         chosen = self.rng.sample(reachable, min(len(reachable), 50))
         for tier in chosen:
             self.unranks(tiers, tier, max(1, self.samples // len(chosen)))
+        if tiers.parents is not None and tiers.tier_of is not None:
+            self.unmoves(tiers, reached)
+
+    def unmoves(self, tiers: TierRules, reached: dict[int, int]) -> None:
+        """Un-moves are the inverse of the moves inside a tier: each move from a sampled
+        position to a child of its own tier is listed as often by batch_parents, and each
+        position batch_parents lists for that child moves to it as often."""
+        assert tiers.parents is not None and tiers.tier_of is not None
+        batch = self.rules.batch
+        assert batch is not None
+        for code, kids in list(self.children.items())[: self.samples]:
+            tier = reached.get(code)
+            told = self.array("batch_tier", tiers.tier_of, np.array(kids, dtype=np.int64))
+            for kid in {k for k, t in zip(kids, told.tolist(), strict=False) if t == tier}:
+                back = self.call("batch_parents", tiers.parents, tier, np.array([kid]))
+                if back is None:
+                    continue
+                listed = Counter(int(c) for c in np.asarray(back.children))
+                if listed[code] != kids.count(kid):
+                    self.add(
+                        "batch_parents",
+                        f"tier {tier}: code {code} moves {kids.count(kid)} time(s) to {kid}, "
+                        f"but batch_parents lists it {listed[code]} time(s)",
+                    )
+                for before, times in listed.items():
+                    moves = batch.expand(np.array([before], dtype=np.int64))
+                    made = int(np.count_nonzero(np.asarray(moves.children) == kid))
+                    if made != times:
+                        self.add(
+                            "batch_parents",
+                            f"tier {tier}: lists {before} {times} time(s) before {kid}, "
+                            f"which has {made} move(s) there",
+                        )
 
     def tier_graph(self, tiers: TierRules) -> list[int]:
         """The tiers reachable from initial_tier (depth first); cycles become problems."""

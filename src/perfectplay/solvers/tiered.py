@@ -2,7 +2,8 @@
 
 Precondition: a game speaking the tier protocol, an outcome game. A tier whose moves all
 lead into child tiers is solved in one pass; a loopy tier (one that lists itself among its
-child tiers) by rounds, in ``loopy_tiers``. Contract: the same values and remoteness as
+child tiers) by frontiers through the game's un-moves (``loopy_frontiers``), or by rounds
+without them (``loopy_tiers``). Contract: the same values and remoteness as
 retrograde analysis of the explored graph (the winner hurries, the loser stalls, a tie
 comes as soon as possible), for every position play reaches; the records of each tier are
 final on disk as soon as the tier is done, and a solve run again goes on from there.
@@ -27,6 +28,7 @@ from ..spaces.graph import I8, I32, I64, NO_BOOLS, B
 from ..spaces.tier_files import TierFiles
 from ..spaces.tiers import CHUNK, Chunk, TierGraph, expand_chunk, reach, reached_indices
 from ..terminals import Terminals
+from .loopy_frontiers import solve_with_unmoves
 from .loopy_tiers import solve_loopy_tier
 
 U8 = Any  # uint8 arrays, for the kernel's signature
@@ -64,7 +66,9 @@ def solve_tiers(
         for tier in reversed(graph.order):
             if files.is_solved(tier):
                 continue
-            if tier in graph.loopy:
+            if tier in graph.loopy and graph.hooks.parents is not None:
+                summary = solve_with_unmoves(graph, files, terminals, tier)
+            elif tier in graph.loopy:
                 summary = solve_loopy_tier(graph, files, terminals, tier)
             else:
                 summary = _solve_tier(graph, files, terminals, tier, progress, done)
