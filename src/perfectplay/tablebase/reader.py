@@ -42,6 +42,8 @@ class Tablebase(Answers[S, M]):
         self._lock = threading.Lock()
         self._arrays: dict[str, Any] = {}
         self._records: dict[int, Any] = {}  # per tier, what lookup reads (see lookup)
+        self._tiers: Any = rules.tiers
+        self._sizes = {tier: entry.size for tier, entry in header.tiers.items()}
         self._check_files()
 
     def _check_files(self) -> None:
@@ -118,15 +120,14 @@ class Tablebase(Answers[S, M]):
             keys = self.mapped(self.header.keys["file"], self.header.keys["sha256"], "<i8")
             i = int(np.searchsorted(keys, key))
             return (0, i) if i < keys.shape[0] and int(keys[i]) == key else None
-        tiers = self.rules.tiers
-        assert tiers is not None
-        code = np.array([key], dtype=np.int64)
+        tiers = self._tiers
+        code = np.array((key,), dtype=np.int64)
         tier = int(tiers.tier_of(code)[0]) if tiers.tier_of is not None else tiers.initial_tier
-        entry = self.header.tiers.get(tier)
-        if entry is None:
+        size = self._sizes.get(tier)
+        if size is None:
             return None
         index = int(tiers.rank(tier, code)[0])
-        return (tier, index) if 0 <= index < entry.size else None
+        return (tier, index) if 0 <= index < size else None
 
     def lookup(self, state: S) -> tuple[GameValue, int | None] | None:
         """The value and remoteness of ``state``, or None when it was never reached.
