@@ -50,11 +50,11 @@ class _Tier:
 
 
 def solve_with_unmoves(
-    graph: TierGraph, files: TierFiles, terminals: Terminals, tier: int
+    graph: TierGraph, files: TierFiles, terminals: Terminals, tier: int, records: Any
 ) -> TierSummary:
-    """Solve the reached positions of a loopy tier in place (see the module docstring)."""
+    """Solve the reached positions of a loopy tier in ``records``, every one open (value
+    code 7), in place (see the module docstring)."""
     record = files.record
-    records = files.partial(tier, graph.sizes[tier])
     state = _Tier(graph.sizes[tier])
     _read_outside(graph, files, terminals, tier, records, state)
     for phase in (1, 2):

@@ -35,11 +35,11 @@ _DRAW = 4
 
 
 def solve_loopy_tier(
-    graph: TierGraph, files: TierFiles, terminals: Terminals, tier: int
+    graph: TierGraph, files: TierFiles, terminals: Terminals, tier: int, records: Any
 ) -> TierSummary:
-    """Solve the reached positions of a loopy tier in place (see the module docstring)."""
+    """Solve the reached positions of a loopy tier in ``records``, every one open (value
+    code 7), in place (see the module docstring)."""
     record = files.record
-    records = files.partial(tier, graph.sizes[tier])
     kids = {k: files.final(k) for k in graph.children[tier]}
     kids[tier] = records
     outer = [files.progress["solved"][str(k)]["remoteness"] for k in graph.children[tier]]

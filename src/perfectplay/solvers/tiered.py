@@ -66,15 +66,17 @@ def solve_tiers(
         for tier in reversed(graph.order):
             if files.is_solved(tier):
                 continue
-            if tier in graph.loopy and graph.hooks.parents is not None:
-                summary = solve_with_unmoves(graph, files, terminals, tier)
-            elif tier in graph.loopy:
-                summary = solve_loopy_tier(graph, files, terminals, tier)
+            size = graph.sizes[tier]
+            if tier in graph.loopy:
+                records = files.reopen(tier, size)  # half-solved loops are not trusted
+                solver = solve_with_unmoves if graph.hooks.parents else solve_loopy_tier
+                summary = solver(graph, files, terminals, tier, records)
             else:
-                summary = _solve_tier(graph, files, terminals, tier, progress, done)
+                records = files.partial(tier, size)
+                summary = _solve_tier(graph, files, terminals, tier, records, progress, done)
             watch.check(f"solving {graph.rules.name} tier by tier", done + summary.positions)
             done += summary.positions
-            files.finish(tier, files.partial(tier, graph.sizes[tier]), summary.as_json())
+            files.finish(tier, records, summary.as_json())
     except KeyboardInterrupt:
         raise InterruptedSolve(
             f"interrupted while solving {graph.rules.name} tier by tier; the finished tiers "
@@ -88,12 +90,12 @@ def _solve_tier(
     files: TierFiles,
     terminals: Terminals,
     tier: int,
+    records: Any,
     progress: ProgressCallback | None,
     done: int,
 ) -> TierSummary:
     """Solve the reached positions of one tier in place, a chunk at a time."""
     record = files.record
-    records = files.partial(tier, graph.sizes[tier])
     kids = {k: files.final(k) for k in graph.children[tier]}
     summary = TierSummary()
     for start in range(0, graph.sizes[tier], CHUNK):

@@ -84,6 +84,18 @@ class TierFiles:
             return np.zeros(0, dtype=self.record.dtype)  # type: ignore[return-value]
         return np.memmap(path, dtype=self.record.dtype, mode="r+", shape=(size,))
 
+    def reopen(self, tier: int, size: int) -> np.memmap[Any, Any]:
+        """A tier's working array with every reached position open again (value code 7):
+        what an interrupted solve of this tier had decided is not trusted, nor needed."""
+        records = self.partial(tier, size)
+        reached = self.record.reached
+        for start in range(0, size, 1 << 20):
+            block = np.asarray(records[start : start + (1 << 20)])
+            records[start : start + (1 << 20)] = np.where(block != 0, reached, 0).astype(
+                self.record.dtype
+            )
+        return records
+
     def final(self, tier: int) -> np.memmap[Any, Any]:
         """The finished records of a tier, read-only."""
         path = self.directory / tier_file_name(tier, "rec")
@@ -107,7 +119,8 @@ class TierFiles:
         return entry is not None and path.exists() and file_sha256(path) == entry["sha256"]
 
     def finish(self, tier: int, records: np.memmap[Any, Any], summary: dict[str, Any]) -> None:
-        """Make a solved tier final: flush, fsync, hash, rename, then record it as done."""
+        """Make a solved tier final: flush, fsync, hash, rename, then record it as done.
+        ``records`` is the mapping the tier was solved through."""
         partial = self.directory / tier_file_name(tier, "partial")
         if isinstance(records, np.memmap):
             records.flush()

@@ -220,9 +220,9 @@ def reach(
                         progress(done, done, level=tier)
                 if tier not in graph.loopy:
                     break
-            for kid_records in kids.values():
-                if isinstance(kid_records, np.memmap):
-                    kid_records.flush()
+            for marked in (records, *kids.values()):  # on disk before the progress says so
+                if isinstance(marked, np.memmap):
+                    marked.flush()
             del records, kids
             files.mark_expanded(tier)
     except KeyboardInterrupt:
