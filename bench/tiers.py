@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import shutil
 import subprocess
@@ -90,7 +91,8 @@ def disk_figures(directory: Path, width: int, height: int) -> dict[str, float]:
 
 
 def probe_figures(directory: Path, width: int, height: int) -> dict[str, float]:
-    """Microseconds per probe of one position in this (warm) process, mapped and compressed."""
+    """Microseconds per probe of one position in this (warm) process, mapped and compressed
+    (the best of five passes over 2,000 positions of random playouts)."""
     import numpy as np
 
     from perfectplay import open_tablebase
@@ -99,16 +101,21 @@ def probe_figures(directory: Path, width: int, height: int) -> dict[str, float]:
     game = ConnectFour(width, height)
     rng = np.random.default_rng(0)
     figures = {}
+    if hasattr(os, "sched_setaffinity"):  # one core: no migration in the middle of a pass
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     for label, where in (("probe_us", directory), ("zst_probe_us", directory.with_name(
             directory.name + "-zst"))):  # fmt: skip
         with open_tablebase(where, game) as base:
             states = _playout_positions(game, rng)
             for state in states[:200]:
                 base.lookup(state)  # map and verify the tiers first: warm
-            started = time.perf_counter()
-            for state in states:
-                base.lookup(state)
-            figures[label] = (time.perf_counter() - started) / len(states) * 1e6
+            best = float("inf")
+            for _ in range(5):  # the best of five passes: the machine is shared
+                started = time.perf_counter()
+                for state in states:
+                    base.lookup(state)
+                best = min(best, time.perf_counter() - started)
+            figures[label] = best / len(states) * 1e6
     return figures
 
 

@@ -248,3 +248,31 @@ def test_every_code_of_small_boards_ranks_as_the_reference(mode: str, monkeypatc
         for tier in range(width * height + 1):
             expected = [reference_rank(width, height, tier, code) for code in codes.tolist()]
             assert game.batch_rank(tier, codes).tolist() == expected, (width, height, tier)
+
+
+@pytest.mark.parametrize(("width", "height"), [(4, 4), (6, 4), (7, 6), (3, 19)])
+def test_tier_index_of_one_code_agrees_with_the_batch_hooks(width: int, height: int) -> None:
+    game = ConnectFour(width, height)
+    rng = np.random.default_rng(width * 100 + height)
+    for _ in range(300):
+        state = game.initial()
+        for _ in range(int(rng.integers(0, width * height))):
+            moves = game.moves(state)
+            if not moves or game.outcome(state) is not None:
+                break
+            state = game.play(state, moves[int(rng.integers(len(moves)))])
+        code = np.array([game.key(state)], dtype=np.int64)
+        tier = int(game.batch_tier(code)[0])
+        assert game.tier_index(int(code[0])) == (tier, int(game.batch_rank(tier, code)[0]))
+
+
+def test_check_finds_a_tier_index_that_lies() -> None:
+    from perfectplay.selftest import check_game
+
+    class Lying(ConnectFour):
+        def tier_index(self, code: int) -> tuple[int, int]:
+            tier, index = super().tier_index(code)
+            return tier, index + 1
+
+    problems = check_game(Lying(4, 4), samples=200)
+    assert problems and all("tier_index" in p for p in problems)

@@ -220,6 +220,12 @@ HOOKS: tuple[Hook, ...] = (
         "no tiered solving",
     ),
     Hook(
+        "tier_index",
+        "tiers",
+        "tier_index(code) -> (tier, index) of one code, for probing one position",
+        "a probe calls batch_tier and batch_rank on one-element arrays (microseconds more)",
+    ),
+    Hook(
         "batch_parents",
         "tiers",
         "batch_parents(tier, codes) -> Expansion of un-moves: for each code, every position "

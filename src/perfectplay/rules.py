@@ -68,6 +68,8 @@ class TierRules:
     tier_of: Callable[[Codes], Any] | None
     parents: Callable[[int, Codes], Expansion] | None
     """Un-moves inside a tier (batch_parents), or None."""
+    locate_one: Callable[[int], tuple[int, int]] | None = None
+    """(tier, index) of one code (tier_index), or None."""
 
 
 class Rules(Generic[S, M]):
@@ -115,6 +117,7 @@ class Rules(Generic[S, M]):
                 unrank=hooks["batch_unrank"],
                 tier_of=hooks.get("batch_tier"),
                 parents=hooks.get("batch_parents"),
+                locate_one=hooks.get("tier_index"),
             )
 
     def starting_at(self, state: S) -> Rules[S, M]:

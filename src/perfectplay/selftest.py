@@ -291,12 +291,23 @@ class TierCheck(Check):
             for code, i in zip(codes[~inside].tolist(), index[~inside].tolist(), strict=True):
                 said = f"ranks to index {i}, outside 0..{int(size) - 1} (tier_size)"
                 self.add("batch_rank", f"tier {tier}: code {code} {said}")
+            if tiers.locate_one is not None:
+                self.one_by_one(tiers, tier, codes, index)
             back = self.array("batch_unrank", tiers.unrank, tier, index[inside])
             pairs = zip(codes[inside].tolist(), index[inside].tolist(), strict=True)
             for (code, i), other in zip(pairs, back.tolist(), strict=False):
                 if code != other:
                     said = f"ranks to index {i}, but batch_unrank({tier}, {i}) gives {other}"
                     self.add("batch_rank", f"tier {tier}: code {code} {said}")
+
+    def one_by_one(self, tiers: TierRules, tier: int, codes: Any, index: Any) -> None:
+        """tier_index of each code says what batch_tier and batch_rank say of it."""
+        assert tiers.locate_one is not None
+        for code, i in zip(codes.tolist(), index.tolist(), strict=True):
+            found = self.call("tier_index", tiers.locate_one, code)
+            if found is not None and tuple(found) != (tier, i):
+                said = f"gives {tuple(found)} for code {code}; batch hooks give {(tier, i)}"
+                self.add("tier_index", said)
 
     def unranks(self, tiers: TierRules, tier: int, count: int) -> None:
         """Random indices of a tier unrank to -1 or to codes of the tier ranking back."""

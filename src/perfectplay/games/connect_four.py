@@ -178,6 +178,10 @@ class ConnectFour:
         """Raw codes of the given indices; -1 for an index outside the tier."""
         return self.ranking.unrank(tier, indices)
 
+    def tier_index(self, code: int) -> tuple[int, int]:
+        """The tier and index of one code (a probe of one position)."""
+        return self.ranking.locate(code)
+
     def batch_tier(self, codes: Codes) -> Codes:
         """The number of discs of each code."""
         return self.ranking.tiers(codes)

@@ -228,6 +228,34 @@ class DiscTiers:
         """The number of discs of each code."""
         return self._apply(_count_discs, codes)
 
+    def locate(self, code: int) -> tuple[int, int]:
+        """(tier, index) of one code, as plain Python over the tables as lists: a probe of
+        one position pays no array set-up (about 2.5 us instead of 5)."""
+        plain, found, codes = self._plain(), [0], [code]
+        count: Any = _count_discs.function  # straight to the Python source: runs per probe
+        count(codes, plain, found)
+        tier = found[0]
+        if not 0 <= tier <= self.cells:
+            return tier, -1
+        rank: Any = _rank.function
+        rank(codes, tier, plain, found)
+        return tier, found[0]
+
+    def _run_plain(self, task: Kernel[..., None], codes: list[int], *args: Any) -> list[int]:
+        """``task`` as plain Python over lists: its ints cannot overflow, and these kernels
+        call no others."""
+        out = [0] * len(codes)
+        task.function(codes, *args, self._plain(), out)
+        return out
+
+    def _plain(self) -> Tables:
+        """The tables as nested lists, built once: plain Python indexes lists, and computes
+        on their ints, several times faster than on numpy arrays and scalars."""
+        if self.plain is None:
+            lists = (a.tolist() if isinstance(a, np.ndarray) else a for a in self.tables)
+            self.plain = Tables(*lists)
+        return self.plain
+
     def _check(self, tier: int) -> None:
         if not 0 <= tier <= self.cells:
             raise ValueError(f"tiers run from 0 to {self.cells} discs, not {tier}")
@@ -242,11 +270,7 @@ class DiscTiers:
         if task.compiles_for(values.size):
             task.compiled(values, *args, self.tables, out)
         else:
-            if self.plain is None:
-                lists = (a.tolist() if isinstance(a, np.ndarray) else a for a in self.tables)
-                self.plain = Tables(*lists)
-            # As plain Python: its ints cannot overflow, and these kernels call no others.
-            task.function(values.tolist(), *args, self.plain, out)
+            out[:] = self._run_plain(task, values.tolist(), *args)
         return out
 
     def _masks(self, tier: int, count: int) -> Codes:

@@ -121,6 +121,10 @@ class Tablebase(Answers[S, M]):
             i = int(np.searchsorted(keys, key))
             return (0, i) if i < keys.shape[0] and int(keys[i]) == key else None
         tiers = self._tiers
+        if tiers.locate_one is not None:  # one scalar call: the fast path of a probe
+            tier, index = tiers.locate_one(int(key))
+            size = self._sizes.get(tier)
+            return (tier, index) if size is not None and 0 <= index < size else None
         code = np.array((key,), dtype=np.int64)
         tier = int(tiers.tier_of(code)[0]) if tiers.tier_of is not None else tiers.initial_tier
         size = self._sizes.get(tier)
