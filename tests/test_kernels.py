@@ -127,3 +127,26 @@ def test_code_table_matches_a_dict_across_growth() -> None:
     assert table.size == len(expected)
     assert table.find(5_001) is None
     assert all(table.find(c) == i for c, i in expected.items())
+
+
+def test_ctrl_c_inside_compiled_code_stays_a_ctrl_c() -> None:
+    """Python reports a KeyboardInterrupt pending when machine code returns as a SystemError
+    caused by it; a kernel raises it again as the KeyboardInterrupt it is."""
+    import pytest
+
+    from perfectplay.compiled import Kernel
+
+    def interrupted() -> None:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise SystemError("returned a result with an exception set") from exc
+
+    def broken() -> None:
+        raise SystemError("something else")
+
+    for function, expected in ((interrupted, KeyboardInterrupt), (broken, SystemError)):
+        kernel_ = Kernel(lambda: None)
+        kernel_._compiled = function
+        with pytest.raises(expected):
+            kernel_.run_compiled()

@@ -92,9 +92,21 @@ class Kernel(Generic[P, R]):
             return self._compiled is not None or work >= INTERPRET_BELOW or "numba" in sys.modules
         return MODE == "compiled"
 
+    def run_compiled(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        """The compiled function's result; Ctrl-C while its machine code runs is reported by
+        Python as "returned a result with an exception set": raised again as the Ctrl-C."""
+        try:
+            return self.compiled(*args, **kwargs)
+        except SystemError as exc:
+            if isinstance(exc.__cause__, KeyboardInterrupt) or isinstance(
+                exc.__context__, KeyboardInterrupt
+            ):
+                raise KeyboardInterrupt from None
+            raise
+
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         if self.compiles_for(_elements(args)):
-            return self.compiled(*args, **kwargs)
+            return self.run_compiled(*args, **kwargs)
         return self.interpreted(*args, **kwargs)
 
 

@@ -268,7 +268,7 @@ class DiscTiers:
             return self._apply(task, values.reshape(-1), *args).reshape(values.shape)
         out = np.empty(values.shape, dtype=np.int64)
         if task.compiles_for(values.size):
-            task.compiled(values, *args, self.tables, out)
+            task.run_compiled(values, *args, self.tables, out)
         else:
             out[:] = self._run_plain(task, values.tolist(), *args)
         return out
@@ -285,7 +285,7 @@ class DiscTiers:
                 return self.no_masks
             first = np.arange(ways, dtype=np.int64) * int(self.binom[tier, (tier + 1) // 2])
             codes = np.empty(ways, dtype=np.int64)
-            _unrank.compiled(first, tier, self.no_masks, self.tables, codes)
+            _unrank.run_compiled(first, tier, self.no_masks, self.tables, codes)
             self.mask_tables[tier] = self.board.boards(codes)[1]
         return self.mask_tables[tier]
 
