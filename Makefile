@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench bench-tiers bench-contest peers clean
+.PHONY: demo test lint bench bench-tiers bench-dobutsu bench-contest peers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,9 @@ bench: $(VENV)/.installed
 
 bench-tiers: $(VENV)/.installed
 	$(BIN)/python bench/tiers.py
+
+bench-dobutsu: $(VENV)/.installed
+	$(BIN)/python bench/dobutsu.py
 
 bench-contest: $(VENV)/.installed
 	$(BIN)/python bench/contest.py

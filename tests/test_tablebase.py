@@ -177,6 +177,26 @@ def test_loopy_tiers_equal_explored_retrograde_on_random_games(
     same_answers(game, directory)
 
 
+@st.composite
+def one_loopy_tier(draw: Any) -> LayeredGame:
+    """One tier whose moves all stay inside it: the solver that keeps its counters in the
+    records takes it."""
+    width = draw(st.integers(2, 14))
+    moves = {c: draw(st.lists(st.integers(0, width - 1), max_size=4)) for c in range(width)}
+    ends = {c: draw(st.sampled_from([0, 0, 0, 0, 1, 2, 3])) for c in range(width)}
+    return LayeredGameWithUnmoves(moves, ends, width)
+
+
+@settings(max_examples=200, deadline=None)
+@given(one_loopy_tier())
+def test_one_loopy_tier_with_counters_equals_explored_retrograde(
+    tmp_path_factory: Any, game: Any
+) -> None:
+    directory = tmp_path_factory.mktemp("tb")
+    build_tablebase(game, directory)
+    same_answers(game, directory)
+
+
 @pytest.mark.parametrize("kind", ["rounds", "un-moves"])
 def test_loopy_tier_loses_as_slowly_as_its_children_allow(tmp_path: Path, kind: str) -> None:
     # Tier 0 holds 0 and 1 (0 moves to 1 inside it); 1 moves out to 2, which wins in 1.

@@ -203,7 +203,7 @@ class TierCheck(Check):
     def unmoves(self, tiers: TierRules, reached: dict[int, int]) -> None:
         """Un-moves are the inverse of the moves inside a tier: each move from a sampled
         position to a child of its own tier is listed as often by batch_parents, and each
-        position batch_parents lists for that child moves to it as often."""
+        position batch_parents lists for that child moves to it as often (all by keys)."""
         assert tiers.parents is not None and tiers.tier_of is not None
         batch = self.rules.batch
         assert batch is not None
@@ -214,7 +214,7 @@ class TierCheck(Check):
                 back = self.call("batch_parents", tiers.parents, tier, np.array([kid]))
                 if back is None:
                     continue
-                listed = Counter(int(c) for c in np.asarray(back.children))
+                listed = Counter(int(c) for c in self.keyed(back.children))
                 if listed[code] != kids.count(kid):
                     self.add(
                         "batch_parents",
@@ -223,13 +223,22 @@ class TierCheck(Check):
                     )
                 for before, times in listed.items():
                     moves = batch.expand(np.array([before], dtype=np.int64))
-                    made = int(np.count_nonzero(np.asarray(moves.children) == kid))
+                    made = int(np.count_nonzero(self.keyed(moves.children) == kid))
                     if made != times:
                         self.add(
                             "batch_parents",
                             f"tier {tier}: lists {before} {times} time(s) before {kid}, "
                             f"which has {made} move(s) there",
                         )
+
+    def keyed(self, codes: Any) -> npt.NDArray[np.int64]:
+        """Codes by their keys (un-moves may give any of a position's symmetric codes)."""
+        raw: npt.NDArray[np.int64] = np.asarray(codes, dtype=np.int64)
+        batch = self.rules.batch
+        if batch is None or batch.key is None or not raw.size:
+            return raw
+        keyed: npt.NDArray[np.int64] = np.asarray(batch.key(raw), dtype=np.int64)
+        return keyed
 
     def tier_graph(self, tiers: TierRules) -> list[int]:
         """The tiers reachable from initial_tier (depth first); cycles become problems."""

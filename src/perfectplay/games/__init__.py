@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .connect_four import ConnectFour
+from .dobutsu import Dobutsu
 from .invisible import Invisible
 from .nim import Nim
 from .pawns import Pawns
@@ -16,6 +17,7 @@ BUILTINS: dict[str, type] = {
     "nim": Nim,
     "subtraction": Subtraction,
     "connect-four": ConnectFour,
+    "dobutsu": Dobutsu,
     "weighted-tictactoe": WeightedTicTacToe,
     "invisible": Invisible,
     "pawns": Pawns,
@@ -25,6 +27,7 @@ BUILTINS: dict[str, type] = {
 __all__ = [
     "BUILTINS",
     "ConnectFour",
+    "Dobutsu",
     "Invisible",
     "Nim",
     "Pawns",

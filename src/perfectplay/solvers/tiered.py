@@ -2,8 +2,9 @@
 
 Precondition: a game speaking the tier protocol, an outcome game. A tier whose moves all
 lead into child tiers is solved in one pass; a loopy tier (one that lists itself among its
-child tiers) by frontiers through the game's un-moves (``loopy_frontiers``), or by rounds
-without them (``loopy_tiers``). Contract: the same values and remoteness as
+child tiers) through the game's un-moves, with counters in its records when no other tier
+is its child (``loopy_counters``) or by frontiers (``loopy_frontiers``), or by rounds
+without un-moves (``loopy_tiers``). Contract: the same values and remoteness as
 retrograde analysis of the explored graph (the winner hurries, the loser stalls, a tie
 comes as soon as possible), for every position play reaches; the records of each tier are
 final on disk as soon as the tier is done, and a solve run again goes on from there.
@@ -28,6 +29,7 @@ from ..spaces.graph import I8, I32, I64, NO_BOOLS, B
 from ..spaces.tier_files import TierFiles
 from ..spaces.tiers import CHUNK, Chunk, TierGraph, expand_chunk, reach, reached_indices
 from ..terminals import Terminals
+from .loopy_counters import fits, solve_with_counters
 from .loopy_frontiers import solve_with_unmoves
 from .loopy_tiers import solve_loopy_tier
 
@@ -69,8 +71,11 @@ def solve_tiers(
             size = graph.sizes[tier]
             if tier in graph.loopy:
                 records = files.reopen(tier, size)  # half-solved loops are not trusted
-                solver = solve_with_unmoves if graph.hooks.parents else solve_loopy_tier
-                summary = solver(graph, files, terminals, tier, records)
+                if fits(graph, files, tier):
+                    summary = solve_with_counters(graph, files, terminals, tier, records, progress)
+                else:
+                    solver = solve_with_unmoves if graph.hooks.parents else solve_loopy_tier
+                    summary = solver(graph, files, terminals, tier, records)
             else:
                 records = files.partial(tier, size)
                 summary = _solve_tier(graph, files, terminals, tier, records, progress, done)

@@ -14,10 +14,12 @@ from typing import Any
 
 import numpy as np
 
+from ..compiled import kernel
 from ..errors import GameError, InterruptedSolve, describe
 from ..memory import MemoryWatch
 from ..progress import ProgressCallback
 from ..protocol import Codes
+from ..records import REACHED
 from ..rules import Rules, TierRules
 from ..terminals import Terminals
 from ..values import UNDECIDED
@@ -176,6 +178,79 @@ def _stray_move(
     )
 
 
+FRESH = 6
+"""While a loopy tier is being marked: reached, its moves not followed yet (then REACHED)."""
+SCAN = 1 << 22
+
+
+def _mark_children(files: TierFiles, chunk: Chunk, kids: dict[int, Any]) -> None:
+    """Mark the children of a chunk in the other tiers as reached."""
+    for kid, kid_records in kids.items():
+        where = chunk.child_index[chunk.child_tier == kid]
+        kid_records[where] = files.record.reached
+
+
+def _reach_inside(
+    graph: TierGraph,
+    files: TierFiles,
+    terminals: Terminals,
+    tier: int,
+    records: Any,
+    kids: dict[int, Any],
+    done: int,
+    progress: ProgressCallback | None,
+) -> int:
+    """Mark a loopy tier by frontiers: each pass follows the moves of the positions marked
+    fresh (FRESH) since they were found, until none is left; returns ``done`` updated.
+    A position becomes REACHED only after its children are marked, so a pass interrupted
+    anywhere is taken up again by marking every reached position fresh."""
+    shift = files.record.shift
+    flat = np.asarray(records)
+    fresh = np.uint64(FRESH << shift)
+    while True:
+        found = 0
+        for start in range(0, flat.shape[0], SCAN):
+            rows = find_code(flat[start : start + SCAN], shift, FRESH)
+            for piece in range(0, rows.shape[0], CHUNK):
+                indices = start + rows[piece : piece + CHUNK]
+                chunk = expand_chunk(graph, terminals, tier, indices)
+                _mark_children(files, chunk, kids)
+                inside = chunk.child_index[chunk.child_tier == tier]
+                inside = inside[flat[inside] == 0]
+                flat[inside] = fresh.astype(flat.dtype)
+                flat[indices] = np.asarray(files.record.reached, dtype=flat.dtype)
+                done += indices.shape[0]
+                if progress is not None:
+                    progress(done, done, level=tier)
+            found += rows.shape[0]
+        if found == 0:
+            return done
+
+
+def mark_fresh(records: Any, shift: int) -> None:
+    """Every reached position of a tier fresh again (its moves to be followed)."""
+    flat = np.asarray(records)
+    for start in range(0, flat.shape[0], SCAN):
+        block = flat[start : start + SCAN]
+        block[(block >> shift) == REACHED] = np.asarray(FRESH << shift, dtype=flat.dtype)
+
+
+@kernel
+def find_code(block: Any, shift: int, value: int) -> I64:
+    """Offsets in ``block`` of the records whose value code is ``value``."""
+    count = 0
+    for i in range(block.shape[0]):
+        if block[i] >> shift == value:
+            count += 1
+    out = np.empty(count, dtype=np.int64)
+    count = 0
+    for i in range(block.shape[0]):
+        if block[i] >> shift == value:
+            out[count] = i
+            count += 1
+    return out
+
+
 def reached_indices(records: Any, start: int, stop: int) -> I64:
     """The indices in [start, stop) of a tier whose records are not empty."""
     return start + np.flatnonzero(np.asarray(records[start:stop]) != 0)
@@ -201,25 +276,25 @@ def reach(
             if files.is_expanded(tier):
                 continue
             records = files.partial(tier, graph.sizes[tier])
-            if tier == root_tier:
-                records[int(hooks.rank(tier, root_code)[0])] = files.record.reached
             kids = {k: files.partial(k, graph.sizes[k]) for k in graph.children[tier]}
             if tier in graph.loopy:
-                kids[tier] = records  # moves inside the tier: scan it until nothing new
-            seen = -1
-            while seen != (seen := int(np.count_nonzero(records))):
+                mark_fresh(records, files.record.shift)  # an interrupted pass starts over
+            if tier == root_tier:
+                root = int(hooks.rank(tier, root_code)[0])
+                fresh = FRESH << files.record.shift
+                records[root] = fresh if tier in graph.loopy else files.record.reached
+            if tier not in graph.loopy:
                 for start in range(0, graph.sizes[tier], CHUNK):
                     indices = reached_indices(records, start, start + CHUNK)
                     chunk = expand_chunk(graph, terminals, tier, indices)
-                    for kid, kid_records in kids.items():
-                        where = chunk.child_index[chunk.child_tier == kid]
-                        kid_records[where] = files.record.reached
+                    _mark_children(files, chunk, kids)
                     done += indices.shape[0]
                     memory.check(f"marking the reachable positions of {rules.name}", done)
                     if progress is not None:
                         progress(done, done, level=tier)
-                if tier not in graph.loopy:
-                    break
+            else:
+                done = _reach_inside(graph, files, terminals, tier, records, kids, done, progress)
+                memory.check(f"marking the reachable positions of {rules.name}", done)
             for marked in (records, *kids.values()):  # on disk before the progress says so
                 if isinstance(marked, np.memmap):
                     marked.flush()

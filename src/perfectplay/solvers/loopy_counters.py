@@ -1,0 +1,208 @@
+"""Loopy tiers in the records alone: retrograde analysis with each open position's counter
+kept in its own record, for tiers of billions of indices (Dobutsu shogi: 1.57 billion).
+
+Precondition: a loopy tier with no other child tier (every move stays inside it), un-moves
+(``batch_parents``), 2-byte records, and moves that always pass the turn.
+Contract: the values and remoteness of retrograde analysis on the explored graph, as
+``loopy_frontiers`` gives them, in no memory beyond the tier's records and one chunk.
+
+Encoding while the solve runs: an open position (value code 7) keeps in its remoteness
+field the number of its moves not yet known to lose for its mover (every move's child is
+in the tier, so this counter is all an open position needs). A decided position has its
+final record. Level r's frontier is read back from the records (decided, remoteness r), so
+no list of positions is kept from one level to the next:
+
+1. one pass over the reached positions writes the ends (remoteness 0), the losses without
+   moves, and every other position's counter;
+2. for r = 0, 1, ...: through the un-moves of the wins and losses at level r, an open
+   parent of a loss wins at r + 1; an open parent whose counter falls to 0 loses at r + 1;
+3. ties spread the same way from tied ends to open parents, at r + 1 for level r;
+4. what stays open never ends: a DRAW.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..compiled import kernel
+from ..errors import GameError
+from ..progress import ProgressCallback
+from ..records import REACHED, TierSummary
+from ..spaces.graph import I64
+from ..spaces.tier_files import TierFiles
+from ..spaces.tiers import CHUNK, TierGraph
+from ..terminals import Terminals
+from ..values import UNDECIDED
+
+U16 = Any  # uint16 record arrays
+U8 = Any
+
+_WIN, _LOSS, _TIE, _DRAW = 1, 2, 3, 4
+SCAN = 1 << 22
+"""Records read at once when looking for a level's frontier."""
+
+
+def fits(graph: TierGraph, files: TierFiles, tier: int) -> bool:
+    """Whether this solver takes the tier (see the precondition)."""
+    return (
+        tier in graph.loopy
+        and not graph.children[tier]
+        and graph.hooks.parents is not None
+        and files.record.bytes == 2
+    )
+
+
+def solve_with_counters(
+    graph: TierGraph,
+    files: TierFiles,
+    terminals: Terminals,
+    tier: int,
+    records: Any,
+    progress: ProgressCallback | None = None,
+) -> TierSummary:
+    """Solve the reached positions of a self-contained loopy tier in ``records`` (each
+    reached one open, value code 7) in place; see the module docstring."""
+    flat = np.asarray(records)
+    shift = files.record.shift
+    reached = _count_moves(graph, terminals, tier, flat, shift)
+    decided = 0
+    for phase in (1, 2):
+        level = 0
+        while True:
+            if level >= files.record.max_remoteness:
+                raise GameError(f"tier {tier}: remoteness beyond {level} plies")
+            found = 0
+            for start in range(0, flat.shape[0], SCAN):
+                rows = _frontier(flat[start : start + SCAN], shift, level, phase)
+                for piece in range(0, rows.shape[0], CHUNK):
+                    indices = start + rows[piece : piece + CHUNK]
+                    _spread(graph, tier, flat, shift, indices, level, phase)
+                found += rows.shape[0]
+            decided += found
+            if progress is not None:
+                progress(min(decided, reached), reached, level=level)
+            if found == 0:
+                break
+            level += 1
+    return _finish(flat, shift)
+
+
+def _count_moves(graph: TierGraph, terminals: Terminals, tier: int, flat: U16, shift: int) -> int:
+    """Pass 1: ends, losses without moves, and every open position's counter; returns how
+    many positions the tier reaches."""
+    rules, hooks = graph.rules, graph.hooks
+    assert rules.batch is not None
+    reached = 0
+    limit = (1 << shift) - 1
+    for start in range(0, flat.shape[0], SCAN):
+        rows = _frontier(flat[start : start + SCAN], shift, -1, 0)
+        for piece in range(0, rows.shape[0], CHUNK):
+            indices = start + rows[piece : piece + CHUNK]
+            codes = np.asarray(hooks.unrank(tier, indices), dtype=np.int64)
+            if (codes < 0).any():
+                raise GameError(f"{rules.name}.batch_unrank gave no position for a reached index")
+            outcome, scores = terminals.check_batch(codes, rules.batch.outcome(codes))
+            if scores is not None:
+                raise GameError(f"{rules.name} is scored: tiered solving takes WIN/LOSS/TIE games")
+            open_rows = np.flatnonzero(outcome == UNDECIDED)
+            moves = np.zeros(indices.shape[0], dtype=np.int64)
+            if open_rows.size:
+                exp = rules.batch.expand(codes[open_rows])
+                if exp.same_mover is not None and np.asarray(exp.same_mover).any():
+                    raise GameError("un-moves in a loopy tier need moves that always pass the turn")
+                moves[open_rows] = np.bincount(
+                    np.asarray(exp.parents, dtype=np.int64), minlength=open_rows.shape[0]
+                )
+            if moves.max(initial=0) > limit:
+                raise GameError(f"{rules.name}: a position with more than {limit} moves")
+            ends = outcome != UNDECIDED
+            stuck = ~ends & (moves == 0)  # no move and no end: lost at once
+            record = np.where(ends, outcome.astype(np.int64) << shift, (REACHED << shift) | moves)
+            record[stuck] = _LOSS << shift
+            flat[indices] = record.astype(flat.dtype)
+            reached += indices.shape[0]
+    return reached
+
+
+def _spread(
+    graph: TierGraph, tier: int, flat: U16, shift: int, indices: I64, level: int, phase: int
+) -> None:
+    """Send the news of a piece of level ``level``'s frontier to its parents."""
+    hooks = graph.hooks
+    assert hooks.parents is not None
+    values = (flat[indices] >> shift).astype(np.uint8)
+    codes = np.asarray(hooks.unrank(tier, indices), dtype=np.int64)
+    back = hooks.parents(tier, codes)
+    before = np.asarray(back.children, np.int64)
+    child_value = values[np.asarray(back.parents, np.int64)]
+    if hooks.tier_of is not None:
+        here = np.asarray(hooks.tier_of(before), np.int64) == tier
+        before, child_value = before[here], child_value[here]
+    parents = np.asarray(hooks.rank(tier, before), np.int64)
+    _apply(flat, parents, child_value, level, shift, phase)
+
+
+@kernel
+def _apply(flat: U16, parents: I64, child_value: U8, level: int, shift: int, phase: int) -> None:
+    """Per un-move into an open parent: a lost child makes it a win at level + 1, a won
+    child takes one from its counter (a loss at level + 1 when none is left); in phase 2 a
+    tied child makes it a tie at level + 1."""
+    mask = (1 << shift) - 1
+    for e in range(parents.shape[0]):
+        p = parents[e]
+        record = flat[p]
+        if record >> shift != REACHED:
+            continue
+        value = child_value[e]
+        if phase == 2:
+            if value == _TIE:
+                flat[p] = (_TIE << shift) | (level + 1)
+        elif value == _LOSS:
+            flat[p] = (_WIN << shift) | (level + 1)
+        elif value == _WIN:
+            left = (record & mask) - 1
+            if left <= 0:
+                flat[p] = (_LOSS << shift) | (level + 1)
+            else:
+                flat[p] = (REACHED << shift) | left
+
+
+@kernel
+def _frontier(block: U16, shift: int, level: int, phase: int) -> I64:
+    """Offsets in ``block`` of the frontier at ``level``: wins and losses (phase 1) or ties
+    (phase 2) of that remoteness; with level -1, every reached position."""
+    mask = (1 << shift) - 1
+    count = 0
+    for pass_ in range(2):
+        out = np.empty(count, dtype=np.int64)
+        count = 0
+        for i in range(block.shape[0]):
+            record = block[i]
+            value = record >> shift
+            if level < 0:
+                hit = value != 0
+            elif phase == 1:
+                hit = value in (_WIN, _LOSS) and (record & mask) == level
+            else:
+                hit = value == _TIE and (record & mask) == level
+            if hit:
+                if pass_ == 1:
+                    out[count] = i
+                count += 1
+    return out
+
+
+def _finish(flat: U16, shift: int) -> TierSummary:
+    """What stayed open never ends: DRAW. The tier's counts."""
+    summary = TierSummary()
+    for start in range(0, flat.shape[0], SCAN):
+        block = np.asarray(flat[start : start + SCAN])
+        values = (block >> shift).astype(np.uint8)
+        block = np.where(values == REACHED, np.uint16(_DRAW << shift), block).astype(flat.dtype)
+        flat[start : start + SCAN] = block
+        present = values != 0
+        kept = block[present]
+        summary.add((kept >> shift).astype(np.uint8), (kept & ((1 << shift) - 1)).astype(np.int32))
+    return summary
