@@ -362,7 +362,9 @@ def test_check_every_builtin(name: str) -> None:
     assert result.stdout.strip().splitlines()[-1] == "no problems"
     protocols = rows_of(result.stdout)["protocols"].split(", ")
     assert protocols[0] == "plain"
-    assert ("tiers" in protocols) == (name in ("tictactoe", "connect-four", "weighted-tictactoe"))
+    assert ("tiers" in protocols) == (
+        name in ("tictactoe", "connect-four", "weighted-tictactoe", "dobutsu")
+    )
 
 
 def test_check_finds_batch_hooks_that_disagree(tmp_path: Path) -> None:

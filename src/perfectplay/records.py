@@ -94,6 +94,14 @@ class TierSummary:
             key = f"{code}:{plies}"
             self.remoteness[key] = self.remoteness.get(key, 0) + count
 
+    def merge_json(self, data: dict[str, Any]) -> None:
+        """Add a summary kept as JSON (``as_json``): a tier solved in spans."""
+        self.positions += int(data["positions"])
+        for code, count in data["values"].items():
+            self.values[int(code)] = self.values.get(int(code), 0) + int(count)
+        for key, count in data["remoteness"].items():
+            self.remoteness[key] = self.remoteness.get(key, 0) + int(count)
+
     def as_json(self) -> dict[str, Any]:
         """The summary as progress.json and the header keep it."""
         return {

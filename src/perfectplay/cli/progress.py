@@ -5,8 +5,9 @@ from __future__ import annotations
 import resource
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -109,3 +110,32 @@ def working(label: str, *, quiet: bool = False) -> Iterator[None]:
         return
     with Console(stderr=True).status(label):
         yield
+
+
+@contextmanager
+def dask_progress(*, quiet: bool = False) -> Iterator[Callable[[dict[str, Any]], None] | None]:
+    """A callback showing a solve on Dask: tasks and tiers done, rate, workers' memory."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    started = time.perf_counter()
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("solving on Dask")
+
+        def report(figures: dict[str, Any]) -> None:
+            rate = figures["tasks"] / max(time.perf_counter() - started, 1e-9)
+            bar.update(
+                task,
+                description=f"solving on Dask: {figures['tasks']:,} of about "
+                f"{figures['total']:,} tasks ({rate:.1f}/s), {figures['tiers']} of "
+                f"{figures['all_tiers']} tiers solved, workers' memory "
+                f"{figures['memory'] / 2**20:,.0f} MB",
+            )
+
+        yield report

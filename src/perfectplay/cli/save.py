@@ -23,18 +23,45 @@ save_option = click.option(
 )
 
 
+workers_option = click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="With --save: solve on a Dask cluster of N worker processes on this machine "
+    "(pip install 'perfectplay[distributed]').",
+)
+scheduler_option = click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="With --save: solve on the running Dask cluster at ADDRESS (tcp://host:8786); "
+    "DIR must be on a file system every worker sees.",
+)
+
+
 def save_command(
     rules: Rules[Any, Any],
     directory: Path,
     solve_with: tuple[str, int | None, int | None],
     quiet: bool,
     as_json: bool,
+    cluster: tuple[int | None, str | None] = (None, None),
 ) -> None:
     """Build (or reuse) the tablebase of ``rules`` in ``directory`` and print its summary;
-    ``solve_with`` is (method, max_states, memory) for a game explored in memory."""
+    ``solve_with`` is (method, max_states, memory) for a game explored in memory,
+    ``cluster`` (workers, scheduler) asks for a solve on Dask."""
     method, max_states, memory = solve_with
+    workers, scheduler = cluster
     built = build_into(
-        rules, directory, method=method, max_states=max_states, memory=memory, quiet=quiet
+        rules,
+        directory,
+        method=method,
+        max_states=max_states,
+        memory=memory,
+        quiet=quiet,
+        workers=workers,
+        scheduler=scheduler,
     )
     with open_tablebase(directory, rules) as base:
         if as_json:

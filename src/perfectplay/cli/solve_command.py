@@ -16,7 +16,7 @@ from .common import emit_json, full_solve, game_options, json_option, print_rows
 from .loader import build_game
 from .present import position_report, remoteness_text, value_json, value_text
 from .progress import progress_reporter
-from .save import save_command, save_option
+from .save import save_command, save_option, scheduler_option, workers_option
 
 
 @click.command("solve")
@@ -32,6 +32,8 @@ from .save import save_command, save_option
     "--deepening", is_flag=True, help="alphabeta: iterative deepening (depths 1, 2, 4, ...)."
 )
 @save_option
+@workers_option
+@scheduler_option
 @json_option
 def solve_command(
     game: str,
@@ -42,6 +44,8 @@ def solve_command(
     quiet: bool,
     deepening: bool,
     save: Path | None,
+    workers: int | None,
+    scheduler: str | None,
     as_json: bool,
 ) -> None:
     """Solve a game from its start: value, remoteness, best moves, size and time.
@@ -53,6 +57,7 @@ def solve_command(
     Examples:
       perfectplay solve nim --param piles=3,4,5
       perfectplay solve connect-four -p width=5 --save c4-5x4
+      perfectplay solve connect-four -p width=5 --save c4-5x4 --workers 2
     """
     rules = Rules(build_game(game, list(params)))
     if method == "alphabeta":
@@ -62,8 +67,14 @@ def solve_command(
         return
     if deepening:
         raise UsageProblem("--deepening goes with --method alphabeta")
+    if (workers is not None or scheduler is not None) and save is None:
+        raise UsageProblem("--workers and --scheduler build a tablebase: give --save DIR")
+    if workers is not None and scheduler is not None:
+        raise UsageProblem("give --workers (a cluster here) or --scheduler (a running one)")
     if save is not None:
-        save_command(rules, save, (method, max_states, memory), quiet, as_json)
+        save_command(
+            rules, save, (method, max_states, memory), quiet, as_json, (workers, scheduler)
+        )
         return
     solution = full_solve(rules, method, max_states, quiet, memory)
     if as_json:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from ..tablebase.header import Header, TablebaseError, existing, read_header
 from ..tablebase.reader import Tablebase
 from ..values import Value
 from .loader import build_game
-from .progress import progress_reporter, tier_progress
+from .progress import dask_progress, progress_reporter, tier_progress
 
 
 @dataclass(frozen=True)
@@ -41,9 +42,12 @@ def build_into(
     max_states: int | None,
     memory: int | None,
     quiet: bool,
+    workers: int | None = None,
+    scheduler: str | None = None,
 ) -> Built:
     """Solve ``rules`` into a tablebase in ``directory``: tier by tier on disk when the game
-    has tiers, else explored in memory and saved; a finished one of this game is reused."""
+    has tiers (on Dask with ``workers`` or ``scheduler``), else explored in memory and
+    saved; a finished one of this game is reused."""
     if directory.exists() and not directory.is_dir():
         raise UsageProblem(f"--save {directory}: that is a file, not a directory")
     found = existing(directory, identity_of(rules))
@@ -60,7 +64,24 @@ def build_into(
             f"{rules.name} is solved tier by tier on disk with --save; "
             "--method and --max-states do not apply (--memory does)"
         )
+    if (workers is not None or scheduler is not None) and rules.tiers is None:
+        raise UsageProblem(
+            f"--workers and --scheduler solve tier by tier; {rules.name} has no tiers"
+        )
     with _cleared_on_failure(directory, rules.name):
+        if workers is not None or scheduler is not None:
+            from ..tablebase.dask_build import build_on_dask
+
+            with dask_progress(quiet=quiet) as told:
+                header, seconds = build_on_dask(
+                    rules,
+                    directory,
+                    workers=workers,
+                    scheduler=scheduler,
+                    report=told,
+                    announce=None if quiet else _announce,
+                )
+            return Built(header, seconds, "tiers on Dask", reused=False)
         if rules.tiers is not None:
             with tier_progress(quiet=quiet) as report:
                 header, seconds = build_tablebase(rules, directory, progress=report, memory=memory)
@@ -68,6 +89,10 @@ def build_into(
         with progress_reporter("exploring", quiet=quiet) as report:
             solution = solve(rules, method, max_states=max_states, progress=report, memory=memory)
         return Built(solution.save(directory), solution.stats.seconds, solution.method, False)
+
+
+def _announce(line: str) -> None:
+    print(line, file=sys.stderr)
 
 
 @contextmanager

@@ -31,6 +31,7 @@ from ..errors import GameError
 from ..progress import ProgressCallback
 from ..records import REACHED, TierSummary
 from ..spaces.graph import I64
+from ..spaces.pipeline import in_parallel
 from ..spaces.tier_files import TierFiles
 from ..spaces.tiers import CHUNK, TierGraph
 from ..terminals import Terminals
@@ -73,17 +74,25 @@ def solve_with_counters(
         while True:
             if level >= files.record.max_remoteness:
                 raise GameError(f"tier {tier}: remoteness beyond {level} plies")
-            found = 0
-            for start in range(0, flat.shape[0], SCAN):
-                rows = _frontier(flat[start : start + SCAN], shift, level, phase)
-                for piece in range(0, rows.shape[0], CHUNK):
-                    indices = start + rows[piece : piece + CHUNK]
-                    _spread(graph, tier, flat, shift, indices, level, phase)
-                found += rows.shape[0]
-            decided += found
+            found = [0]
+
+            def frontier(level: int = level, phase: int = phase, found: list[int] = found) -> Any:
+                for start in range(0, flat.shape[0], SCAN):
+                    rows = _frontier(flat[start : start + SCAN], shift, level, phase)
+                    found[0] += rows.shape[0]
+                    for piece in range(0, rows.shape[0], CHUNK):
+                        yield start + rows[piece : piece + CHUNK]
+
+            def spread(found: tuple[I64, U8], level: int = level, phase: int = phase) -> None:
+                _apply(flat, found[0], found[1], level, shift, phase)
+
+            in_parallel(
+                frontier(), lambda indices: _parents_of(graph, tier, flat, shift, indices), spread
+            )
+            decided += found[0]
             if progress is not None:
                 progress(min(decided, reached), reached, level=level)
-            if found == 0:
+            if found[0] == 0:
                 break
             level += 1
     return _finish(flat, shift)
@@ -94,42 +103,52 @@ def _count_moves(graph: TierGraph, terminals: Terminals, tier: int, flat: U16, s
     many positions the tier reaches."""
     rules, hooks = graph.rules, graph.hooks
     assert rules.batch is not None
-    reached = 0
     limit = (1 << shift) - 1
-    for start in range(0, flat.shape[0], SCAN):
-        rows = _frontier(flat[start : start + SCAN], shift, -1, 0)
-        for piece in range(0, rows.shape[0], CHUNK):
-            indices = start + rows[piece : piece + CHUNK]
-            codes = np.asarray(hooks.unrank(tier, indices), dtype=np.int64)
-            if (codes < 0).any():
-                raise GameError(f"{rules.name}.batch_unrank gave no position for a reached index")
-            outcome, scores = terminals.check_batch(codes, rules.batch.outcome(codes))
-            if scores is not None:
-                raise GameError(f"{rules.name} is scored: tiered solving takes WIN/LOSS/TIE games")
-            open_rows = np.flatnonzero(outcome == UNDECIDED)
-            moves = np.zeros(indices.shape[0], dtype=np.int64)
-            if open_rows.size:
-                exp = rules.batch.expand(codes[open_rows])
-                if exp.same_mover is not None and np.asarray(exp.same_mover).any():
-                    raise GameError("un-moves in a loopy tier need moves that always pass the turn")
-                moves[open_rows] = np.bincount(
-                    np.asarray(exp.parents, dtype=np.int64), minlength=open_rows.shape[0]
-                )
-            if moves.max(initial=0) > limit:
-                raise GameError(f"{rules.name}: a position with more than {limit} moves")
-            ends = outcome != UNDECIDED
-            stuck = ~ends & (moves == 0)  # no move and no end: lost at once
-            record = np.where(ends, outcome.astype(np.int64) << shift, (REACHED << shift) | moves)
-            record[stuck] = _LOSS << shift
-            flat[indices] = record.astype(flat.dtype)
-            reached += indices.shape[0]
-    return reached
+
+    def pieces() -> Any:
+        for start in range(0, flat.shape[0], SCAN):
+            rows = _frontier(flat[start : start + SCAN], shift, -1, 0)
+            for piece in range(0, rows.shape[0], CHUNK):
+                yield start + rows[piece : piece + CHUNK]
+
+    def count(indices: I64) -> tuple[I64, Any]:
+        codes = np.asarray(hooks.unrank(tier, indices), dtype=np.int64)
+        if (codes < 0).any():
+            raise GameError(f"{rules.name}.batch_unrank gave no position for a reached index")
+        assert rules.batch is not None
+        outcome, scores = terminals.check_batch(codes, rules.batch.outcome(codes))
+        if scores is not None:
+            raise GameError(f"{rules.name} is scored: tiered solving takes WIN/LOSS/TIE games")
+        open_rows = np.flatnonzero(outcome == UNDECIDED)
+        moves = np.zeros(indices.shape[0], dtype=np.int64)
+        if open_rows.size:
+            exp = rules.batch.expand(codes[open_rows])
+            if exp.same_mover is not None and np.asarray(exp.same_mover).any():
+                raise GameError("un-moves in a loopy tier need moves that always pass the turn")
+            moves[open_rows] = np.bincount(
+                np.asarray(exp.parents, dtype=np.int64), minlength=open_rows.shape[0]
+            )
+        if moves.max(initial=0) > limit:
+            raise GameError(f"{rules.name}: a position with more than {limit} moves")
+        ends = outcome != UNDECIDED
+        stuck = ~ends & (moves == 0)  # no move and no end: lost at once
+        record = np.where(ends, outcome.astype(np.int64) << shift, (REACHED << shift) | moves)
+        record[stuck] = _LOSS << shift
+        return indices, record.astype(flat.dtype)
+
+    reached = [0]
+
+    def write(done: tuple[I64, Any]) -> None:
+        flat[done[0]] = done[1]
+        reached[0] += done[0].shape[0]
+
+    in_parallel(pieces(), count, write)
+    return reached[0]
 
 
-def _spread(
-    graph: TierGraph, tier: int, flat: U16, shift: int, indices: I64, level: int, phase: int
-) -> None:
-    """Send the news of a piece of level ``level``'s frontier to its parents."""
+def _parents_of(graph: TierGraph, tier: int, flat: U16, shift: int, indices: I64) -> tuple[I64, U8]:
+    """The indices of the positions one move before a piece of a frontier, and the value of
+    the frontier position each un-move comes from (read in a worker thread)."""
     hooks = graph.hooks
     assert hooks.parents is not None
     values = (flat[indices] >> shift).astype(np.uint8)
@@ -140,8 +159,7 @@ def _spread(
     if hooks.tier_of is not None:
         here = np.asarray(hooks.tier_of(before), np.int64) == tier
         before, child_value = before[here], child_value[here]
-    parents = np.asarray(hooks.rank(tier, before), np.int64)
-    _apply(flat, parents, child_value, level, shift, phase)
+    return np.asarray(hooks.rank(tier, before), np.int64), child_value
 
 
 @kernel

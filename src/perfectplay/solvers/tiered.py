@@ -26,6 +26,7 @@ from ..memory import MemoryBudgetExceeded, MemoryWatch, resident_bytes, show_siz
 from ..progress import ProgressCallback
 from ..records import RecordFormat, TierSummary
 from ..spaces.graph import I8, I32, I64, NO_BOOLS, B
+from ..spaces.pipeline import in_parallel
 from ..spaces.tier_files import TierFiles
 from ..spaces.tiers import CHUNK, Chunk, TierGraph, expand_chunk, reach, reached_indices
 from ..terminals import Terminals
@@ -100,11 +101,33 @@ def _solve_tier(
     done: int,
 ) -> TierSummary:
     """Solve the reached positions of one tier in place, a chunk at a time."""
+    return solve_span(
+        graph, files, terminals, tier, records, (0, graph.sizes[tier]), records, progress, done
+    )
+
+
+def solve_span(
+    graph: TierGraph,
+    files: TierFiles,
+    terminals: Terminals,
+    tier: int,
+    marks: Any,
+    span: tuple[int, int],
+    out: Any,
+    progress: ProgressCallback | None = None,
+    done: int = 0,
+) -> TierSummary:
+    """Solve the reached positions (by ``marks``) of indices ``span`` = (start, stop) of a
+    tier whose moves all lead into solved child tiers; their records go to ``out``, at
+    their index when ``out`` is the whole tier, else at index - start. Spans of a tier are
+    independent: tasks on several machines may solve them at once."""
     record = files.record
+    start, stop = span
+    offset = 0 if out.shape[0] == graph.sizes[tier] else start
     kids = {k: files.final(k) for k in graph.children[tier]}
     summary = TierSummary()
-    for start in range(0, graph.sizes[tier], CHUNK):
-        indices = reached_indices(records, start, start + CHUNK)
+
+    def combine_chunk(indices: I64) -> tuple[I64, Any, Any]:
         chunk = expand_chunk(graph, terminals, tier, indices)
         child_records = np.empty(chunk.child_index.shape[0], dtype=record.dtype)
         for kid, kid_records in kids.items():
@@ -113,12 +136,22 @@ def _solve_tier(
         values, remoteness = _combine_chunk(chunk, record, child_records)
         if remoteness.shape[0] and remoteness.max() > record.max_remoteness:
             raise GameError(f"tier {tier}: remoteness beyond {record.max_remoteness} plies")
-        records[indices] = (values.astype(record.dtype) << record.shift) | remoteness.astype(
+        return indices, values, remoteness
+
+    def write(solved: tuple[I64, Any, Any]) -> None:
+        indices, values, remoteness = solved
+        out[indices - offset] = (values.astype(record.dtype) << record.shift) | remoteness.astype(
             record.dtype
         )
         summary.add(values, remoteness)
         if progress is not None:
             progress(done + summary.positions, done + summary.positions, level=tier)
+
+    in_parallel(
+        (reached_indices(marks, a, min(a + CHUNK, stop)) for a in range(start, stop, CHUNK)),
+        combine_chunk,
+        write,
+    )
     return summary
 
 

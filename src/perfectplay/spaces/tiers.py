@@ -25,6 +25,7 @@ from ..terminals import Terminals
 from ..values import UNDECIDED
 from .batch import expand_checked
 from .graph import I8, I64, B
+from .pipeline import in_parallel
 from .tier_files import TierFiles
 
 CHUNK = 1 << 16
@@ -206,25 +207,95 @@ def _reach_inside(
     anywhere is taken up again by marking every reached position fresh."""
     shift = files.record.shift
     flat = np.asarray(records)
-    fresh = np.uint64(FRESH << shift)
     while True:
-        found = 0
-        for start in range(0, flat.shape[0], SCAN):
-            rows = find_code(flat[start : start + SCAN], shift, FRESH)
-            for piece in range(0, rows.shape[0], CHUNK):
-                indices = start + rows[piece : piece + CHUNK]
-                chunk = expand_chunk(graph, terminals, tier, indices)
-                _mark_children(files, chunk, kids)
-                inside = chunk.child_index[chunk.child_tier == tier]
-                inside = inside[flat[inside] == 0]
-                flat[inside] = fresh.astype(flat.dtype)
-                flat[indices] = np.asarray(files.record.reached, dtype=flat.dtype)
-                done += indices.shape[0]
-                if progress is not None:
-                    progress(done, done, level=tier)
-            found += rows.shape[0]
-        if found == 0:
+        batches = _FreshBatches(flat, shift)
+        done = expand_marking(graph, files, terminals, tier, batches, kids, flat, progress, done)
+        if batches.found == 0:
             return done
+
+
+class _FreshBatches:
+    """The fresh positions of a tier's records, a chunk at a time, scanned as they are
+    asked for; ``found`` counts them."""
+
+    def __init__(self, flat: Any, shift: int) -> None:
+        self.flat, self.shift, self.found = flat, shift, 0
+
+    def __iter__(self) -> Any:
+        for start in range(0, self.flat.shape[0], SCAN):
+            rows = find_code(self.flat[start : start + SCAN], self.shift, FRESH)
+            self.found += rows.shape[0]
+            for piece in range(0, rows.shape[0], CHUNK):
+                yield start + rows[piece : piece + CHUNK]
+
+
+def expand_marking(
+    graph: TierGraph,
+    files: TierFiles,
+    terminals: Terminals,
+    tier: int,
+    batches: Any,
+    kids: dict[int, Any],
+    inside: Any,
+    progress: ProgressCallback | None,
+    done: int,
+    memory: MemoryWatch | None = None,
+) -> int:
+    """Expand each batch of a tier's indices (on every core) and mark the children: in
+    ``kids``, an array per other tier, and when ``inside`` (the tier's own records) is
+    given, fresh inside it, the batch then REACHED. Returns ``done`` plus the positions."""
+    counted = [done]
+    fresh = np.asarray(FRESH << files.record.shift, dtype=files.record.dtype)
+    reached = np.asarray(files.record.reached, dtype=files.record.dtype)
+
+    def mark(chunk: Chunk) -> None:
+        _mark_children(files, chunk, kids)
+        if inside is not None:
+            new = chunk.child_index[chunk.child_tier == tier]
+            inside[new[inside[new] == 0]] = fresh
+            inside[chunk.indices] = reached
+        counted[0] += chunk.indices.shape[0]
+        if memory is not None:
+            memory.check(f"marking the reachable positions of {graph.rules.name}", counted[0])
+        if progress is not None:
+            progress(counted[0], counted[0], level=tier)
+
+    def expand(indices: I64) -> Chunk:
+        return expand_chunk(graph, terminals, tier, indices)
+
+    in_parallel(batches, expand, mark)
+    return counted[0]
+
+
+def reach_span(
+    graph: TierGraph,
+    files: TierFiles,
+    terminals: Terminals,
+    tier: int,
+    marks: Any,
+    span: tuple[int, int],
+    kids: dict[int, Any],
+) -> int:
+    """Mark in ``kids`` (an array per child tier, nonzero = reached) the children of the
+    reached positions of indices ``span`` = (start, stop) of a tier without moves inside
+    it; returns how many positions were expanded. Spans are independent."""
+    start, stop = span
+    batches = (reached_indices(marks, a, min(a + CHUNK, stop)) for a in range(start, stop, CHUNK))
+    return expand_marking(graph, files, terminals, tier, batches, kids, None, None, 0)
+
+
+def reach_inside(
+    graph: TierGraph,
+    files: TierFiles,
+    terminals: Terminals,
+    tier: int,
+    records: Any,
+    kids: dict[int, Any],
+) -> int:
+    """Mark a loopy tier whose reached positions are marked, and its children in ``kids``;
+    returns how many positions were expanded (see ``_reach_inside``)."""
+    mark_fresh(records, files.record.shift)
+    return _reach_inside(graph, files, terminals, tier, records, kids, 0, None)
 
 
 def mark_fresh(records: Any, shift: int) -> None:
@@ -284,14 +355,13 @@ def reach(
                 fresh = FRESH << files.record.shift
                 records[root] = fresh if tier in graph.loopy else files.record.reached
             if tier not in graph.loopy:
-                for start in range(0, graph.sizes[tier], CHUNK):
-                    indices = reached_indices(records, start, start + CHUNK)
-                    chunk = expand_chunk(graph, terminals, tier, indices)
-                    _mark_children(files, chunk, kids)
-                    done += indices.shape[0]
-                    memory.check(f"marking the reachable positions of {rules.name}", done)
-                    if progress is not None:
-                        progress(done, done, level=tier)
+                batches = (
+                    reached_indices(records, start, start + CHUNK)
+                    for start in range(0, graph.sizes[tier], CHUNK)
+                )
+                done = expand_marking(
+                    graph, files, terminals, tier, batches, kids, None, progress, done, memory
+                )
             else:
                 done = _reach_inside(graph, files, terminals, tier, records, kids, done, progress)
                 memory.check(f"marking the reachable positions of {rules.name}", done)

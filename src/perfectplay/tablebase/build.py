@@ -39,6 +39,11 @@ def build_tiered(
     record = format_for(graph.longest if graph.longest is not None else 1 << 8)
     files = TierFiles(directory, record, identity)
     seconds = solve_tiers(graph, files, progress, memory)
+    return build_header(rules, graph, files), seconds
+
+
+def build_header(rules: Rules[Any, Any], graph: TierGraph, files: TierFiles) -> Header:
+    """Write the header of a tiered solve whose tiers are all finished; the header."""
     assert rules.batch is not None and rules.tiers is not None
     root = np.array([rules.key_of(rules.initial_state())], dtype=np.int64)
     root_index = int(rules.tiers.rank(rules.tiers.initial_tier, root)[0])
@@ -55,17 +60,17 @@ def build_tiered(
             remoteness=done["remoteness"],
         )
     header = Header(
-        identity=identity,
+        identity=files.progress["identity"],
         layout="tiers",
-        record_bytes=record.bytes,
+        record_bytes=files.record.bytes,
         initial=(rules.tiers.initial_tier, root_index),
         tiers=tiers,
         keys=None,
         grundy=None,
         compressed=None,
     )
-    write_header(directory, header)
-    return header, seconds
+    write_header(files.directory, header)
+    return header
 
 
 def build_tablebase(

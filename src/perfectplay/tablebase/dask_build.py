@@ -1,0 +1,378 @@
+"""Tier solving on a Dask cluster: the same tablebase, byte for byte, from one process or many.
+
+The tier graph becomes a task graph. Marking what play reaches: a tier without moves
+inside it is cut into spans of indices, and a task per span expands its reached positions
+and writes what it found in each child tier as a bit set of its own (``reach-T-K-S.bits``);
+a merge task per tier ors its parents' bit sets into its marks once they are all there; a
+loopy tier is marked whole by one task. Solving, leaves first: a task per span of a tier
+without moves inside reads the tier's marks and its children's final records and writes
+the records of its span to a file of its own (``tier-T.span-S``); a finishing task joins
+the spans into the tier's file (fsync, hash, rename); a loopy tier is solved whole by one
+task. No two tasks write the same file at once, every task writes through a temporary
+name renamed when complete, so a task run again after its worker died starts clean, and
+only this process (the client) writes ``progress.json``: a solve run again goes on from the
+tiers, merges and spans it records as finished (their files checked by hash).
+
+Precondition: the directory is on a file system every worker and this process see.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import InterruptedSolve, ParameterError
+from ..identity import identity_of
+from ..memory import show_size
+from ..records import RecordFormat, TierSummary, format_for
+from ..rules import Rules
+from ..solvers.loopy_counters import fits, solve_with_counters
+from ..solvers.loopy_frontiers import solve_with_unmoves
+from ..solvers.loopy_tiers import solve_loopy_tier
+from ..solvers.tiered import solve_span
+from ..spaces.tier_files import TierFiles, file_sha256, tier_file_name, write_json_atomically
+from ..spaces.tiers import CHUNK, TierGraph, reach_inside, reach_span
+from ..terminals import Terminals
+from .build import build_header
+from .header import Header, existing
+
+SPAN = 1 << 21
+"""Indices per span at most: a task's work (Connect Four 6x4 has tiers of 13 million)."""
+
+DaskReport = Callable[[dict[str, Any]], None]
+"""Told, now and then, what is done: tasks done and in all, tiers done, workers' memory."""
+
+
+def build_on_dask(
+    rules: Rules[Any, Any],
+    directory: Path,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    report: DaskReport | None = None,
+    announce: Callable[[str], None] | None = None,
+) -> tuple[Header, float]:
+    """Solve a tier game into ``directory`` on Dask: a ``LocalCluster`` of ``workers``
+    processes here, or the running cluster at ``scheduler``. The header and the seconds."""
+    if rules.tiers is None:
+        raise ParameterError(f"{rules.name} has no tiers: only tiered solves run on Dask")
+    identity = identity_of(rules)
+    found = existing(directory, identity)
+    if found is not None:
+        return found, 0.0
+    dask = _dask()
+    started = time.perf_counter()
+    graph = TierGraph(rules)
+    record = format_for(graph.longest if graph.longest is not None else 1 << 8)
+    files = TierFiles(directory, record, identity)
+    cluster = None
+    if scheduler is None:
+        cluster = dask.LocalCluster(
+            n_workers=workers or 1,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            silence_logs=50,
+        )
+    client = dask.Client(cluster if cluster is not None else scheduler)
+    try:
+        if announce is not None:
+            announce(f"Dask dashboard: {client.dashboard_link}")
+        _Run(client, rules, graph, files, report).run()
+    except KeyboardInterrupt:
+        raise InterruptedSolve(
+            f"interrupted while solving {rules.name} on Dask; the finished tiers and spans "
+            f"are kept in {directory}: run the same solve again to go on"
+        ) from None
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    return build_header(rules, graph, files), time.perf_counter() - started
+
+
+def _dask() -> Any:
+    """dask.distributed, imported only when a solve runs on Dask (an optional extra)."""
+    try:
+        return importlib.import_module("dask.distributed")
+    except ImportError:
+        raise ParameterError(
+            "solving on Dask needs it installed: pip install 'perfectplay[distributed]'"
+        ) from None
+
+
+def spans(size: int) -> list[tuple[int, int]]:
+    """A tier's indices cut into spans of whole chunks, at most SPAN each."""
+    step = max(CHUNK, min(SPAN, -(-size // 4) // CHUNK * CHUNK or CHUNK))
+    return [(start, min(start + step, size)) for start in range(0, size, step)] or [(0, 0)]
+
+
+class _Run:
+    """One solve's task graph, submitted tier by tier as their inputs are ready."""
+
+    def __init__(
+        self,
+        client: Any,
+        rules: Rules[Any, Any],
+        graph: TierGraph,
+        files: TierFiles,
+        report: DaskReport | None,
+    ) -> None:
+        self.client, self.graph, self.files, self.report = client, graph, files, report
+        self.rules = rules  # sent with each task: data scattered once dies with its worker
+        self.directory = str(files.directory)
+        self.bytes = files.record.bytes
+        self.done_tasks = 0
+        self.total_tasks = 0
+        progress = files.progress
+        progress.setdefault("merged", [])
+        progress.setdefault("spans", {})
+        self.parents: dict[int, list[int]] = {t: [] for t in graph.order}
+        for tier in graph.order:
+            for kid in graph.children[tier]:
+                self.parents[kid].append(tier)
+
+    def run(self) -> None:
+        """Mark what play reaches, root first, then solve leaves first."""
+        wait = _dask().wait
+        graph, files = self.graph, self.files
+        root = graph.hooks.initial_tier
+        self.total_tasks = sum(2 * len(spans(graph.sizes[t])) + 2 for t in graph.order)
+        reach: dict[int, list[Any]] = {}
+        for tier in graph.order:  # parents first: a tier's marks are whole once merged
+            if files.is_expanded(tier) or files.is_solved(tier):
+                continue  # a solved tier's children are solved: nothing to mark
+            if tier not in files.progress["merged"]:
+                inputs = [f for p in self.parents[tier] for f in reach.get(p, [])]
+                wait(inputs)
+                self._tick(len(inputs))
+                self._merge(tier, root)
+            reach[tier] = self._reach(tier)
+        for futures in reach.values():
+            wait(futures)
+            self._tick(len(futures))
+        for tier in graph.order:
+            if not files.is_expanded(tier):
+                files.progress["expanded"].append(tier)
+        write_json_atomically(files.progress_path, files.progress)
+        for tier in reversed(graph.order):
+            if not files.is_solved(tier):
+                self._solve(tier)
+
+    def _tick(self, count: int) -> None:
+        self.done_tasks += count
+        if self.report is not None:
+            memory = sum(
+                w.get("metrics", {}).get("memory", 0)
+                for w in self.client.scheduler_info().get("workers", {}).values()
+            )
+            self.report(
+                {
+                    "tasks": self.done_tasks,
+                    "total": self.total_tasks,
+                    "tiers": sum(1 for t in self.graph.order if self.files.is_solved(t)),
+                    "all_tiers": len(self.graph.order),
+                    "memory": memory,
+                }
+            )
+
+    def _merge(self, tier: int, root: int) -> None:
+        """Or the bit sets the tier's parents wrote into its marks (in this process: the
+        only writer of the tier's marks at this moment)."""
+        size = self.graph.sizes[tier]
+        marks = self.files.partial(tier, size)
+        reached = np.asarray(self.files.record.reached, dtype=marks.dtype)
+        if tier == root:
+            code = np.array([self.graph.rules.key_of(self.graph.rules.initial_state())])
+            marks[int(self.graph.hooks.rank(tier, code)[0])] = reached
+        for parent in self.parents[tier]:
+            for path in sorted(self.files.directory.glob(f"reach-{parent}-{tier}-*.bits")):
+                bits = np.unpackbits(np.fromfile(path, dtype=np.uint8), count=size)
+                hit = np.flatnonzero(bits)
+                marks[hit] = reached
+        if isinstance(marks, np.memmap):
+            marks.flush()
+        self.files.progress["merged"].append(tier)
+        write_json_atomically(self.files.progress_path, self.files.progress)
+
+    def _reach(self, tier: int) -> list[Any]:
+        """Submit the marking of a tier's children: by spans, or whole when loopy."""
+        if tier in self.graph.loopy:
+            return [
+                self.client.submit(
+                    _reach_loopy_task, self.rules, self.directory, self.bytes, tier, pure=False
+                )
+            ]
+        return [
+            self.client.submit(
+                _reach_span_task, self.rules, self.directory, self.bytes, tier, span, n, pure=False
+            )
+            for n, span in enumerate(spans(self.graph.sizes[tier]))
+        ]
+
+    def _solve(self, tier: int) -> None:
+        """Solve a tier (its children are final): spans and a join, or whole when loopy."""
+        wait = _dask().wait
+        files = self.files
+        if tier in self.graph.loopy:
+            future = self.client.submit(
+                _solve_loopy_task, self.rules, self.directory, self.bytes, tier, pure=False
+            )
+            wait([future])
+            self._tick(1)
+            self._finished(tier, future.result())
+            return
+        cut = spans(self.graph.sizes[tier])
+        futures = {}
+        for n, span in enumerate(cut):
+            name = f"{tier_file_name(tier, 'span')}-{n}"
+            kept = files.progress["spans"].get(name)
+            path = files.directory / name
+            if kept is not None and path.exists() and file_sha256(path) == kept["sha256"]:
+                continue
+            futures[name] = self.client.submit(
+                _solve_span_task, self.rules, self.directory, self.bytes, tier, span, name,
+                pure=False,
+            )  # fmt: skip
+        for name, future in futures.items():
+            files.progress["spans"][name] = future.result()
+            write_json_atomically(files.progress_path, files.progress)
+            self._tick(1)
+        names = [f"{tier_file_name(tier, 'span')}-{n}" for n in range(len(cut))]
+        summaries = [files.progress["spans"][name]["summary"] for name in names]
+        joined = self.client.submit(_join_task, self.directory, tier, names, pure=False)
+        wait([joined])
+        summary = TierSummary()
+        for part in summaries:
+            summary.merge_json(part)
+        self._finished(tier, {"sha256": joined.result(), **summary.as_json()})
+        for name in names:
+            del files.progress["spans"][name]
+            (files.directory / name).unlink(missing_ok=True)
+        write_json_atomically(files.progress_path, files.progress)
+        self._tick(1)
+
+    def _finished(self, tier: int, entry: dict[str, Any]) -> None:
+        self.files.progress["solved"][str(tier)] = entry
+        write_json_atomically(self.files.progress_path, self.files.progress)
+        for path in self.files.directory.glob(f"reach-*-{tier}-*.bits"):
+            path.unlink()
+
+
+def _files(directory: str, record_bytes: int, rules: Rules[Any, Any]) -> TierFiles:
+    """The tier files as a worker sees them (it never writes progress.json)."""
+    return TierFiles(Path(directory), RecordFormat(record_bytes), identity_of(rules))
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Write a file whole or not at all: a temporary name, fsync, rename."""
+    temporary = path.with_name(path.name + ".tmp")
+    with temporary.open("wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
+def _bit_sets(directory: Path, tier: int, kids: dict[int, Any], n: int) -> None:
+    for kid, marked in kids.items():
+        path = directory / f"reach-{tier}-{kid}-{n}.bits"
+        _write_atomically(path, np.packbits(marked.astype(np.bool_)).tobytes())
+
+
+def _reach_span_task(
+    rules: Rules[Any, Any], directory: str, record_bytes: int, tier: int, span: Any, n: int
+) -> int:
+    """Mark the children of a span of a tier in bit sets of this task's own."""
+    graph = TierGraph(rules)
+    files = _files(directory, record_bytes, rules)
+    marks = np.memmap(
+        files.directory / tier_file_name(tier, "partial"), dtype=files.record.dtype, mode="r"
+    ) if graph.sizes[tier] else np.zeros(0, dtype=files.record.dtype)  # fmt: skip
+    kids = {k: np.zeros(graph.sizes[k], dtype=np.bool_) for k in graph.children[tier]}
+    count = reach_span(graph, files, Terminals(rules.name), tier, marks, tuple(span), kids)
+    _bit_sets(files.directory, tier, kids, n)
+    return count
+
+
+def _reach_loopy_task(rules: Rules[Any, Any], directory: str, record_bytes: int, tier: int) -> int:
+    """Mark a loopy tier inside (its marks file: no other task writes it now), and its
+    children in bit sets of this task's own."""
+    graph = TierGraph(rules)
+    files = _files(directory, record_bytes, rules)
+    records = files.partial(tier, graph.sizes[tier])
+    kids = {k: np.zeros(graph.sizes[k], dtype=np.bool_) for k in graph.children[tier]}
+    count = reach_inside(graph, files, Terminals(rules.name), tier, records, kids)
+    if isinstance(records, np.memmap):
+        records.flush()
+    _bit_sets(files.directory, tier, kids, 0)
+    return count
+
+
+def _solve_span_task(
+    rules: Rules[Any, Any], directory: str, record_bytes: int, tier: int, span: Any, name: str
+) -> dict[str, Any]:
+    """Solve a span of a tier into a file of its own; its hash and counts."""
+    graph = TierGraph(rules)
+    files = _files(directory, record_bytes, rules)
+    start, stop = span
+    marks = np.memmap(
+        files.directory / tier_file_name(tier, "partial"), dtype=files.record.dtype, mode="r"
+    ) if graph.sizes[tier] else np.zeros(0, dtype=files.record.dtype)  # fmt: skip
+    out = np.zeros(stop - start, dtype=files.record.dtype)
+    if out.shape[0] == graph.sizes[tier] and start != 0:
+        raise AssertionError("a span that is the whole tier starts at 0")
+    summary = solve_span(graph, files, Terminals(rules.name), tier, marks, (start, stop), out)
+    path = files.directory / name
+    _write_atomically(path, out.tobytes())
+    return {"sha256": file_sha256(path), "summary": summary.as_json()}
+
+
+def _join_task(directory: str, tier: int, names: list[str]) -> str:
+    """Join a tier's spans into its final file; its hash."""
+    folder = Path(directory)
+    final = folder / tier_file_name(tier, "rec")
+    temporary = final.with_name(final.name + ".tmp")
+    with temporary.open("wb") as handle:
+        for name in names:
+            handle.write((folder / name).read_bytes())
+        handle.flush()
+        os.fsync(handle.fileno())
+    sha = file_sha256(temporary)
+    os.replace(temporary, final)
+    (folder / tier_file_name(tier, "partial")).unlink(missing_ok=True)
+    return sha
+
+
+def _solve_loopy_task(
+    rules: Rules[Any, Any], directory: str, record_bytes: int, tier: int
+) -> dict[str, Any]:
+    """Solve a loopy tier whole in its marks file, then make it final; hash and counts."""
+    graph = TierGraph(rules)
+    files = _files(directory, record_bytes, rules)
+    terminals = Terminals(rules.name)
+    records = files.reopen(tier, graph.sizes[tier])
+    if fits(graph, files, tier):
+        summary = solve_with_counters(graph, files, terminals, tier, records)
+    else:
+        solver = solve_with_unmoves if graph.hooks.parents else solve_loopy_tier
+        summary = solver(graph, files, terminals, tier, records)
+    if isinstance(records, np.memmap):
+        records.flush()
+    partial = files.directory / tier_file_name(tier, "partial")
+    with partial.open("rb+") as handle:
+        os.fsync(handle.fileno())
+    sha = file_sha256(partial)
+    os.replace(partial, files.directory / tier_file_name(tier, "rec"))
+    return {"sha256": sha, **summary.as_json()}
+
+
+def describe_memory(report: dict[str, Any]) -> str:
+    """The workers' memory, for a progress line."""
+    return show_size(int(report.get("memory", 0)))

@@ -1,0 +1,118 @@
+"""Tier solving on a Dask cluster: the same bytes as in one process, whatever happens."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from cli_script import run_cli
+
+from perfectplay import build_tablebase
+from perfectplay.games import ConnectFour, TicTacToe
+from perfectplay.rules import Rules
+
+pytest.importorskip(
+    "dask.distributed", reason="Dask is an optional extra (perfectplay[distributed])"
+)
+import cloudpickle  # comes with Dask
+
+from perfectplay.tablebase.dask_build import build_on_dask, spans
+
+cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers cannot import tests
+
+
+def checksums(directory: Path) -> dict[str, str]:
+    header = json.loads((directory / "header.json").read_text())
+    return {str(entry["tier"]): entry["sha256"] for entry in header["tiers"]}
+
+
+@pytest.mark.parametrize("game", [TicTacToe(), ConnectFour(4, 4)], ids=["tictactoe", "c4-4x4"])
+def test_two_workers_write_the_bytes_one_process_writes(tmp_path: Path, game: Any) -> None:
+    build_tablebase(game, tmp_path / "here")
+    build_on_dask(Rules(game), tmp_path / "dask", workers=2)
+    assert checksums(tmp_path / "dask") == checksums(tmp_path / "here")
+    assert len(checksums(tmp_path / "here")) == len(list((tmp_path / "dask").glob("tier-*.rec")))
+    assert not list((tmp_path / "dask").glob("*.bits"))  # the bit sets of reach are gone
+
+
+class DyingConnectFour(ConnectFour):
+    """Connect Four 4x4 whose rules kill the worker process the first time they expand a
+    position with eight discs (a worker that dies in the middle of a task)."""
+
+    def __init__(self, marker: str) -> None:
+        super().__init__(4, 4)
+        self.marker = marker
+
+    def batch_expand(self, codes: Any) -> Any:
+        discs = self.batch_tier(np.asarray(codes, dtype=np.int64))
+        if discs.size and (discs == 8).any() and not os.path.exists(self.marker):
+            Path(self.marker).write_text("died once")
+            os._exit(1)
+        return super().batch_expand(codes)
+
+
+def test_a_worker_killed_in_a_task_changes_nothing(tmp_path: Path) -> None:
+    build_tablebase(ConnectFour(4, 4), tmp_path / "here")
+    marker = tmp_path / "died"
+    build_on_dask(Rules(DyingConnectFour(str(marker))), tmp_path / "dask", workers=2)
+    assert marker.exists()  # a worker did die
+    assert checksums(tmp_path / "dask") == checksums(tmp_path / "here")
+
+
+def test_a_solve_stopped_between_tiers_goes_on(tmp_path: Path) -> None:
+    """A solve that stopped after some tiers (their files and progress kept) is run again:
+    it solves only what is missing and ends with the same bytes."""
+    rules = Rules(ConnectFour(4, 4))
+    build_on_dask(rules, tmp_path / "dask", workers=2)
+    whole = checksums(tmp_path / "dask")
+    (tmp_path / "dask" / "header.json").unlink()
+    progress = json.loads((tmp_path / "dask" / "progress.json").read_text())
+    for tier in ("0", "1", "2", "3"):  # the last four tiers solved never were
+        del progress["solved"][tier]
+        (tmp_path / "dask" / f"tier-00000{tier}.rec").unlink()
+    (tmp_path / "dask" / "progress.json").write_text(json.dumps(progress))
+    # their marks were removed with them: mark again, from the start
+    progress["expanded"], progress["merged"] = [], []
+    (tmp_path / "dask" / "progress.json").write_text(json.dumps(progress))
+    kept = {
+        t: (tmp_path / "dask" / f"tier-{int(t):06d}.rec").stat().st_mtime_ns
+        for t in whole
+        if int(t) > 3
+    }
+    build_on_dask(rules, tmp_path / "dask", workers=2)
+    assert checksums(tmp_path / "dask") == whole
+    for tier, stamp in kept.items():  # finished tiers were not written again
+        assert (tmp_path / "dask" / f"tier-{int(tier):06d}.rec").stat().st_mtime_ns == stamp
+
+
+def test_spans_cover_a_tier_in_whole_chunks() -> None:
+    for size in (0, 1, 5000, 1 << 16, 3 << 20, 13_000_001):
+        cut = spans(size)
+        assert cut[0][0] == 0 and cut[-1][1] == size
+        assert all(a[1] == b[0] for a, b in itertools.pairwise(cut))
+        assert all((stop - start) % (1 << 16) == 0 for start, stop in cut[:-1])
+
+
+def test_cli_flags_need_save_and_one_of_them(tmp_path: Path) -> None:
+    alone = run_cli("solve", "tictactoe", "--workers", "2")
+    assert alone.returncode == 2 and "--save" in alone.stderr
+    both = run_cli(
+        "solve", "tictactoe", "--save", str(tmp_path / "t"), "--workers", "2",
+        "--scheduler", "tcp://127.0.0.1:1",
+    )  # fmt: skip
+    assert both.returncode == 2 and "--scheduler" in both.stderr
+    assert len(both.stderr.strip().splitlines()) == 1
+
+
+def test_cli_solves_on_two_workers_and_says_where_the_dashboard_is(tmp_path: Path) -> None:
+    done = run_cli("solve", "tictactoe", "--save", str(tmp_path / "t"), "--workers", "2")
+    assert done.returncode == 0, done.stderr
+    assert "dashboard" in done.stderr.lower() and "http" in done.stderr
+    build_tablebase(TicTacToe(), tmp_path / "here")
+    assert checksums(tmp_path / "t") == checksums(tmp_path / "here")
