@@ -14,7 +14,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --quiet -e '.[test,openspiel]'
 	touch $(VENV)/.installed $@
 
 demo: $(VENV)/.installed

@@ -23,7 +23,7 @@ LAYERS = [
     ("__init__",),
 ]
 GAMES_MAY_IMPORT = ("protocol", "values", "games")
-FRONT_ENDS = ("cli", "contest")
+FRONT_ENDS = ("cli", "contest", "openspiel")
 
 
 def module_name(path: Path) -> str:

@@ -12,6 +12,7 @@ from .analyze import analyze_command
 from .check import check_command
 from .compress import compress_command
 from .contest import contest_command
+from .grade_command import grade_command
 from .list_command import list_games
 from .play import play_command
 from .solve_command import solve_command
@@ -39,6 +40,7 @@ for _command in (
     verify_command,
     compress_command,
     check_command,
+    grade_command,
 ):
     app.add_command(_command)
 

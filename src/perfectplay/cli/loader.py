@@ -1,6 +1,8 @@
-"""Finding a game by name: a built-in, ``path/to/file.py:ClassName`` or ``module:ClassName``.
+"""Finding a game by name: a built-in, ``path/to/file.py:ClassName``, ``module:ClassName``
+or ``openspiel:SPEC`` (an OpenSpiel game, through ``perfectplay.openspiel``).
 
 Loading a game from a file or module runs that code (and only that): it is the user's own.
+OpenSpiel is imported only for an ``openspiel:`` name.
 """
 
 from __future__ import annotations
@@ -11,10 +13,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import GameNotFound
+from ..errors import GameNotFound, ParameterError
 from ..games import BUILTINS
 from ..rules import check_protocol
-from .params import parse_assignments
+from .params import convert, parse_assignments
+
+OPENSPIEL = "openspiel:"
+BRIDGE_OPTIONS = {"keep_histories": bool, "scored": bool}
+"""Parameters of the bridge itself, beside the OpenSpiel game's own."""
 
 
 def find_game_class(spec: str) -> type:
@@ -37,7 +43,10 @@ def find_game_class(spec: str) -> type:
 
 
 def build_game(spec: str, assignments: list[str]) -> Any:
-    """An instance of the named game, with NAME=VALUE parameters typed by its constructor."""
+    """An instance of the named game, with NAME=VALUE parameters typed by its constructor
+    (for an OpenSpiel game, by the game's own parameter defaults)."""
+    if spec.startswith(OPENSPIEL):
+        return build_openspiel_game(spec.removeprefix(OPENSPIEL), assignments)
     cls = find_game_class(spec)
     kwargs = parse_assignments(cls, assignments)
     try:
@@ -46,6 +55,39 @@ def build_game(spec: str, assignments: list[str]) -> Any:
         raise GameNotFound(f"{spec}: {exc}") from None
     check_protocol(game)
     return game
+
+
+def build_openspiel_game(spec: str, assignments: list[str]) -> Any:
+    """The bridged OpenSpiel game of ``spec`` ("connect_four" or "mnk(m=4,n=4,k=3)") with
+    NAME=VALUE parameters; keep_histories and scored go to the bridge."""
+    try:
+        from ..openspiel.bridge import from_openspiel, parameter_defaults
+    except ImportError:
+        raise GameNotFound(
+            f"{OPENSPIEL}{spec} needs OpenSpiel, which is not installed: "
+            "pip install perfectplay[openspiel]"
+        ) from None
+    defaults = parameter_defaults(spec.partition("(")[0].strip())
+    options: dict[str, Any] = {}
+    parameters: dict[str, Any] = {}
+    for text in assignments:
+        name, sep, raw = text.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not name:
+            raise ParameterError(f"--param wants NAME=VALUE, got {text!r}")
+        wanted = BRIDGE_OPTIONS.get(name)
+        if wanted is None and name not in defaults:
+            known = ", ".join([*sorted(defaults), *BRIDGE_OPTIONS])
+            raise ParameterError(f"unknown parameter {name!r}; this game takes: {known}")
+        kind = wanted if wanted is not None else type(defaults[name])
+        try:
+            value = convert(raw.strip(), kind)
+        except ValueError as exc:
+            raise ParameterError(
+                f"parameter {name}={raw!r}: expected {kind.__name__} ({exc})"
+            ) from None
+        (options if wanted is not None else parameters)[name] = value
+    return from_openspiel(spec, **options, **parameters)
 
 
 def _load_file(path_text: str) -> Any:
