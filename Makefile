@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench bench-tiers bench-dobutsu bench-contest peers clean
+.PHONY: demo test lint bench bench-tiers bench-dobutsu bench-dask bench-contest peers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,9 @@ bench-tiers: $(VENV)/.installed
 
 bench-dobutsu: $(VENV)/.installed
 	$(BIN)/python bench/dobutsu.py
+
+bench-dask: $(VENV)/.installed-test
+	$(BIN)/python bench/dask.py
 
 bench-contest: $(VENV)/.installed
 	$(BIN)/python bench/contest.py

@@ -492,3 +492,36 @@ def test_loopy_tier_half_solved_before_a_crash_is_solved_again(tmp_path: Path, k
     done.unlink()
     again, _ = build_tablebase(game, crashed)
     assert again.tiers[0].sha256 == whole.tiers[0].sha256
+
+
+def test_a_large_tier_is_verified_block_by_block(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tier file longer than one hash block keeps a hash per block: a probe verifies only
+    the blocks it reads, and a damaged block gives an error, never an answer."""
+    from perfectplay.spaces import tier_files
+
+    monkeypatch.setattr(tier_files, "HASH_BLOCK", 4096)
+    game = ConnectFour(4, 4)
+    header, _ = build_tablebase(game, tmp_path / "tb")
+    big = max(header.tiers.values(), key=lambda e: e.size)
+    assert len(big.blocks) == -(-big.size * header.record_bytes // 4096) > 1
+    same_answers(game, tmp_path / "tb")  # every block verified along the way
+    per_block = 4096 // header.record_bytes
+    with open_tablebase(tmp_path / "tb", game) as base:
+        places = {}
+        for state in solve(game, batch=False).graph.states:
+            tier, index = base.locate(state) or (-1, -1)
+            if tier == big.tier:
+                places.setdefault(index // per_block, (index, state))
+    assert len(places) > 1
+    blocks = sorted(places)
+    damaged, broken_state = places[blocks[-1]]
+    _, sound_state = places[blocks[0]]
+    records = np.fromfile(tmp_path / "tb" / big.file, dtype=f"<u{header.record_bytes}")
+    records[damaged] ^= 1
+    records.tofile(tmp_path / "tb" / big.file)
+    with open_tablebase(tmp_path / "tb", game) as base:
+        assert base.lookup(sound_state) is not None  # its block is sound
+        with pytest.raises(TablebaseError, match="checksum"):
+            base.lookup(broken_state)

@@ -83,6 +83,8 @@ class BlockReader:
         return (self.size,)
 
     def __getitem__(self, where: Any) -> Any:
+        if isinstance(where, slice):
+            where = np.arange(*where.indices(self.size))
         if isinstance(where, (int, np.integer)):
             i = int(where)
             return self._block(i // self.block)[i % self.block]

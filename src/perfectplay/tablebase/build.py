@@ -58,6 +58,8 @@ def build_header(rules: Rules[Any, Any], graph: TierGraph, files: TierFiles) -> 
             positions=done["positions"],
             values=done["values"],
             remoteness=done["remoteness"],
+            blocks=tuple(done.get("blocks", ())),
+            hash_block=int(done.get("hash_block", 0)),
         )
     header = Header(
         identity=files.progress["identity"],

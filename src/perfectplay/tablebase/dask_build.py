@@ -36,7 +36,14 @@ from ..solvers.loopy_counters import fits, solve_with_counters
 from ..solvers.loopy_frontiers import solve_with_unmoves
 from ..solvers.loopy_tiers import solve_loopy_tier
 from ..solvers.tiered import solve_span
-from ..spaces.tier_files import TierFiles, file_sha256, tier_file_name, write_json_atomically
+from ..spaces.pipeline import THREADS
+from ..spaces.tier_files import (
+    TierFiles,
+    file_hashes,
+    file_sha256,
+    tier_file_name,
+    write_json_atomically,
+)
 from ..spaces.tiers import CHUNK, TierGraph, reach_inside, reach_span
 from ..terminals import Terminals
 from .build import build_header
@@ -73,12 +80,14 @@ def build_on_dask(
     files = TierFiles(directory, record, identity)
     cluster = None
     if scheduler is None:
+        cores = max(1, THREADS // (workers or 1))  # the machine's cores shared out
         cluster = dask.LocalCluster(
             n_workers=workers or 1,
             threads_per_worker=1,
             processes=True,
             dashboard_address=":0",
             silence_logs=50,
+            env={"PERFECTPLAY_THREADS": str(cores)},
         )
     client = dask.Client(cluster if cluster is not None else scheduler)
     try:
@@ -251,7 +260,7 @@ class _Run:
         summary = TierSummary()
         for part in summaries:
             summary.merge_json(part)
-        self._finished(tier, {"sha256": joined.result(), **summary.as_json()})
+        self._finished(tier, {**joined.result(), **summary.as_json()})
         for name in names:
             del files.progress["spans"][name]
             (files.directory / name).unlink(missing_ok=True)
@@ -334,8 +343,8 @@ def _solve_span_task(
     return {"sha256": file_sha256(path), "summary": summary.as_json()}
 
 
-def _join_task(directory: str, tier: int, names: list[str]) -> str:
-    """Join a tier's spans into its final file; its hash."""
+def _join_task(directory: str, tier: int, names: list[str]) -> dict[str, Any]:
+    """Join a tier's spans into its final file; its hashes."""
     folder = Path(directory)
     final = folder / tier_file_name(tier, "rec")
     temporary = final.with_name(final.name + ".tmp")
@@ -344,10 +353,10 @@ def _join_task(directory: str, tier: int, names: list[str]) -> str:
             handle.write((folder / name).read_bytes())
         handle.flush()
         os.fsync(handle.fileno())
-    sha = file_sha256(temporary)
+    hashes = file_hashes(temporary)
     os.replace(temporary, final)
     (folder / tier_file_name(tier, "partial")).unlink(missing_ok=True)
-    return sha
+    return hashes
 
 
 def _solve_loopy_task(
@@ -368,9 +377,9 @@ def _solve_loopy_task(
     partial = files.directory / tier_file_name(tier, "partial")
     with partial.open("rb+") as handle:
         os.fsync(handle.fileno())
-    sha = file_sha256(partial)
+    hashes = file_hashes(partial)
     os.replace(partial, files.directory / tier_file_name(tier, "rec"))
-    return {"sha256": sha, **summary.as_json()}
+    return {**hashes, **summary.as_json()}
 
 
 def describe_memory(report: dict[str, Any]) -> str:

@@ -8,15 +8,18 @@ Format version 1::
       "layout": "tiers" | "graph",
       "record_bytes": 1 | 2,                 # see perfectplay.records
       "initial": {"tier": T, "index": I},
-      "tiers": [{"tier", "size", "file", "sha256", "positions", "values", "remoteness"}],
+      "tiers": [{"tier", "size", "file", "sha256", "positions", "values", "remoteness",
+                 "blocks"?, "hash_block"?}],          # SHA-256 per block of hash_block bytes
       "keys": {"file", "sha256", "count"} | null,    # graph layout: sorted int64 keys
       "grundy": {"file", "sha256"} | null,           # graph layout: int32, in key order
       "compressed": {"block_records": B, "tiers": [{"tier", "file", "sha256",
                      "index_file", "index_sha256"}]} | null
     }
 
-``values`` counts positions per value code ("1" WIN, "2" LOSS, "3" TIE, "4" DRAW);
-``remoteness`` per "value:remoteness". Arrays are little-endian files beside the header.
+A tier file longer than one block also has the SHA-256 of each block, so that a reader
+verifies the blocks it reads as it first reads them. ``values`` counts positions per value
+code ("1" WIN, "2" LOSS, "3" TIE, "4" DRAW); ``remoteness`` per "value:remoteness".
+Arrays are little-endian files beside the header.
 """
 
 from __future__ import annotations
@@ -47,6 +50,9 @@ class TierEntry:
     positions: int
     values: dict[str, int]
     remoteness: dict[str, int]
+    blocks: tuple[str, ...] = ()
+    """SHA-256 of each block of ``hash_block`` bytes; empty for a file of one block."""
+    hash_block: int = 0
 
 
 @dataclass(frozen=True)
@@ -71,7 +77,7 @@ class Header:
             "layout": self.layout,
             "record_bytes": self.record_bytes,
             "initial": {"tier": self.initial[0], "index": self.initial[1]},
-            "tiers": [vars(entry) for entry in self.tiers.values()],
+            "tiers": [_entry_json(entry) for entry in self.tiers.values()],
             "keys": self.keys,
             "grundy": self.grundy,
             "compressed": self.compressed,
@@ -87,6 +93,21 @@ class Header:
             for key, n in entry.remoteness.items():
                 remoteness[key] = remoteness.get(key, 0) + n
         return {"positions": sum(values.values()), "values": values, "remoteness": remoteness}
+
+
+def _entry_json(entry: TierEntry) -> dict[str, Any]:
+    fields = dict(vars(entry))
+    if not entry.blocks:
+        del fields["blocks"], fields["hash_block"]
+    else:
+        fields["blocks"] = list(entry.blocks)
+    return fields
+
+
+def _digest(text: Any) -> str:
+    if not isinstance(text, str) or len(text) != 64 or set(text) - set("0123456789abcdef"):
+        raise ValueError(f"{text!r} is no SHA-256")
+    return text
 
 
 def read_header(directory: Path) -> Header:
@@ -118,7 +139,11 @@ def _parse(data: Any) -> Header:
             positions=int(raw["positions"]),
             values={str(k): int(v) for k, v in raw["values"].items()},
             remoteness={str(k): int(v) for k, v in raw["remoteness"].items()},
+            blocks=tuple(_digest(d) for d in raw.get("blocks", [])),
+            hash_block=int(raw.get("hash_block", 0)),
         )
+        if entry.blocks and (entry.hash_block <= 0 or entry.hash_block % 8):
+            raise ValueError(f"tier {entry.tier}: hash_block {entry.hash_block}")
         tiers[entry.tier] = entry
     for optional in ("keys", "grundy"):
         if data.get(optional) is not None:

@@ -3,7 +3,8 @@
 ``open_tablebase(path, game)`` reads the header, checks that it was made for this game
 (name, class, parameters, fingerprint of the rules) and that every file is there at its
 full length. A tier's array is mapped, and its checksum verified, the first time a position
-of that tier is asked about; a file whose checksum fails gives an error and no answer.
+of that tier is asked about (a large tier block by block, see ``checked``); a file whose
+checksum fails gives an error and no answer.
 The object answers what a ``Solution`` answers, is a context manager, and can be shared
 by threads (mapping is guarded by a lock; reads need none).
 """
@@ -26,6 +27,7 @@ from ..rules import Rules
 from ..spaces.tier_files import file_sha256
 from ..values import GameValue, Value
 from .blocks import BlockReader
+from .checked import CheckedRecords
 from .header import Header, TablebaseError, describe_mismatch, read_header
 
 _VALUES = (Value.WIN, Value.LOSS, Value.TIE, Value.DRAW)  # by value code - 1
@@ -85,6 +87,15 @@ class Tablebase(Answers[S, M]):
     def tier_records(self, tier: int) -> Any:
         """The records of a tier (decompressed block by block when compressed)."""
         entry = self.header.tiers[tier]
+        if self.header.compressed is None and entry.blocks:
+            key = f"checked:{tier}"
+            with self._lock:
+                if key not in self._arrays:
+                    self._arrays[key] = CheckedRecords(
+                        self.directory / entry.file, self.record.dtype, entry.blocks,
+                        entry.hash_block,
+                    )  # fmt: skip
+            return self._arrays[key]
         if self.header.compressed is None:
             return self.mapped(entry.file, entry.sha256, self.record.dtype)
         key = f"blocks:{tier}"
@@ -145,7 +156,7 @@ class Tablebase(Answers[S, M]):
         records = self._records.get(place[0])
         if records is None:
             records = self.tier_records(place[0])
-            if self.header.compressed is None:
+            if self.header.compressed is None and not isinstance(records, CheckedRecords):
                 records = np.asarray(records)  # a plain view of the map: faster to index
             self._records[place[0]] = records
         record = int(records[place[1]])

@@ -20,17 +20,17 @@ from ..values import LOSS, Value
 from .header import TablebaseError
 from .reader import Tablebase
 
+PIECE = 1 << 22
+
 
 def verify(base: Tablebase[Any, Any], *, samples: int = 1000, seed: int = 0) -> list[str]:
     """Problems found in a tablebase (empty when it is sound)."""
     problems = []
     for entry in base.header.tiers.values():
         try:
-            records = np.asarray(base.tier_records(entry.tier)[np.arange(entry.size)])
+            problems += _count_problems(base, entry)
         except TablebaseError as exc:
             problems.append(str(exc))
-            continue
-        problems += _count_problems(base.record, entry.tier, records, entry)
     if problems:
         return problems
     rng = random.Random(seed)
@@ -41,15 +41,20 @@ def verify(base: Tablebase[Any, Any], *, samples: int = 1000, seed: int = 0) -> 
     return problems
 
 
-def _count_problems(record: RecordFormat, tier: int, records: Any, entry: Any) -> list[str]:
-    """Whether a tier's records hold the counts its header promises."""
-    values = record.value_codes(records)
-    present = values != 0
+def _count_problems(base: Tablebase[Any, Any], entry: Any) -> list[str]:
+    """Whether a tier's records hold the counts its header promises (read a piece at a
+    time: a tier may be larger than memory)."""
+    record: RecordFormat = base.record
+    records = base.tier_records(entry.tier)
     summary = TierSummary()
-    summary.add(values[present], record.remoteness(records[present]))
+    for start in range(0, entry.size, PIECE):
+        block = np.asarray(records[start : min(start + PIECE, entry.size)])
+        values = record.value_codes(block)
+        present = values != 0
+        summary.add(values[present], record.remoteness(block[present]))
     found = summary.as_json()
     if found["values"] != entry.values or found["remoteness"] != entry.remoteness:
-        return [f"tier {tier}: the counts of its records differ from the header's"]
+        return [f"tier {entry.tier}: the counts of its records differ from the header's"]
     return []
 
 
