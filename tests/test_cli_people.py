@@ -123,7 +123,7 @@ def test_table_finds_the_period_of_a_subtraction_game() -> None:
     assert values == expected
     assert data["period"]["period"] == 7 and data["period"]["preperiod"] == 0
     text = run("table", "subtraction", "--range", "stones=0..60", "-p", "take=1,3,4")
-    assert "period 7" in text.stdout and "checked up to 60" in text.stdout
+    assert "period 7" in text.stdout and "checked to 60, not proven" in text.stdout
 
 
 def test_table_two_parameters() -> None:

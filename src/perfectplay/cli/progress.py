@@ -79,6 +79,17 @@ class TierDisplay:
         return f"solving tier {tier} ({tiers} tiers), {positions} positions"
 
 
+def _bar() -> Progress:
+    """A spinner, a line of text and the time elapsed, on stderr, gone when done."""
+    return Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+
+
 @contextmanager
 def tier_progress(*, quiet: bool = False) -> Iterator[ProgressCallback | None]:
     """A callback showing a tier-by-tier build's tiers and positions; None off a terminal."""
@@ -86,13 +97,7 @@ def tier_progress(*, quiet: bool = False) -> Iterator[ProgressCallback | None]:
         yield None
         return
     display = TierDisplay()
-    with Progress(
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
+    with _bar() as bar:
         task = bar.add_task("building the tablebase")
 
         def report(done: int, found: int, /, level: int | None = None) -> None:
@@ -119,13 +124,7 @@ def dask_progress(*, quiet: bool = False) -> Iterator[Callable[[dict[str, Any]],
         yield None
         return
     started = time.perf_counter()
-    with Progress(
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
+    with _bar() as bar:
         task = bar.add_task("solving on Dask")
 
         def report(figures: dict[str, Any]) -> None:

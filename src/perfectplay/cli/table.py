@@ -175,8 +175,8 @@ def _period_text(sequence: list[Any], values: list[int]) -> str:
         return f"no period found among {values[0]}..{values[-1]}"
     start, period = found
     return (
-        f"periodic with period {period} from {values[start]} on (pre-period {start}), "
-        f"checked up to {values[-1]}"
+        f"apparent period {period} from {values[start]} on (pre-period {start}), "
+        f"checked to {values[-1]}, not proven (perfectplay octal proves periods of octal games)"
     )
 
 
@@ -185,7 +185,13 @@ def _period_json(sequence: list[Any], values: list[int]) -> dict[str, Any] | Non
     if found is None:
         return None
     start, period = found
-    return {"period": period, "preperiod": start, "from": values[start], "checked_to": values[-1]}
+    return {
+        "period": period,
+        "preperiod": start,
+        "from": values[start],
+        "checked_to": values[-1],
+        "proven": False,
+    }
 
 
 def _cell(value: Any) -> str:

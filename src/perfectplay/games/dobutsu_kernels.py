@@ -237,7 +237,6 @@ def unmoves_into(
     when more than ``limit`` would not fit."""
     squares = height * WIDTH
     turned = view_of(code, squares, board, hands)
-    before = 1 - turned
     n = at
     for b in range(squares):
         piece = board[b]
@@ -248,11 +247,9 @@ def unmoves_into(
         if kind in (GIRAFFE, ELEPHANT, CHICK):  # dropped from hand
             board[b] = 0
             hands[3 + kind - GIRAFFE] += 1
-            if _open_for_them(board, height):
-                if n - at >= limit:
-                    return -1
-                out[n] = code_of(squares, board, hands, turned, before)
-                n += 1
+            n = _keep(board, hands, height, turned, out, n, at + limit)
+            if n < 0:
+                return -1
             hands[3 + kind - GIRAFFE] -= 1
             board[b] = piece
         for option in range(2):
@@ -273,11 +270,9 @@ def unmoves_into(
                     continue
                 board[a] = THEIRS | was
                 board[b] = 0
-                if _open_for_them(board, height):
-                    if n - at >= limit:
-                        return -1
-                    out[n] = code_of(squares, board, hands, turned, before)
-                    n += 1
+                n = _keep(board, hands, height, turned, out, n, at + limit)
+                if n < 0:
+                    return -1
                 for slot in range(3):  # or it took a piece of the mover's, now in its hand
                     if hands[3 + slot] == 0:
                         continue
@@ -286,14 +281,24 @@ def unmoves_into(
                         if lost == HEN and slot != CHICK - GIRAFFE:
                             continue
                         board[b] = lost
-                        if _open_for_them(board, height):
-                            if n - at >= limit:
-                                return -1
-                            out[n] = code_of(squares, board, hands, turned, before)
-                            n += 1
+                        n = _keep(board, hands, height, turned, out, n, at + limit)
+                        if n < 0:
+                            return -1
                     hands[3 + slot] += 1
                 board[a], board[b] = 0, piece
     return n - at
+
+
+@kernel
+def _keep(board: I64, hands: I64, height: int, turned: int, out: Codes, n: int, end: int) -> int:
+    """Write the view as a position before, from ``out[n]``, if the game goes on from it;
+    the next free place, or -1 when ``end`` is reached."""
+    if not _open_for_them(board, height):
+        return n
+    if n >= end:
+        return -1
+    out[n] = code_of(height * WIDTH, board, hands, turned, 1 - turned)
+    return n + 1
 
 
 @kernel
