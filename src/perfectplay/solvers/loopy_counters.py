@@ -13,9 +13,12 @@ final record. Level r's frontier is read back from the records (decided, remoten
 no list of positions is kept from one level to the next:
 
 1. one pass over the reached positions writes the ends (remoteness 0), the losses without
-   moves, and every other position's counter;
-2. for r = 0, 1, ...: through the un-moves of the wins and losses at level r, an open
-   parent of a loss wins at r + 1; an open parent whose counter falls to 0 loses at r + 1;
+   moves, and every other position's counter; it also reads the ends among its children,
+   so that a move to a lost end wins at 1 and moves to won ends are not counted (most of
+   Dobutsu shogi's positions are such ends: their un-moves are never followed);
+2. for r = 0, 1, ...: through the un-moves of the wins and losses at level r (at level 0
+   only the losses: the won ends were counted in pass 1), an open parent of a loss wins at
+   r + 1; an open parent whose counter falls to 0 loses at r + 1;
 3. ties spread the same way from tied ends to open parents, at r + 1 for level r;
 4. what stays open never ends: a DRAW.
 """
@@ -92,7 +95,7 @@ def solve_with_counters(
             decided += found[0]
             if progress is not None:
                 progress(min(decided, reached), reached, level=level)
-            if found[0] == 0:
+            if found[0] == 0 and (phase == 2 or level > 0):  # pass 1 decides some at 1
                 break
             level += 1
     return _finish(flat, shift)
@@ -121,19 +124,27 @@ def _count_moves(graph: TierGraph, terminals: Terminals, tier: int, flat: U16, s
             raise GameError(f"{rules.name} is scored: tiered solving takes WIN/LOSS/TIE games")
         open_rows = np.flatnonzero(outcome == UNDECIDED)
         moves = np.zeros(indices.shape[0], dtype=np.int64)
+        wins = np.zeros(indices.shape[0], dtype=np.bool_)  # a move to a lost end
+        losing = np.zeros(indices.shape[0], dtype=np.int64)  # moves to won ends
         if open_rows.size:
             exp = rules.batch.expand(codes[open_rows])
             if exp.same_mover is not None and np.asarray(exp.same_mover).any():
                 raise GameError("un-moves in a loopy tier need moves that always pass the turn")
-            moves[open_rows] = np.bincount(
-                np.asarray(exp.parents, dtype=np.int64), minlength=open_rows.shape[0]
-            )
+            parents = np.asarray(exp.parents, dtype=np.int64)
+            children = np.asarray(exp.children, dtype=np.int64)
+            ends, _ = terminals.check_batch(children, rules.batch.outcome(children))
+            width = open_rows.shape[0]
+            moves[open_rows] = np.bincount(parents, minlength=width)
+            wins[open_rows] = np.bincount(parents[ends == _LOSS], minlength=width) > 0
+            losing[open_rows] = np.bincount(parents[ends == _WIN], minlength=width)
         if moves.max(initial=0) > limit:
             raise GameError(f"{rules.name}: a position with more than {limit} moves")
-        ends = outcome != UNDECIDED
-        stuck = ~ends & (moves == 0)  # no move and no end: lost at once
-        record = np.where(ends, outcome.astype(np.int64) << shift, (REACHED << shift) | moves)
-        record[stuck] = _LOSS << shift
+        ended = outcome != UNDECIDED
+        left = moves - losing
+        record = np.where(ended, outcome.astype(np.int64) << shift, (REACHED << shift) | left)
+        record[~ended & (left == 0)] = (_LOSS << shift) | 1  # every move ends lost
+        record[~ended & wins] = (_WIN << shift) | 1
+        record[~ended & (moves == 0)] = _LOSS << shift  # no move and no end: lost at once
         return indices, record.astype(flat.dtype)
 
     reached = [0]
@@ -201,6 +212,8 @@ def _frontier(block: U16, shift: int, level: int, phase: int) -> I64:
             value = record >> shift
             if level < 0:
                 hit = value != 0
+            elif phase == 1 and level == 0:
+                hit = value == _LOSS and (record & mask) == 0  # won ends: counted in pass 1
             elif phase == 1:
                 hit = value in (_WIN, _LOSS) and (record & mask) == level
             else:
