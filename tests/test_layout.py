@@ -14,6 +14,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "perfectplay"
 LAYERS = [
     ("errors", "values", "progress", "compiled", "periods", "records", "memory"),
     ("protocol",),
+    ("cgt",),
     ("rules", "terminals", "identity"),
     ("spaces",),
     ("solvers",),

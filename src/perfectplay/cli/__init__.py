@@ -9,11 +9,13 @@ import click
 
 from ..errors import PerfectplayError
 from .analyze import analyze_command
+from .cgt_command import cgt_command
 from .check import check_command
 from .compress import compress_command
 from .contest import contest_command
 from .grade_command import grade_command
 from .list_command import list_games
+from .octal_command import octal_command
 from .play import play_command
 from .solve_command import solve_command
 from .stress import stress_command
@@ -41,6 +43,8 @@ for _command in (
     compress_command,
     check_command,
     grade_command,
+    octal_command,
+    cgt_command,
 ):
     app.add_command(_command)
 

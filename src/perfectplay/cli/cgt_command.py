@@ -1,0 +1,241 @@
+"""perfectplay cgt: the value of a partizan position, or of an expression of values.
+
+Prints the canonical value in the usual notation, the outcome class (L, R, N, P), the mean,
+the temperature and the stops; ``--json`` adds the canonical form as nested options
+(``{"left": [...], "right": [...]}``, a number expanded into its own options) so that
+another tool can rebuild it, and ``--thermograph FILE`` draws the thermograph as SVG.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..errors import GameNotFound, InputError, PerfectplayError, UsageProblem
+from .common import emit_json, json_option, print_rows
+from .params import parse_assignments
+
+NESTED_LIMIT = 200_000
+"""Largest canonical form (as a tree of options) written nested; past it, a table."""
+DEPTH_LIMIT = 400
+"""Deepest canonical form written nested (JSON encoders recurse); past it, a table."""
+
+OUTCOMES = {
+    "L": "L (Left wins, whoever starts)",
+    "R": "R (Right wins, whoever starts)",
+    "N": "N (the player to move wins)",
+    "P": "P (the player to move loses)",
+}
+
+
+@click.command("cgt")
+@click.argument("game", required=False)
+@click.option(
+    "--param",
+    "-p",
+    "params",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A parameter of the game's constructor; repeatable.",
+)
+@click.option("--position", metavar="TEXT", help="The position to value (the game's notation).")
+@click.option("--expr", metavar="EXPR", help='A value or sum to evaluate, e.g. "{1|-1} + ^ + *".')
+@click.option(
+    "--thermograph",
+    "thermograph_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Draw the thermograph into FILE (SVG).",
+)
+@click.option(
+    "--max-positions",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Stop with an error past this many positions valued.",
+)
+@json_option
+def cgt_command(
+    game: str | None,
+    params: tuple[str, ...],
+    position: str | None,
+    expr: str | None,
+    thermograph_file: Path | None,
+    max_positions: int | None,
+    as_json: bool,
+) -> None:
+    """Values of short partizan games: canonical form, outcome, mean, temperature.
+
+    GAME is a built-in (domineering, toads, clobber) or path/to/file.py:ClassName or
+    module:ClassName with left_moves, right_moves and play.
+
+    Examples:
+
+      perfectplay cgt --expr "{1|-1} + ^ + *"
+
+      perfectplay cgt domineering -p width=4 -p height=4
+
+      perfectplay cgt toads --position TT..FF
+    """
+    from ..cgt import Solver, parse
+
+    if expr is not None:
+        if game is not None or params or position is not None:
+            raise UsageProblem("give a GAME or --expr, not both")
+        g = parse(expr)
+        report: dict[str, Any] = {"expression": expr}
+    else:
+        if game is None:
+            raise UsageProblem("give a GAME (domineering, toads, clobber, file.py:Class) or --expr")
+        instance = _build(game, list(params))
+        state = _start(instance, position)
+        g = Solver(instance, max_positions).value(state)
+        report = {"game": getattr(instance, "name", type(instance).__name__)}
+        show = getattr(instance, "show", None)
+        report["position"] = str(show(state)) if callable(show) else str(state)
+    report.update(_describe(g))
+    if thermograph_file is not None:
+        _write_thermograph(g, thermograph_file, report)
+    if as_json:
+        report["canonical"], report["canonical_table"] = _canonical_json(g)
+        if report["canonical_table"] is None:
+            del report["canonical_table"]
+        emit_json(report)
+        return
+    rows: list[tuple[str, str]] = [
+        (key, str(report[key])) for key in ("game", "position", "expression") if key in report
+    ]
+    rows += [
+        ("value", report["value"]),
+        ("outcome", OUTCOMES[report["outcome"]]),
+        ("mean", report["mean"]),
+        ("temperature", report["temperature"]),
+        ("stops", f"{report['left_stop']} (Left first), {report['right_stop']} (Right first)"),
+        ("birthday", str(report["birthday"])),
+    ]
+    if thermograph_file is not None:
+        rows.append(("thermograph", str(thermograph_file)))
+    print_rows(rows)
+
+
+def _build(spec: str, params: list[str]) -> Any:
+    """An instance of a built-in partizan game or of a user's class."""
+    from ..cgt import BUILTINS, check_partizan
+
+    if spec in BUILTINS:
+        cls = BUILTINS[spec]
+    elif ":" in spec:
+        from .loader import find_game_class
+
+        cls = find_game_class(spec)
+    else:
+        raise GameNotFound(
+            f"unknown partizan game {spec!r}; built-in: {', '.join(BUILTINS)} "
+            "(or path/to/file.py:ClassName, or module:ClassName)"
+        )
+    kwargs = parse_assignments(cls, params)
+    try:
+        instance = cls(**kwargs)
+    except PerfectplayError:
+        raise
+    except (ValueError, TypeError) as exc:
+        raise GameNotFound(f"{spec}: {exc}") from None
+    check_partizan(instance)
+    return instance
+
+
+def _start(instance: Any, position: str | None) -> Any:
+    """The position to value: --position read by the game, else its initial()."""
+    if position is not None:
+        reader = getattr(instance, "parse_position", None)
+        if not callable(reader):
+            raise UsageProblem(
+                f"{type(instance).__name__} reads no --position (it has no parse_position)"
+            )
+        try:
+            return reader(position)
+        except PerfectplayError:
+            raise
+        except (ValueError, TypeError) as exc:
+            raise InputError(f"--position {position!r}: {exc}") from None
+    initial = getattr(instance, "initial", None)
+    if not callable(initial):
+        raise UsageProblem(f"{type(instance).__name__} has no initial(): give --position")
+    return initial()
+
+
+def _fraction(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def _describe(g: Any) -> dict[str, Any]:
+    from ..cgt import render, thermograph
+
+    th = thermograph(g)
+    return {
+        "value": render(g),
+        "outcome": g.outcome,
+        "mean": _fraction(th.mean),
+        "temperature": _fraction(th.temperature),
+        "left_stop": _fraction(g.left_stop),
+        "right_stop": _fraction(g.right_stop),
+        "birthday": g.birthday,
+    }
+
+
+def _write_thermograph(g: Any, path: Path, report: dict[str, Any]) -> None:
+    from ..cgt import svg
+
+    title = report.get("expression") or f"{report.get('game')} {report.get('position')}"
+    try:
+        path.write_text(svg(g, title=str(title)))
+    except OSError as exc:
+        raise UsageProblem(f"cannot write the thermograph to {path}: {exc.strerror}") from None
+    report["thermograph"] = str(path)
+
+
+def _canonical_json(g: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The canonical form as nested options, or (for a form too big or too deep to nest)
+    None and a table: {"nodes": [{"left": [i...], "right": [j...]}], "root": k}, with
+    options given by their index in the list of nodes."""
+    order: list[Any] = []
+    index: dict[int, int] = {}
+    stack = [g]
+    while stack:
+        node = stack[-1]
+        if node.id in index:
+            stack.pop()
+            continue
+        missing = [o for o in (*node.left, *node.right) if o.id not in index]
+        if missing:
+            stack.extend(missing)
+            continue
+        index[node.id] = len(order)
+        order.append(node)
+        stack.pop()
+    size: list[int] = []
+    for node in order:
+        size.append(1 + sum(size[index[o.id]] for o in (*node.left, *node.right)))
+    if size[-1] > NESTED_LIMIT or g.birthday > DEPTH_LIMIT:
+        nodes = [
+            {
+                "left": [index[o.id] for o in node.left],
+                "right": [index[o.id] for o in node.right],
+            }
+            for node in order
+        ]
+        return None, {"nodes": nodes, "root": index[g.id]}
+    built: list[dict[str, Any]] = []
+    for node in order:
+        built.append(
+            {
+                "left": [built[index[o.id]] for o in node.left],
+                "right": [built[index[o.id]] for o in node.right],
+            }
+        )
+    return built[-1], None
+
+
+__all__ = ["cgt_command"]
