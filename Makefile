@@ -38,7 +38,7 @@ bench-dobutsu: $(VENV)/.installed
 	$(BIN)/python bench/dobutsu.py
 
 bench-dask: $(VENV)/.installed-test
-	$(BIN)/python bench/dask.py
+	$(BIN)/python bench/on_dask.py
 
 bench-contest: $(VENV)/.installed
 	$(BIN)/python bench/contest.py

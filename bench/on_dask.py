@@ -1,6 +1,6 @@
 """Tiered solves on Dask: speed-up with two workers, and the overhead of the cluster.
 
-Run: make bench-dask   (or .venv/bin/python bench/dask.py [--board 6x4] [--small 4x4])
+Run: make bench-dask   (or .venv/bin/python bench/on_dask.py [--board 6x4] [--small 4x4])
 Side by side in one run, each in a fresh directory: Connect Four of --board solved on a
 LocalCluster of 1 worker, then of 2 (the machine's cores shared out between them), with
 the checksums of every tier compared; Connect Four of --small solved in this process and on
