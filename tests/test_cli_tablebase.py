@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -468,9 +469,12 @@ def test_save_goes_on_after_ctrl_c(tmp_path: Path) -> None:
     the same command then completes the tablebase."""
     target = tmp_path / "c4-4x6"  # large enough (seconds) that Ctrl-C lands mid-solve
     args = ["solve", "connect-four", "-p", "height=6", "--save", str(target)]
-    child = pexpect.spawn(SCRIPT, args, encoding="utf-8", timeout=120)
+    # One thread, and Ctrl-C at one of the first 8 of 25 tiers solved (leaves first: the
+    # largest tiers are still to come), so that it always lands before the solve ends.
+    env = {**os.environ, "PERFECTPLAY_THREADS": "1"}
+    child = pexpect.spawn(SCRIPT, args, encoding="utf-8", timeout=120, env=env)
     child.setwinsize(50, 200)
-    child.expect(r"solving tier \d+ \(\d+ of \d+ tiers\), [\d,]+ of 15,835,683 positions")
+    child.expect(r"solving tier \d+ \([1-8] of 25 tiers\), [\d,]+ of 15,835,683 positions")
     child.sendintr()
     child.expect(pexpect.EOF)
     child.close()
