@@ -467,17 +467,21 @@ def test_play_db_plays_the_tablebase_best_moves(bases: dict[str, Path]) -> None:
 def test_save_goes_on_after_ctrl_c(tmp_path: Path) -> None:
     """Interrupted on a terminal while solving tiers: one line, the finished tiers kept, and
     the same command then completes the tablebase."""
-    target = tmp_path / "c4-4x6"  # large enough (seconds) that Ctrl-C lands mid-solve
-    args = ["solve", "connect-four", "-p", "height=6", "--save", str(target)]
     # One thread, and Ctrl-C at one of the first 8 of 25 tiers solved (leaves first: the
-    # largest tiers are still to come), so that it always lands before the solve ends.
+    # largest tiers are still to come). On a loaded machine the terminal's output can still
+    # be read after the solve ended: such a try (exit 0) is made again, at most three times.
     env = {**os.environ, "PERFECTPLAY_THREADS": "1"}
-    child = pexpect.spawn(SCRIPT, args, encoding="utf-8", timeout=120, env=env)
-    child.setwinsize(50, 200)
-    child.expect(r"solving tier \d+ \([1-8] of 25 tiers\), [\d,]+ of 15,835,683 positions")
-    child.sendintr()
-    child.expect(pexpect.EOF)
-    child.close()
+    for attempt in range(3):
+        target = tmp_path / f"c4-4x6-{attempt}"
+        args = ["solve", "connect-four", "-p", "height=6", "--save", str(target)]
+        child = pexpect.spawn(SCRIPT, args, encoding="utf-8", timeout=120, env=env)
+        child.setwinsize(50, 200)
+        child.expect(r"solving tier \d+ \([1-8] of 25 tiers\), [\d,]+ of 15,835,683 positions")
+        child.sendintr()
+        child.expect(pexpect.EOF)
+        child.close()
+        if child.exitstatus != 0:
+            break
     assert child.exitstatus == 2
     assert "Traceback" not in (child.before or "")
     assert "run the same solve again" in (child.before or "")
