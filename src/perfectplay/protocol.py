@@ -233,6 +233,14 @@ HOOKS: tuple[Hook, ...] = (
         "a loopy tier is solved by rounds (value iteration), one pass over it per round",
     ),
     Hook(
+        "batch_ranked_children",
+        "tiers",
+        "batch_ranked_children(tier, codes) -> (parents, indices) of the moves of codes of a "
+        "tier whose moves all lead into one other tier, ranked there; or None to decline",
+        "the tier solver expands the codes and ranks the children (two kernels, and the "
+        "children's codes built in between)",
+    ),
+    Hook(
         "batch_tier",
         "tiers",
         "batch_tier(codes) -> int64 tiers of the codes",

@@ -70,6 +70,8 @@ class TierRules:
     """Un-moves inside a tier (batch_parents), or None."""
     locate_one: Callable[[int], tuple[int, int]] | None = None
     """(tier, index) of one code (tier_index), or None."""
+    ranked_children: Callable[[int, Codes], Any] | None = None
+    """(parents, indices in the one child tier) of codes' moves (batch_ranked_children)."""
 
 
 class Rules(Generic[S, M]):
@@ -118,6 +120,7 @@ class Rules(Generic[S, M]):
                 tier_of=hooks.get("batch_tier"),
                 parents=hooks.get("batch_parents"),
                 locate_one=hooks.get("tier_index"),
+                ranked_children=hooks.get("batch_ranked_children"),
             )
 
     def starting_at(self, state: S) -> Rules[S, M]:

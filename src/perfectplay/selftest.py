@@ -194,11 +194,39 @@ class TierCheck(Check):
                 if kid_tier not in (listed := self.child_tiers(tiers, tier)):
                     said = f"has child {kid} of tier {kid_tier} (batch_tier); child_tiers({tier})"
                     self.add("child_tiers", f"code {code} of tier {tier} {said} = {listed}")
+        if tiers.ranked_children is not None:
+            self.ranked_children(tiers, reached)
         chosen = self.rng.sample(reachable, min(len(reachable), 50))
         for tier in chosen:
             self.unranks(tiers, tier, max(1, self.samples // len(chosen)))
         if tiers.parents is not None and tiers.tier_of is not None:
             self.unmoves(tiers, reached)
+
+    def ranked_children(self, tiers: TierRules, reached: dict[int, int]) -> None:
+        """batch_ranked_children, where it answers, gives each sampled code's moves as
+        batch_expand and batch_rank do (the same indices, as often)."""
+        assert tiers.ranked_children is not None and self.rules.batch is not None
+        for tier in sorted(set(reached.values())):
+            kids = self.child_tiers(tiers, tier)
+            if len(kids) != 1 or kids[0] == tier:
+                continue
+            codes = np.array(sorted(c for c, t in reached.items() if t == tier), dtype=np.int64)
+            found = self.call("batch_ranked_children", tiers.ranked_children, tier, codes)
+            moves = self.call("batch_expand", self.rules.batch.expand, codes)
+            if found is None or moves is None:
+                continue
+            ranked = self.array("batch_rank", tiers.rank, kids[0], moves.children)
+            want = Counter(zip(np.asarray(moves.parents).tolist(), ranked.tolist(), strict=False))
+            parents, index = (np.asarray(a).tolist() for a in found)
+            got = Counter(zip(parents, index, strict=False))
+            for row, i in sorted((want - got) + (got - want))[:1]:
+                said = "misses" if want[(row, i)] > got[(row, i)] else "adds"
+                self.add(
+                    "batch_ranked_children",
+                    f"tier {tier}: for code {int(codes[row])} it {said} index {i} of tier "
+                    f"{kids[0]} (batch_expand and batch_rank give {want[(row, i)]} such moves, "
+                    f"it gives {got[(row, i)]})",
+                )
 
     def unmoves(self, tiers: TierRules, reached: dict[int, int]) -> None:
         """Un-moves are the inverse of the moves inside a tier: each move from a sampled

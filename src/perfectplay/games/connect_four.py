@@ -17,6 +17,7 @@ import numpy.typing as npt
 from ..protocol import Expansion
 from ..values import LOSS, TIE, Value
 from .connect_four_board import Bits, Board, Codes
+from .connect_four_kernels import expand_codes, outcome_codes
 from .connect_four_tiers import DiscTiers
 
 State = tuple[int, int]
@@ -37,6 +38,8 @@ class ConnectFour:
         self.width, self.height, self.connect = width, height, connect
         self.symmetry = symmetry
         self.board = Board(width, height, connect)
+        filled = self.board.filled
+        self._filled = np.zeros(0, dtype=np.int64) if filled is None else filled
 
     def canonical(self, codes: Bits) -> Bits:
         """With symmetry, the smaller of a code and its mirror image's; else the code."""
@@ -131,6 +134,14 @@ class ConnectFour:
 
     def batch_outcome(self, codes: Codes) -> npt.NDArray[np.int8]:
         """LOSS (2) where the previous player has a line, TIE (3) on a full board, else 0."""
+        if outcome_codes.compiles_for(codes.size):
+            found = np.empty(codes.shape[0], dtype=np.int8)
+            board = self.board
+            codes = np.ascontiguousarray(codes, dtype=np.int64)
+            outcome_codes.run_compiled(
+                codes, self.width, board.stride, self.connect, board.full, self._filled, found
+            )
+            return found
         mover, mask = self.board.boards(codes)
         result = np.zeros(codes.shape[0], dtype=np.int8)
         result[mask == self.board.full] = int(TIE)
@@ -139,6 +150,14 @@ class ConnectFour:
 
     def batch_expand(self, codes: Codes) -> Expansion:
         """A disc dropped in every column that has room, for every state at once."""
+        if expand_codes.compiles_for(codes.size):
+            codes = np.ascontiguousarray(codes, dtype=np.int64)
+            kids = np.empty(codes.shape[0] * self.width, dtype=np.int64)
+            rows = np.empty(codes.shape[0] * self.width, dtype=np.int64)
+            count = expand_codes.run_compiled(
+                codes, self.width, self.board.stride, self.height, self._filled, kids, rows
+            )
+            return Expansion(rows[:count], self.canonical(kids[:count]))
         mover, mask = self.board.boards(codes)
         children = np.empty((codes.shape[0], self.width), dtype=np.int64)
         playable = np.empty((codes.shape[0], self.width), dtype=np.bool_)
@@ -177,6 +196,14 @@ class ConnectFour:
     def batch_unrank(self, tier: int, indices: Codes) -> Codes:
         """Raw codes of the given indices; -1 for an index outside the tier."""
         return self.ranking.unrank(tier, indices)
+
+    def batch_ranked_children(self, tier: int, codes: Codes) -> tuple[Codes, Codes] | None:
+        """The moves of codes of a tier as (parents, indices in tier + 1), without building
+        the children's codes; None (expand and rank instead) with symmetry, whose children
+        are mirrored, or where the ranking's kernel does not apply."""
+        if self.symmetry:
+            return None
+        return self.ranking.ranked_children(tier, codes)
 
     def tier_index(self, code: int) -> tuple[int, int]:
         """The tier and index of one code (a probe of one position)."""

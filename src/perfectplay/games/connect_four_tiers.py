@@ -157,6 +157,62 @@ def _unrank(indices: Codes, tier: int, masks: Codes, t: Tables, out: Codes) -> N
         out[i] = code
 
 
+@kernel
+def _ranked_children(
+    codes: Codes, tier: int, height: int, t: Tables, parents: Codes, out: Codes
+) -> int:
+    """The children of codes of tier ``tier`` ranked in tier + 1, with no child code built:
+    a disc in every column with room, the row of its code into ``parents`` and its index
+    into ``out`` (both at least len(codes) * width long); returns how many. Each code's
+    columns are read once for all its children: a child's heights are the parent's with one
+    column higher, and its word of X discs the parent's with the new disc's bit inserted at
+    its place (set when X moves: ``tier`` even). For boards whose columns ``held`` reads
+    (16 rows at most); runs as plain Python over lists too."""
+    width, stride, held, xs = t.width, t.stride, t.held, t.xs[tier % 2]
+    before, colex, bits = t.before, t.colex, t.bits
+    column_bits = (1 << stride) - 1
+    child = tier + 1
+    colourings = t.binom[child][(child + 1) // 2]
+    new_bit = 1 - tier % 2
+    counts = np.zeros(width, dtype=np.int64)
+    # The heights' rank is a sum of one term per column, before[d][discs left][k_d]: for
+    # the child of column c, columns left of c see one disc more left than in the parent,
+    # columns right of c as many. ``later[c]``: the parent's terms right of c.
+    later = np.zeros(width + 1, dtype=np.int64)
+    count = 0
+    for i in range(len(codes)):
+        code, x_word, position = codes[i], 0, 0
+        for c in range(width):
+            column = code & column_bits
+            code >>= stride
+            counts[c] = held[column]
+            x_word |= xs[column] << position
+            position += counts[c]
+        left = 0
+        for d in range(width - 1, -1, -1):
+            later[d] = later[d + 1] + before[d][left + counts[d]][counts[d]]
+            left += counts[d]
+        below, earlier = 0, 0  # the discs of the columns left of c, their terms in the child
+        for c in range(width):
+            k = counts[c]
+            if k < height:
+                heights = earlier + before[c][child - below][k + 1] + later[c + 1]
+                at = below + k
+                word = (x_word & ((1 << at) - 1)) | (new_bit << at) | ((x_word >> at) << (at + 1))
+                colour, seen = 0, 0
+                for j in range((child + 7) >> 3):
+                    byte = word & 255
+                    word >>= 8
+                    colour += colex[j][seen][byte]
+                    seen += bits[byte]
+                parents[count] = i
+                out[count] = heights * colourings + colour
+                count += 1
+            earlier += before[c][child - below][k]
+            below += k
+    return count
+
+
 class DiscTiers:
     """The tier protocol's dense ranking of the positions holding t discs (see ConnectFour).
 
@@ -223,6 +279,27 @@ class DiscTiers:
         """The codes with the given indices in tier ``tier``; -1 for an index out of range."""
         self._check(tier)
         return self._apply(_unrank, indices, tier, self._masks(tier, np.size(indices)))
+
+    def ranked_children(self, tier: int, codes: Codes) -> tuple[Codes, Codes] | None:
+        """(parents, indices in tier + 1) of the children of codes of tier ``tier``, by
+        ``_ranked_children`` (compiled for many codes, as plain Python for a few); None on
+        boards of more than 16 rows and for the last tier: the caller expands and ranks."""
+        self._check(tier)
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        if self.board.stride > 16 or tier >= self.cells:
+            return None
+        room = codes.shape[0] * self.board.width
+        if _ranked_children.compiles_for(codes.size):
+            parents = np.empty(room, dtype=np.int64)
+            indices = np.empty_like(parents)
+            count = _ranked_children.run_compiled(
+                codes, tier, self.board.height, self.tables, parents, indices
+            )
+            return parents[:count], indices[:count]
+        rows, found = [0] * room, [0] * room  # plain Python over lists, as _run_plain
+        plain: Any = _ranked_children.function  # lists stand for the arrays
+        count = plain(codes.tolist(), tier, self.board.height, self._plain(), rows, found)
+        return np.array(rows[:count], dtype=np.int64), np.array(found[:count], dtype=np.int64)
 
     def tiers(self, codes: Codes) -> Codes:
         """The number of discs of each code."""

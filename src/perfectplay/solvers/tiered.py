@@ -129,10 +129,13 @@ def solve_span(
 
     def combine_chunk(indices: I64) -> tuple[I64, Any, Any]:
         chunk = expand_chunk(graph, terminals, tier, indices)
-        child_records = np.empty(chunk.child_index.shape[0], dtype=record.dtype)
-        for kid, kid_records in kids.items():
-            where = chunk.child_tier == kid
-            child_records[where] = kid_records[chunk.child_index[where]]
+        if chunk.single_kid is not None:  # every move into one tier
+            child_records = kids[chunk.single_kid][chunk.child_index]
+        else:
+            child_records = np.empty(chunk.child_index.shape[0], dtype=record.dtype)
+            for kid, kid_records in kids.items():
+                where = chunk.child_tier == kid
+                child_records[where] = kid_records[chunk.child_index[where]]
         values, remoteness = _combine_chunk(chunk, record, child_records)
         if remoteness.shape[0] and remoteness.max() > record.max_remoteness:
             raise GameError(f"tier {tier}: remoteness beyond {record.max_remoteness} plies")

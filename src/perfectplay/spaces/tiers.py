@@ -118,6 +118,8 @@ class Chunk:
     child_tier: I64
     child_index: I64
     same_mover: B | None
+    single_kid: int | None = None
+    """The child tier of every move, when all lead into one."""
 
 
 def expand_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64) -> Chunk:
@@ -135,12 +137,28 @@ def expand_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64
     if scores is not None:
         raise GameError(f"{rules.name} is scored: tiered solving takes WIN/LOSS/TIE games")
     open_rows = np.flatnonzero(outcome == UNDECIDED)
-    exp = expand_checked(rules, rules.batch, codes[open_rows])
     kids = graph.targets(tier)
+    if len(kids) == 1 and kids[0] != tier and hooks.ranked_children is not None:
+        ranked = _ranked_children(graph, tier, codes[open_rows])
+        if ranked is not None:
+            parents, child_index = ranked
+            child_tier = np.broadcast_to(np.int64(kids[0]), child_index.shape)
+            return Chunk(indices, outcome, open_rows, parents, child_tier, child_index,
+                         None, kids[0])  # fmt: skip
+    exp = expand_checked(rules, rules.batch, codes[open_rows])
+    if len(kids) == 1:
+        # Every move leads into the one child tier: no batch_tier needed, and a child that
+        # is not in that tier shows as an index of -1.
+        child_index = np.asarray(hooks.rank(kids[0], exp.children), dtype=np.int64)
+        if child_index.size and child_index.min() < 0:
+            _unranked_child(graph, tier, codes[open_rows], exp.parents, exp.children, child_index)
+        child_tier = np.broadcast_to(np.int64(kids[0]), exp.children.shape)  # no copy
+        return Chunk(indices, outcome, open_rows, exp.parents, child_tier, child_index,
+                     exp.same_mover, kids[0])  # fmt: skip
     if hooks.tier_of is not None:
         child_tier = np.asarray(hooks.tier_of(exp.children), dtype=np.int64)
-    elif len(kids) == 1 or exp.children.size == 0:
-        child_tier = np.full(exp.children.shape[0], kids[0] if kids else -1, dtype=np.int64)
+    elif exp.children.size == 0:
+        child_tier = np.full(0, -1, dtype=np.int64)
     else:
         raise GameError(f"{rules.name}: tier {tier} has several child tiers but no batch_tier()")
     child_index = np.empty(exp.children.shape[0], dtype=np.int64)
@@ -157,7 +175,51 @@ def expand_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64
         else:
             where = child_tier == kid
             child_index[where] = hooks.rank(kid, exp.children[where])
-    return Chunk(indices, outcome, open_rows, exp.parents, child_tier, child_index, exp.same_mover)
+    if child_index.size and child_index.min() < 0:
+        _unranked_child(graph, tier, codes[open_rows], exp.parents, exp.children, child_index)
+    single = present[0] if len(present) == 1 else None
+    return Chunk(indices, outcome, open_rows, exp.parents, child_tier, child_index,
+                 exp.same_mover, single)  # fmt: skip
+
+
+def _ranked_children(graph: TierGraph, tier: int, codes: Codes) -> tuple[I64, I64] | None:
+    """The game's batch_ranked_children of open codes, checked; None when it declines or
+    a child is unranked (-1): the caller then expands and ranks, and explains any fault."""
+    hooks = graph.hooks
+    assert hooks.ranked_children is not None
+    ranked = hooks.ranked_children(tier, codes)
+    if ranked is None:
+        return None
+    parents, child_index = (np.asarray(a, dtype=np.int64) for a in ranked)
+    if parents.shape != child_index.shape or parents.ndim != 1:
+        raise GameError(
+            f"{graph.rules.name}.batch_ranked_children(tier {tier}, ...) gave parents and "
+            f"indices of different shapes {parents.shape} and {child_index.shape}"
+        )
+    if child_index.size and child_index.min() < 0:
+        return None
+    return parents, child_index
+
+
+def _unranked_child(
+    graph: TierGraph, tier: int, codes: Codes, parents: I64, children: Codes, child_index: I64
+) -> None:
+    """The error for a move whose child its tier's ranking does not know: a move into an
+    undeclared tier when batch_tier says so, else a ranking that misses a position."""
+    rules, hooks = graph.rules, graph.hooks
+    bad = int(np.flatnonzero(child_index < 0)[0])
+    if hooks.tier_of is not None:
+        kid = int(hooks.tier_of(children[bad : bad + 1])[0])
+        if kid not in graph.targets(tier):
+            rows = np.full(children.shape[0], kid, dtype=np.int64)
+            _stray_move(graph, tier, codes, parents[bad : bad + 1], rows[:1], kid)
+    code = int(codes[int(parents[bad])])
+    state = code if rules.from_code is None else rules.from_code(code)
+    child = int(children[bad])
+    raise GameError(
+        f"{rules.name}: a move from {describe(state)} in tier {tier} leads to code {child}, "
+        f"which batch_rank of tier(s) {list(graph.targets(tier))} does not index (gave -1)"
+    )
 
 
 def _stray_move(
@@ -186,6 +248,9 @@ SCAN = 1 << 22
 
 def _mark_children(files: TierFiles, chunk: Chunk, kids: dict[int, Any]) -> None:
     """Mark the children of a chunk in the other tiers as reached."""
+    if chunk.single_kid is not None and chunk.single_kid in kids:
+        kids[chunk.single_kid][chunk.child_index] = files.record.reached
+        return
     for kid, kid_records in kids.items():
         where = chunk.child_index[chunk.child_tier == kid]
         kid_records[where] = files.record.reached

@@ -209,11 +209,11 @@ class _Run:
         if tier == root:
             code = np.array([self.graph.rules.key_of(self.graph.rules.initial_state())])
             marks[int(self.graph.hooks.rank(tier, code)[0])] = reached
+        found = np.zeros(-(-size // 8), dtype=np.uint8)  # the bit sets or-ed, still packed
         for parent in self.parents[tier]:
             for path in sorted(self.files.directory.glob(f"reach-{parent}-{tier}-*.bits")):
-                bits = np.unpackbits(np.fromfile(path, dtype=np.uint8), count=size)
-                hit = np.flatnonzero(bits)
-                marks[hit] = reached
+                found |= np.fromfile(path, dtype=np.uint8)
+        marks[np.flatnonzero(np.unpackbits(found, count=size))] = reached
         if isinstance(marks, np.memmap):
             marks.flush()
         self.files.progress["merged"].append(tier)
