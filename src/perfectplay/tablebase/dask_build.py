@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import itertools
 import os
 import pickle
 import time
@@ -123,10 +124,16 @@ def _dask() -> Any:
         ) from None
 
 
-def spans(size: int) -> list[tuple[int, int]]:
-    """A tier's indices cut into spans of whole chunks, at most SPAN each."""
-    step = max(CHUNK, min(SPAN, -(-size // 4) // CHUNK * CHUNK or CHUNK))
-    return [(start, min(start + step, size)) for start in range(0, size, step)] or [(0, 0)]
+def spans(size: int, workers: int = 2) -> list[tuple[int, int]]:
+    """A tier's indices cut into spans of whole chunks, at most SPAN each, as even as
+    chunks allow and as many as a multiple of ``workers``: every tier waits for the one
+    before it, so a last span running alone would leave the other workers idle."""
+    if size <= 0:
+        return [(0, 0)]
+    chunks = -(-size // CHUNK)
+    count = max(1, min(chunks, workers * -(-size // (SPAN * workers))))
+    bounds = [min(size, (i * chunks // count) * CHUNK) for i in range(count + 1)]
+    return list(itertools.pairwise(bounds))
 
 
 class _Run:
@@ -146,6 +153,7 @@ class _Run:
         self.rules = _Packed(rules)
         self.directory = str(files.directory)
         self.bytes = files.record.bytes
+        self.threads = max(1, sum(client.nthreads().values()))
         self.done_tasks = 0
         self.total_tasks = 0
         progress = files.progress
@@ -161,7 +169,7 @@ class _Run:
         wait = _dask().wait
         graph, files = self.graph, self.files
         root = graph.hooks.initial_tier
-        self.total_tasks = sum(2 * len(spans(graph.sizes[t])) + 2 for t in graph.order)
+        self.total_tasks = sum(2 * len(self.spans(t)) + 2 for t in graph.order)
         reach: dict[int, list[Any]] = {}
         for tier in graph.order:  # parents first: a tier's marks are whole once merged
             if files.is_expanded(tier) or files.is_solved(tier):
@@ -182,6 +190,10 @@ class _Run:
         for tier in reversed(graph.order):
             if not files.is_solved(tier):
                 self._solve(tier)
+
+    def spans(self, tier: int) -> list[tuple[int, int]]:
+        """The spans of a tier for this cluster's threads."""
+        return spans(self.graph.sizes[tier], self.threads)
 
     def _tick(self, count: int) -> None:
         self.done_tasks += count
@@ -231,7 +243,7 @@ class _Run:
             self.client.submit(
                 _reach_span_task, self.rules, self.directory, self.bytes, tier, span, n, pure=False
             )
-            for n, span in enumerate(spans(self.graph.sizes[tier]))
+            for n, span in enumerate(self.spans(tier))
         ]
 
     def _solve(self, tier: int) -> None:
@@ -246,10 +258,10 @@ class _Run:
             self._tick(1)
             self._finished(tier, future.result())
             return
-        cut = spans(self.graph.sizes[tier])
+        cut = self.spans(tier)
         futures = {}
-        for n, span in enumerate(cut):
-            name = f"{tier_file_name(tier, 'span')}-{n}"
+        for span in cut:
+            name = _span_name(tier, span)
             kept = files.progress["spans"].get(name)
             path = files.directory / name
             if kept is not None and path.exists() and file_sha256(path) == kept["sha256"]:
@@ -262,7 +274,7 @@ class _Run:
             files.progress["spans"][name] = future.result()
             write_json_atomically(files.progress_path, files.progress)
             self._tick(1)
-        names = [f"{tier_file_name(tier, 'span')}-{n}" for n in range(len(cut))]
+        names = [_span_name(tier, span) for span in cut]
         summaries = [files.progress["spans"][name]["summary"] for name in names]
         joined = self.client.submit(_join_task, self.directory, tier, names, pure=False)
         wait([joined])
@@ -281,6 +293,12 @@ class _Run:
         write_json_atomically(self.files.progress_path, self.files.progress)
         for path in self.files.directory.glob(f"reach-*-{tier}-*.bits"):
             path.unlink()
+
+
+def _span_name(tier: int, span: tuple[int, int]) -> str:
+    """The file of a span's records, named by its indices: a solve taken up again with
+    another number of workers cuts other spans and never mistakes one for another."""
+    return f"{tier_file_name(tier, 'span')}-{span[0]}-{span[1]}"
 
 
 class _Packed:
