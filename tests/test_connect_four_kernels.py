@@ -111,7 +111,7 @@ def test_kernel_rules_match_the_grid_reference(
 
 
 @pytest.mark.parametrize("mode", ["compiled", "interpreted"])
-@pytest.mark.parametrize(("width", "height"), [(4, 4), (5, 4), (6, 4), (7, 6), (4, 7)])
+@pytest.mark.parametrize(("width", "height"), [(4, 4), (5, 4), (6, 4), (7, 6), (4, 7), (8, 6)])
 def test_ranked_children_are_the_ranks_of_the_children(
     width: int, height: int, mode: str, monkeypatch: Any
 ) -> None:
@@ -127,6 +127,13 @@ def test_ranked_children_are_the_ranks_of_the_children(
         moves = game.batch_expand(codes)
         assert np.array_equal(found[0], moves.parents), tier
         assert np.array_equal(found[1], game.batch_rank(tier + 1, moves.children)), tier
+
+
+def test_the_heights_table_is_kept_only_where_small() -> None:
+    # 6x4 ranks heights through its table of 5**6 entries, 8x6 (7**8) sums them instead:
+    # the test above covers both ways.
+    assert ConnectFour(6, 4).ranking._heights_table().size == 5**6
+    assert ConnectFour(8, 6).ranking._heights_table().size == 0
 
 
 def test_symmetric_and_tall_boards_decline_the_fused_ranking() -> None:

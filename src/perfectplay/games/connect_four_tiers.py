@@ -24,6 +24,9 @@ def binomials(n: int) -> Codes:
     return binom
 
 
+HEIGHTS_LIMIT = 1 << 21
+"""Boards with at most this many vectors of column heights keep the rank of each."""
+
 TABLE_LIMIT = 1 << 20
 """Tiers with at most this many column fillings keep a table of their masks for unranking."""
 
@@ -159,44 +162,55 @@ def _unrank(indices: Codes, tier: int, masks: Codes, t: Tables, out: Codes) -> N
 
 @kernel
 def _ranked_children(
-    codes: Codes, tier: int, height: int, t: Tables, parents: Codes, out: Codes
+    codes: Codes, tier: int, height: int, t: Tables, by_heights: Codes, parents: Codes, out: Codes
 ) -> int:
     """The children of codes of tier ``tier`` ranked in tier + 1, with no child code built:
     a disc in every column with room, the row of its code into ``parents`` and its index
     into ``out`` (both at least len(codes) * width long); returns how many. Each code's
     columns are read once for all its children: a child's heights are the parent's with one
     column higher, and its word of X discs the parent's with the new disc's bit inserted at
-    its place (set when X moves: ``tier`` even). For boards whose columns ``held`` reads
-    (16 rows at most); runs as plain Python over lists too."""
+    its place (set when X moves: ``tier`` even). ``by_heights``, when not empty, holds the
+    rank of every heights vector read as a number in base height + 1 (see
+    ``heights_ranks``); else the ranks are summed from ``before``. For boards whose columns
+    ``held`` reads (16 rows at most); runs as plain Python over lists too."""
     width, stride, held, xs = t.width, t.stride, t.held, t.xs[tier % 2]
     before, colex, bits = t.before, t.colex, t.bits
     column_bits = (1 << stride) - 1
     child = tier + 1
     colourings = t.binom[child][(child + 1) // 2]
     new_bit = 1 - tier % 2
+    table = len(by_heights) > 0
     counts = np.zeros(width, dtype=np.int64)
-    # The heights' rank is a sum of one term per column, before[d][discs left][k_d]: for
-    # the child of column c, columns left of c see one disc more left than in the parent,
-    # columns right of c as many. ``later[c]``: the parent's terms right of c.
+    # Without the table, the heights' rank is a sum of one term per column,
+    # before[d][discs left][k_d]: for the child of column c, columns left of c see one disc
+    # more left than in the parent, columns right of c as many. ``later[c]``: the parent's
+    # terms right of c.
     later = np.zeros(width + 1, dtype=np.int64)
     count = 0
     for i in range(len(codes)):
-        code, x_word, position = codes[i], 0, 0
+        code, x_word, position, digits = codes[i], 0, 0, 0
         for c in range(width):
             column = code & column_bits
             code >>= stride
             counts[c] = held[column]
             x_word |= xs[column] << position
             position += counts[c]
-        left = 0
-        for d in range(width - 1, -1, -1):
-            later[d] = later[d + 1] + before[d][left + counts[d]][counts[d]]
-            left += counts[d]
-        below, earlier = 0, 0  # the discs of the columns left of c, their terms in the child
+        if table:
+            for d in range(width - 1, -1, -1):
+                digits = digits * (height + 1) + counts[d]
+        else:
+            left = 0
+            for d in range(width - 1, -1, -1):
+                later[d] = later[d + 1] + before[d][left + counts[d]][counts[d]]
+                left += counts[d]
+        below, earlier, place = 0, 0, 1  # discs left of c, their terms in the child, (h+1)^c
         for c in range(width):
             k = counts[c]
             if k < height:
-                heights = earlier + before[c][child - below][k + 1] + later[c + 1]
+                if table:
+                    heights = by_heights[digits + place]
+                else:
+                    heights = earlier + before[c][child - below][k + 1] + later[c + 1]
                 at = below + k
                 word = (x_word & ((1 << at) - 1)) | (new_bit << at) | ((x_word >> at) << (at + 1))
                 colour, seen = 0, 0
@@ -208,9 +222,27 @@ def _ranked_children(
                 parents[count] = i
                 out[count] = heights * colourings + colour
                 count += 1
-            earlier += before[c][child - below][k]
+            if not table:
+                earlier += before[c][child - below][k]
             below += k
+            place *= height + 1
     return count
+
+
+def heights_ranks(width: int, height: int, before: Codes) -> Codes:
+    """rank[v]: the rank, among the fillings with as many discs, of the column heights
+    whose digits in base height + 1 (column 0 lowest) make v: the sum over columns c of
+    before[c, discs in columns c.., k_c], for every v below (height + 1) ** width."""
+    digits = np.arange((height + 1) ** width, dtype=np.int64)
+    ks = np.empty((width, digits.size), dtype=np.int64)
+    for c in range(width):
+        ks[c] = digits % (height + 1)
+        digits //= height + 1
+    left = ks[::-1].cumsum(axis=0)[::-1]  # discs in columns c..
+    rank = np.zeros(ks.shape[1], dtype=np.int64)
+    for c in range(width):
+        rank += before[c, left[c], ks[c]]
+    return rank
 
 
 class DiscTiers:
@@ -263,6 +295,7 @@ class DiscTiers:
         self.plain: Tables | None = None  # the tables as lists, once needed
         self.mask_tables: dict[int, Codes] = {}
         self.no_masks = np.zeros(0, dtype=np.int64)
+        self.by_heights: Codes | None = None  # heights_ranks, once needed
 
     def size(self, tier: int) -> int:
         """How many indices tier ``tier`` has."""
@@ -293,12 +326,14 @@ class DiscTiers:
             parents = np.empty(room, dtype=np.int64)
             indices = np.empty_like(parents)
             count = _ranked_children.run_compiled(
-                codes, tier, self.board.height, self.tables, parents, indices
-            )
+                codes, tier, self.board.height, self.tables, self._heights_table(), parents,
+                indices,
+            )  # fmt: skip
             return parents[:count], indices[:count]
         rows, found = [0] * room, [0] * room  # plain Python over lists, as _run_plain
         plain: Any = _ranked_children.function  # lists stand for the arrays
-        count = plain(codes.tolist(), tier, self.board.height, self._plain(), rows, found)
+        height = self.board.height
+        count = plain(codes.tolist(), tier, height, self._plain(), [], rows, found)
         return np.array(rows[:count], dtype=np.int64), np.array(found[:count], dtype=np.int64)
 
     def tiers(self, codes: Codes) -> Codes:
@@ -317,6 +352,19 @@ class DiscTiers:
         rank: Any = _rank.function
         rank(codes, tier, plain, found)
         return tier, found[0]
+
+    def _heights_table(self) -> Codes:
+        """``heights_ranks`` of this board, built once, where it has at most HEIGHTS_LIMIT
+        entries (7 x 6: 823,543); else empty (the kernel sums the ranks instead)."""
+        if self.by_heights is None:
+            board = self.board
+            entries = (board.height + 1) ** board.width
+            self.by_heights = (
+                heights_ranks(board.width, board.height, self.tables.before)
+                if entries <= HEIGHTS_LIMIT
+                else self.no_masks
+            )
+        return self.by_heights
 
     def _run_plain(self, task: Kernel[..., None], codes: list[int], *args: Any) -> list[int]:
         """``task`` as plain Python over lists: its ints cannot overflow, and these kernels
