@@ -72,6 +72,13 @@ def format_for(longest: int) -> RecordFormat:
     )
 
 
+def count_pairs(values: Any, remoteness: Any) -> Any:
+    """Positions per (value code << 13 | remoteness), by bincount: no sorting."""
+    if not values.shape[0]:
+        return np.zeros(0, dtype=np.int64)
+    return np.bincount(values.astype(np.int64) << 13 | remoteness.astype(np.int64))
+
+
 @dataclass
 class TierSummary:
     """What a solved tier holds: positions per value code and per (value, remoteness)."""
@@ -83,11 +90,11 @@ class TierSummary:
 
     def add(self, values: Any, remoteness: Any) -> None:
         """Count a chunk of solved positions (value codes 0-7, remoteness below 2**13)."""
-        self.positions += int(values.shape[0])
-        if not values.shape[0]:
-            return
-        pairs = values.astype(np.int64) << 13 | remoteness.astype(np.int64)
-        counts = np.bincount(pairs)  # a count per (value, remoteness): no sorting
+        self.add_counts(count_pairs(values, remoteness))
+
+    def add_counts(self, counts: Any) -> None:
+        """Count a chunk of solved positions counted by ``count_pairs``."""
+        self.positions += int(counts.sum())
         for pair in np.flatnonzero(counts).tolist():
             code, plies, count = pair >> 13, pair & 0x1FFF, int(counts[pair])
             self.values[code] = self.values.get(code, 0) + count

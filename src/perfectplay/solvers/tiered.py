@@ -24,7 +24,7 @@ from ..compiled import kernel
 from ..errors import GameError, InterruptedSolve
 from ..memory import MemoryBudgetExceeded, MemoryWatch, resident_bytes, show_size
 from ..progress import ProgressCallback
-from ..records import RecordFormat, TierSummary
+from ..records import RecordFormat, TierSummary, count_pairs
 from ..spaces.graph import I8, I32, I64, NO_BOOLS, B
 from ..spaces.pipeline import in_parallel
 from ..spaces.tier_files import TierFiles
@@ -139,14 +139,13 @@ def solve_span(
         values, remoteness = _combine_chunk(chunk, record, child_records)
         if remoteness.shape[0] and remoteness.max() > record.max_remoteness:
             raise GameError(f"tier {tier}: remoteness beyond {record.max_remoteness} plies")
-        return indices, values, remoteness
+        records = (values.astype(record.dtype) << record.shift) | remoteness.astype(record.dtype)
+        return indices, records, count_pairs(values, remoteness)
 
-    def write(solved: tuple[I64, Any, Any]) -> None:
-        indices, values, remoteness = solved
-        out[indices - offset] = (values.astype(record.dtype) << record.shift) | remoteness.astype(
-            record.dtype
-        )
-        summary.add(values, remoteness)
+    def write(solved: tuple[I64, Any, Any]) -> None:  # in order, in this thread: keep it short
+        indices, records, counts = solved
+        out[indices - offset] = records
+        summary.add_counts(counts)
         if progress is not None:
             progress(done + summary.positions, done + summary.positions, level=tier)
 
