@@ -19,7 +19,7 @@ LAYERS = [
     ("spaces",),
     ("solvers",),
     ("answers", "tablebase.header", "tablebase.write", "solution"),
-    ("solve", "sums", "selftest"),
+    ("solve", "sums", "outcomes", "selftest"),
     ("tablebase", "statistics"),
     ("__init__",),
 ]

@@ -16,6 +16,7 @@ from .errors import (
     StateBudgetExceeded,
     UnexploredStateError,
 )
+from .outcomes import Outcome, outcome_class
 from .protocol import HOOKS, Expansion, Game
 from .rules import Rules
 from .solution import MoveValue, Solution, SolveStats
@@ -42,6 +43,7 @@ __all__ = [
     "GameValue",
     "InterruptedSolve",
     "MoveValue",
+    "Outcome",
     "PerfectplayError",
     "Rules",
     "SearchResult",
@@ -59,6 +61,7 @@ __all__ = [
     "explore",
     "grundy_of_sum",
     "open_tablebase",
+    "outcome_class",
     "search",
     "solve",
 ]

@@ -147,6 +147,13 @@ HOOKS: tuple[Hook, ...] = (
         "parse_state(text) -> state",
         "positions are reached by moves only (analyze --moves)",
     ),
+    Hook(
+        "partizan",
+        "optional",
+        "partizan(state) -> (partizan game, its position, True when Left is to move); "
+        "ValueError when the state is no such game (see perfectplay.cgt.games)",
+        "no combinatorial values of positions (analyze --cgt)",
+    ),
     Hook("name", "optional", "name: str", "the class name", method=False),
     Hook(
         "impartial",

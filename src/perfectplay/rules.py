@@ -91,6 +91,8 @@ class Rules(Generic[S, M]):
         self.reward: Callable[[S, M], float] | None = hooks.get("reward")
         self.from_code: Callable[[int], S] | None = hooks.get("from_code")
         self.parse_state: Callable[[str], S] | None = hooks.get("parse_state")
+        self.partizan: Callable[[S], tuple[Any, Any, bool]] | None = hooks.get("partizan")
+        """The state as a partizan game for CGT (analyze --cgt), or None."""
         self._show: Callable[[S], str] | None = hooks.get("show")
         self._format_move: Callable[[M], str] | None = hooks.get("format_move")
         self._parse_move: Callable[[str], M] | None = hooks.get("parse_move")

@@ -38,7 +38,7 @@ from .canonical import (
 )
 from .clobber import Clobber
 from .domineering import Domineering
-from .games import HOOKS, PartizanGame, Solver, check_partizan, value
+from .games import HOOKS, PartizanGame, PartizanSum, Solver, check_partizan, value
 from .notation import parse, render
 from .thermograph import Thermograph, svg, thermograph
 from .toads import ToadsAndFrogs
@@ -63,6 +63,7 @@ __all__ = [
     "Clobber",
     "Domineering",
     "PartizanGame",
+    "PartizanSum",
     "Relation",
     "Solver",
     "Thermograph",

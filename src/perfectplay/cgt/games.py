@@ -57,7 +57,7 @@ from typing import Any, Protocol, runtime_checkable
 from ..errors import CycleError, GameError, StateBudgetExceeded, describe
 from .canonical import ZERO, CanonicalGame, _canonical, add, negate
 
-__all__ = ["HOOKS", "PartizanGame", "Solver", "check_partizan", "value"]
+__all__ = ["HOOKS", "PartizanGame", "PartizanSum", "Solver", "check_partizan", "value"]
 
 HOOKS: tuple[tuple[str, str, str], ...] = (
     ("left_moves", "required", "left_moves(state) -> iterable of Left's moves"),
@@ -293,3 +293,30 @@ def value(game: Any, state: Any = None, *, max_positions: int | None = None) -> 
             raise GameError(f"{type(game).__name__} has no initial(): give a position")
         state = initial()
     return Solver(game, max_positions).value(state)
+
+
+class PartizanSum:
+    """The disjunctive sum of partizan games: a move is made in exactly one of them.
+
+    A state is a tuple of the parts' positions; a move is (part index, its move). Loopy
+    parts are allowed (for ``perfectplay.outcomes``; ``value`` needs short parts).
+    """
+
+    def __init__(self, *games: Any) -> None:
+        for g in games:
+            check_partizan(g)
+        self.parts = games
+        self.name = " + ".join(str(getattr(g, "name", type(g).__name__)) for g in games)
+
+    def left_moves(self, state: tuple[Any, ...]) -> list[tuple[int, Any]]:
+        """Left's moves in every part."""
+        return [(i, m) for i, g in enumerate(self.parts) for m in g.left_moves(state[i])]
+
+    def right_moves(self, state: tuple[Any, ...]) -> list[tuple[int, Any]]:
+        """Right's moves in every part."""
+        return [(i, m) for i, g in enumerate(self.parts) for m in g.right_moves(state[i])]
+
+    def play(self, state: tuple[Any, ...], move: tuple[int, Any]) -> tuple[Any, ...]:
+        """Play one part's move, leaving the others as they are."""
+        i, inner = move
+        return (*state[:i], self.parts[i].play(state[i], inner), *state[i + 1 :])

@@ -40,6 +40,13 @@ from .tablebases import held
     help="Also the game's statistics: positions per value and remoteness, longest games, "
     "the position with the most moves.",
 )
+@click.option(
+    "--cgt",
+    "cgt",
+    is_flag=True,
+    help="Combinatorial values instead of solving: the position split into independent "
+    "parts (games with a partizan hook, e.g. pawns), each part's value and their sum.",
+)
 @solve_options
 @db_option
 @json_option
@@ -53,6 +60,7 @@ def analyze_command(
     memory: int | None,
     quiet: bool,
     stats: bool,
+    cgt: bool,
     db: Path | None,
     as_json: bool,
 ) -> None:
@@ -71,6 +79,18 @@ def analyze_command(
     rules = Rules(build_game(game, list(params)))
     if position is not None and moves is not None:
         raise UsageProblem("give --position or --moves, not both")
+    if cgt:
+        from .cgt_command import partizan_report, print_partizan_report
+
+        start = rules.read_position(position) if position is not None else rules.initial()
+        state, history = start_position(rules, start, moves)
+        report = partizan_report(rules, state, max_states)
+        report["moves_played"] = history
+        if as_json:
+            emit_json(report)
+        else:
+            print_partizan_report(report)
+        return
     if db is not None:
         no_solve_options(method, max_states, memory)
         with open_tablebase(db, rules) as base:

@@ -4,6 +4,9 @@ Prints the canonical value in the usual notation, the outcome class (L, R, N, P)
 the temperature and the stops; ``--json`` adds the canonical form as nested options
 (``{"left": [...], "right": [...]}``, a number expanded into its own options) so that
 another tool can rebuild it, and ``--thermograph FILE`` draws the thermograph as SVG.
+With ``--outcome`` (or for a loopy game, which has no canonical value here) it prints the
+outcome class found by retrograde analysis, each side moving first, draws reported as such;
+``--misere`` gives the outcome class in misère play (the player who cannot move wins).
 """
 
 from __future__ import annotations
@@ -51,6 +54,17 @@ OUTCOMES = {
     help="Draw the thermograph into FILE (SVG).",
 )
 @click.option(
+    "--outcome",
+    "outcome_only",
+    is_flag=True,
+    help="Only the outcome class, by retrograde analysis (loopy games allowed).",
+)
+@click.option(
+    "--misere",
+    is_flag=True,
+    help="The outcome class in misère play (the player who cannot move wins).",
+)
+@click.option(
     "--max-positions",
     type=click.IntRange(min=1),
     default=None,
@@ -64,12 +78,14 @@ def cgt_command(
     expr: str | None,
     thermograph_file: Path | None,
     max_positions: int | None,
+    outcome_only: bool,
+    misere: bool,
     as_json: bool,
 ) -> None:
     """Values of short partizan games: canonical form, outcome, mean, temperature.
 
-    GAME is a built-in (domineering, toads, clobber) or path/to/file.py:ClassName or
-    module:ClassName with left_moves, right_moves and play.
+    GAME is a built-in (domineering, toads, clobber, pawns) or path/to/file.py:ClassName
+    or module:ClassName with left_moves, right_moves and play.
 
     Examples:
 
@@ -78,12 +94,17 @@ def cgt_command(
       perfectplay cgt domineering -p width=4 -p height=4
 
       perfectplay cgt toads --position TT..FF
+
+      perfectplay cgt pawns --position o...x/oo..x --outcome
     """
     from ..cgt import Solver, parse
+    from ..errors import CycleError
 
     if expr is not None:
         if game is not None or params or position is not None:
             raise UsageProblem("give a GAME or --expr, not both")
+        if outcome_only or misere:
+            raise UsageProblem("--outcome and --misere need a GAME, not --expr")
         g = parse(expr)
         report: dict[str, Any] = {"expression": expr}
     else:
@@ -91,10 +112,18 @@ def cgt_command(
             raise UsageProblem("give a GAME (domineering, toads, clobber, file.py:Class) or --expr")
         instance = _build(game, list(params))
         state = _start(instance, position)
-        g = Solver(instance, max_positions).value(state)
         report = {"game": getattr(instance, "name", type(instance).__name__)}
         show = getattr(instance, "show", None)
         report["position"] = str(show(state)) if callable(show) else str(state)
+        if outcome_only or misere:
+            _print_outcome(instance, state, report, misere, max_positions, as_json)
+            return
+        try:
+            g = Solver(instance, max_positions).value(state)
+        except CycleError:
+            report["loopy"] = True
+            _print_outcome(instance, state, report, misere, max_positions, as_json)
+            return
     report.update(_describe(g))
     if thermograph_file is not None:
         _write_thermograph(g, thermograph_file, report)
@@ -120,19 +149,129 @@ def cgt_command(
     print_rows(rows)
 
 
+def _print_outcome(
+    instance: Any,
+    state: Any,
+    report: dict[str, Any],
+    misere: bool,
+    max_positions: int | None,
+    as_json: bool,
+) -> None:
+    """The outcome class by retrograde analysis, each side moving first."""
+    from ..outcomes import WINNER_NAMES, outcome_class
+
+    found = outcome_class(instance, state, misere=misere, max_states=max_positions)
+    report.update(
+        {
+            "play": "misère" if misere else "normal",
+            "outcome": found.label,
+            "left_first": WINNER_NAMES[found.left_first],
+            "right_first": WINNER_NAMES[found.right_first],
+            "left_first_remoteness": found.left_first_remoteness,
+            "right_first_remoteness": found.right_first_remoteness,
+        }
+    )
+    if as_json:
+        emit_json(report)
+        return
+
+    def start(winner: str, remoteness: int | None) -> str:
+        if remoteness is None:
+            return WINNER_NAMES[winner]
+        return f"{WINNER_NAMES[winner]} in {remoteness} move{'' if remoteness == 1 else 's'}"
+
+    rows: list[tuple[str, str]] = [
+        (key, str(report[key])) for key in ("game", "position") if key in report
+    ]
+    if report.get("loopy"):
+        rows.append(("value", "none: the game is loopy (a position recurs)"))
+    rows += [
+        ("play", report["play"]),
+        ("outcome", found.describe()),
+        ("Left first", start(found.left_first, found.left_first_remoteness)),
+        ("Right first", start(found.right_first, found.right_first_remoteness)),
+    ]
+    print_rows(rows)
+
+
+def partizan_report(rules: Any, state: Any, max_positions: int | None = None) -> dict[str, Any]:
+    """A position of a game with the ``partizan`` hook as a sum: each component's value,
+    the sum, and who wins with the player to move moving first (for analyze --cgt)."""
+    from ..cgt import Solver, render
+    from ..cgt.canonical import ZERO, add
+
+    if rules.partizan is None:
+        raise UsageProblem(f"{rules.name} has no partizan(state) hook: no values (drop --cgt)")
+    try:
+        view, position, left_to_move = rules.partizan(state)
+    except ValueError as exc:
+        raise UsageProblem(f"--cgt: {exc}") from None
+    solver = Solver(view, max_positions)
+    split = getattr(view, "components", None)
+    parts = list(split(position)) if callable(split) else [position]
+    show = getattr(view, "show", None)
+    names = tuple(getattr(view, "players", ("Left", "Right")))
+    components = []
+    total = ZERO
+    for part in parts:
+        g = solver.value(part)
+        total = add(total, g)
+        components.append(
+            {"component": str(show(part)) if callable(show) else str(part), "value": render(g)}
+        )
+    cls = total.outcome
+    mover, other = ("Left", "Right") if left_to_move else ("Right", "Left")
+    winner = {"L": "Left", "R": "Right", "N": mover, "P": other}[cls]
+    report: dict[str, Any] = {
+        "game": rules.name,
+        "components": components,
+        "sum": render(total),
+        "outcome": cls,
+        "to_move": f"{names[0]} (Left)" if left_to_move else f"{names[1]} (Right)",
+        "winner": f"{names[0]} (Left)" if winner == "Left" else f"{names[1]} (Right)",
+    }
+    report.update({k: v for k, v in _describe(total).items() if k != "value"})
+    return report
+
+
+def print_partizan_report(report: dict[str, Any]) -> None:
+    """The report of ``partizan_report`` as text."""
+    rows = [("game", str(report["game"]))]
+    if report.get("moves_played"):
+        rows.append(("moves played", " ".join(report["moves_played"])))
+    rows += [(str(c["component"]), str(c["value"])) for c in report["components"]]
+    rows += [
+        ("sum", str(report["sum"])),
+        ("outcome", OUTCOMES[report["outcome"]]),
+        ("mean, temperature", f"{report['mean']}, {report['temperature']}"),
+        ("to move", str(report["to_move"])),
+        ("winner", str(report["winner"])),
+    ]
+    print_rows(rows)
+
+
+def _builtins() -> dict[str, type]:
+    """The partizan games the command line knows by name."""
+    from ..cgt import BUILTINS
+    from ..games.pawns import PawnSegments
+
+    return {**BUILTINS, "pawns": PawnSegments}
+
+
 def _build(spec: str, params: list[str]) -> Any:
     """An instance of a built-in partizan game or of a user's class."""
-    from ..cgt import BUILTINS, check_partizan
+    from ..cgt import check_partizan
 
-    if spec in BUILTINS:
-        cls = BUILTINS[spec]
+    builtins = _builtins()
+    if spec in builtins:
+        cls = builtins[spec]
     elif ":" in spec:
         from .loader import find_game_class
 
         cls = find_game_class(spec)
     else:
         raise GameNotFound(
-            f"unknown partizan game {spec!r}; built-in: {', '.join(BUILTINS)} "
+            f"unknown partizan game {spec!r}; built-in: {', '.join(builtins)} "
             "(or path/to/file.py:ClassName, or module:ClassName)"
         )
     kwargs = parse_assignments(cls, params)
@@ -238,4 +377,4 @@ def _canonical_json(g: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | Non
     return built[-1], None
 
 
-__all__ = ["cgt_command"]
+__all__ = ["cgt_command", "partizan_report", "print_partizan_report"]
