@@ -24,7 +24,7 @@ LAYERS = [
     ("__init__",),
 ]
 GAMES_MAY_IMPORT = ("protocol", "values", "games")
-FRONT_ENDS = ("cli", "contest", "openspiel")
+FRONT_ENDS = ("cli", "contest", "openspiel", "web")
 
 
 def module_name(path: Path) -> str:

@@ -148,6 +148,13 @@ HOOKS: tuple[Hook, ...] = (
         "positions are reached by moves only (analyze --moves)",
     ),
     Hook(
+        "draw_svg",
+        "optional",
+        "draw_svg(state) -> str: an <svg> of the position for the web explorer; elements "
+        'with data-move="MOVE" (a move as format_move gives it) become clickable',
+        "the explorer draws the built-ins' boards, and any other game as its text",
+    ),
+    Hook(
         "partizan",
         "optional",
         "partizan(state) -> (partizan game, its position, True when Left is to move); "

@@ -94,6 +94,8 @@ class Rules(Generic[S, M]):
         self.partizan: Callable[[S], tuple[Any, Any, bool]] | None = hooks.get("partizan")
         """The state as a partizan game for CGT (analyze --cgt), or None."""
         self._show: Callable[[S], str] | None = hooks.get("show")
+        self.draw_svg: Callable[[S], str] | None = hooks.get("draw_svg")
+        """The position as SVG for the web explorer, or None."""
         self._format_move: Callable[[M], str] | None = hooks.get("format_move")
         self._parse_move: Callable[[str], M] | None = hooks.get("parse_move")
         self.impartial = bool(hooks.get("impartial", False))

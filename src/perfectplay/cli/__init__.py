@@ -21,6 +21,7 @@ from .solve_command import solve_command
 from .stress import stress_command
 from .table import table_command
 from .verify import verify_command
+from .web_command import explore_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -45,6 +46,7 @@ for _command in (
     grade_command,
     octal_command,
     cgt_command,
+    explore_command,
 ):
     app.add_command(_command)
 

@@ -1,0 +1,155 @@
+// perfectplay explorer: the position after the moves in the URL (?moves=M1,M2,...), every
+// move coloured by its value for the player making it, and the value history of the game.
+"use strict";
+
+const state = { moves: [], redo: [], view: null, clicked: null };
+
+function movesFromUrl() {
+  const text = new URLSearchParams(window.location.search).get("moves") || "";
+  return text.split(",").filter((m) => m.trim() !== "");
+}
+
+function urlFor(moves) {
+  return moves.length ? "?moves=" + moves.map(encodeURIComponent).join(",") : window.location.pathname;
+}
+
+// The colour class of a value: a word (win, loss, tie, draw) or a score (its sign).
+function kind(value) {
+  if (typeof value === "number") return value > 0 ? "win" : value < 0 ? "loss" : "tie";
+  return value;
+}
+
+function describe(value, remoteness) {
+  if (value === "draw") return "draw";
+  const plies = remoteness === null ? "" : ` in ${remoteness}`;
+  return `${value}${plies}`;
+}
+
+async function load(moves, push) {
+  const query = moves.map(encodeURIComponent).join(",");
+  const response = await fetch(`/api/position?moves=${query}`);
+  const data = await response.json();
+  if (!response.ok) {
+    document.getElementById("error").textContent = data.error;
+    return false;
+  }
+  document.getElementById("error").textContent = "";
+  state.moves = data.played;
+  state.view = data;
+  if (push) window.history.pushState({ moves: state.moves }, "", urlFor(state.moves));
+  render(data);
+  return true;
+}
+
+function render(view) {
+  const board = document.getElementById("board");
+  board.innerHTML = view.svg;
+  const byMove = new Map(view.moves.map((m) => [m.move, m]));
+  for (const element of board.querySelectorAll("[data-move]")) {
+    const move = byMove.get(element.getAttribute("data-move"));
+    if (!move) continue;
+    element.classList.add(kind(move.value));
+    const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
+    title.textContent = `${move.move}: ${describe(move.value, move.remoteness)}`;
+    element.appendChild(title);
+    element.addEventListener("click", () => play(move.move));
+  }
+  const summary = document.getElementById("summary");
+  const grundy = view.grundy === null ? "" : `, Grundy value ${view.grundy}`;
+  const mover = view.to_move === null ? `the ${view.mover} player` : view.to_move;
+  summary.innerHTML = "";
+  const line = document.createElement("span");
+  line.className = kind(view.value);
+  line.id = "value";
+  line.textContent = view.over
+    ? `game over: ${describe(view.value, view.remoteness)} for ${mover}`
+    : `${mover} to move: ${describe(view.value, view.remoteness)}${grundy}`;
+  summary.appendChild(line);
+  const list = document.getElementById("moves");
+  list.innerHTML = "";
+  for (const move of view.moves) {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = `move ${kind(move.value)}`;
+    button.dataset.move = move.move;
+    const delta = move.delta === null || move.delta === 0 ? "" : ` (${move.delta > 0 ? "+" : ""}${move.delta})`;
+    button.textContent = `${move.move}: ${describe(move.value, move.remoteness)}${delta}${move.best ? " ★" : ""}`;
+    button.addEventListener("click", () => play(move.move));
+    item.appendChild(button);
+    list.appendChild(item);
+  }
+  chart(view.history);
+  document.getElementById("undo").disabled = state.moves.length === 0;
+  document.getElementById("redo").disabled = state.redo.length === 0;
+  if (state.clicked !== null) {
+    const ms = performance.now() - state.clicked;
+    state.clicked = null;
+    window.lastMoveMs = ms;
+    document.getElementById("timing").textContent = `last move answered in ${ms.toFixed(1)} ms`;
+  }
+  document.body.dataset.plies = String(state.moves.length);
+  perfectMove();
+}
+
+// The value history: one point per position, the first player's value; up (remoteness)
+// for a win, down for a loss, on the middle line for a tie or a draw.
+function chart(history) {
+  const width = 320, height = 160, middle = height / 2;
+  const most = Math.max(1, ...history.map((h) => h.remoteness || 0));
+  const step = history.length > 1 ? (width - 20) / (history.length - 1) : 0;
+  const points = history.map((h, i) => {
+    const k = kind(h.value_for_first);
+    const r = h.remoteness || 0;
+    const y = k === "win" ? middle - (r / most) * (middle - 10) - 4 : k === "loss" ? middle + (r / most) * (middle - 10) + 4 : middle;
+    return { x: 10 + i * step, y, k, h };
+  });
+  const line = points.map((p) => `${p.x},${p.y}`).join(" ");
+  const dots = points
+    .map((p) => `<circle class="point ${p.k}" data-ply="${p.h.ply}" data-value="${p.h.value_for_first}" cx="${p.x}" cy="${p.y}" r="5"><title>ply ${p.h.ply}: ${describe(p.h.value_for_first, p.h.remoteness)} for the first player</title></circle>`)
+    .join("");
+  document.getElementById("chart").innerHTML =
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}">` +
+    `<line x1="0" y1="${middle}" x2="${width}" y2="${middle}" stroke="#999"/>` +
+    `<polyline fill="none" stroke="#555" points="${line}"/>${dots}</svg>`;
+}
+
+function play(move) {
+  if (!state.view || state.view.over) return;
+  state.clicked = performance.now();
+  state.redo = [];
+  load([...state.moves, move], true);
+}
+
+function perfectMove() {
+  const side = document.getElementById("computer").value;
+  const view = state.view;
+  if (side === "none" || view.over || view.mover !== side || view.best.length === 0) return;
+  setTimeout(() => {
+    if (state.view === view) play(view.best[0]);
+  }, 300);
+}
+
+document.getElementById("undo").addEventListener("click", () => {
+  if (!state.moves.length) return;
+  state.redo.push(state.moves[state.moves.length - 1]);
+  load(state.moves.slice(0, -1), true);
+});
+document.getElementById("redo").addEventListener("click", () => {
+  if (!state.redo.length) return;
+  load([...state.moves, state.redo.pop()], true);
+});
+document.getElementById("restart").addEventListener("click", () => {
+  state.redo = [];
+  load([], true);
+});
+document.getElementById("computer").addEventListener("change", () => perfectMove());
+window.addEventListener("popstate", () => load(movesFromUrl(), false));
+
+fetch("/api/game")
+  .then((r) => r.json())
+  .then((game) => {
+    document.getElementById("title").textContent = `perfectplay: ${game.game}`;
+    document.getElementById("source").textContent = game.source;
+  });
+load(movesFromUrl(), false);

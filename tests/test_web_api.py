@@ -1,0 +1,215 @@
+"""The explorer's JSON API, served for real, against a reference solver written for tests.
+
+Every position of random tic-tac-toe games: value, remoteness and each move's value and
+remoteness as ``tests/reference.py`` finds them (it shares no code with the engine), the
+change of remoteness, the history; Nim's Grundy values against the xor of the piles;
+answers from a tablebase equal to those of a solve; bad requests get a 4xx JSON error and
+the server goes on; the ``explore`` command starts, serves and stops on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import signal
+import subprocess
+import time
+import urllib.parse
+from functools import reduce
+from operator import xor
+from pathlib import Path
+
+import pytest
+from cli_script import SCRIPT, run_cli
+from reference import seen_by_mover, solve_outcomes, successors
+from web_server import get, serving
+
+from perfectplay import build_tablebase, open_tablebase, solve
+from perfectplay.games import ConnectFour, Nim, TicTacToe
+from perfectplay.rules import Rules
+
+
+def url(base: str, moves: list[str]) -> str:
+    return f"{base}/api/position?moves=" + urllib.parse.quote(",".join(moves))
+
+
+def test_tictactoe_positions_match_the_reference() -> None:
+    game = TicTacToe()
+    truth = solve_outcomes(game)
+    rules = Rules(game)
+    rng = random.Random(7)
+    with serving(rules, solve(game)) as base:
+        for _ in range(12):
+            state, played, history = game.initial(), [], []
+            while True:
+                status, view = get(url(base, played))
+                assert status == 200
+                value, remoteness = truth[game.key(state)]
+                assert (view["value"], view["remoteness"]) == (str(value), remoteness)
+                history.append((str(value), remoteness))
+                assert [(h["value"], h["remoteness"]) for h in view["history"]] == history
+                assert view["played"] == played
+                kids = successors(game, state)
+                assert view["over"] == (not kids or game.outcome(state) is not None)
+                if view["over"]:
+                    break
+                by_move = {m["move"]: m for m in view["moves"]}
+                assert set(by_move) == {rules.format_move(m) for m, _, _ in kids}
+                for move, child, same in kids:
+                    child_value, child_remoteness = truth[game.key(child)]
+                    shown = by_move[rules.format_move(move)]
+                    assert shown["value"] == str(seen_by_mover(child_value, same))
+                    assert shown["remoteness"] == child_remoteness + 1
+                    assert shown["delta"] == child_remoteness + 1 - remoteness
+                best = [m for m in view["moves"] if m["best"]]
+                assert best and best[0] == view["moves"][0]
+                move, state, _ = rng.choice(kids)
+                played.append(rules.format_move(move))
+
+
+def test_the_first_players_value_flips_with_the_mover() -> None:
+    game = TicTacToe()
+    with serving(Rules(game), solve(game)) as base:
+        _, view = get(url(base, ["1", "2", "3"]))  # X wins from here on
+    movers = [h["mover"] for h in view["history"]]
+    assert movers == ["first", "second", "first", "second"]
+    for entry in view["history"]:
+        flipped = {"win": "loss", "loss": "win"}.get(entry["value"], entry["value"])
+        expected = entry["value"] if entry["mover"] == "first" else flipped
+        assert entry["value_for_first"] == expected
+
+
+@pytest.mark.parametrize("piles", [(1, 2), (3, 4, 5), (2, 2, 7)])
+def test_nim_grundy_values_are_the_xor_of_the_piles(piles: tuple[int, ...]) -> None:
+    game = Nim(piles)
+    with serving(Rules(game), solve(game)) as base:
+        _, view = get(url(base, []))
+        assert view["grundy"] == reduce(xor, piles)
+        move = view["moves"][-1]["move"]  # the worst move is still a legal one
+        _, after = get(url(base, [move]))
+        pile, take = (int(n) for n in move.split(":"))
+        left = list(piles)
+        left[pile - 1] -= take
+        assert after["grundy"] == reduce(xor, left)
+        assert f'data-move="{move}"' in view["svg"]  # a token of the pile takes it
+
+
+def test_a_tablebase_answers_as_the_solve(tmp_path: Path) -> None:
+    game = ConnectFour(4, 4)
+    build_tablebase(game, tmp_path / "c4")
+    rng = random.Random(3)
+    lines = []
+    for _ in range(5):
+        line: list[str] = []
+        state = game.initial()
+        for _ in range(rng.randrange(12)):
+            moves = game.moves(state)
+            if game.outcome(state) is not None or not moves:
+                break
+            move = rng.choice(moves)
+            line.append(game.format_move(move))
+            state = game.play(state, move)
+        lines.append(line)
+    rules = Rules(game)
+    with serving(rules, solve(game)) as solved:
+        expected = [get(url(solved, line)) for line in lines]
+    with open_tablebase(tmp_path / "c4", rules) as base, serving(rules, base) as saved:
+        assert [get(url(saved, line)) for line in lines] == expected
+
+
+def test_bad_requests_get_a_json_error_and_the_server_goes_on() -> None:
+    game = TicTacToe()
+    with serving(Rules(game), solve(game)) as base:
+        status, body = get(url(base, ["5", "5"]))
+        assert status == 400 and "move 2" in body["error"] and "not a legal move" in body["error"]
+        status, body = get(url(base, ["nonsense"]))
+        assert status == 400 and "move 1" in body["error"]
+        status, body = get(url(base, ["1", "2", "3", "4", "5", "6", "7", "8"]))
+        assert status == 400 and "game is over" in body["error"]
+        status, body = get(f"{base}/no/such/page")
+        assert status == 404 and "error" in body
+        status, body = get(url(base, ["5"]))
+        assert status == 200 and body["played"] == ["5"]
+        status, body = get(f"{base}/api/game")
+        assert status == 200 and body["game"] == "tictactoe"
+
+
+class Tokens:
+    """A game of its own that draws itself: take 1 or 2 tokens; who cannot move loses."""
+
+    name = "tokens"
+
+    def initial(self) -> int:
+        return 4
+
+    def moves(self, n: int) -> list[int]:
+        return [t for t in (1, 2) if t <= n]
+
+    def play(self, n: int, t: int) -> int:
+        return n - t
+
+    def outcome(self, n: int) -> None:
+        return None
+
+    def draw_svg(self, n: int) -> str:
+        marks = "".join(
+            f'<rect data-move="{t}" x="{t * 10}" width="8" height="8"/>' for t in (1, 2)
+        )
+        return f'<svg id="own" data-tokens="{n}">{marks}</svg>'
+
+
+def test_a_game_draws_itself_with_its_hook() -> None:
+    game = Tokens()
+    with serving(Rules(game), solve(game)) as base:
+        _, view = get(url(base, []))
+    assert view["svg"].startswith('<svg id="own" data-tokens="4">')
+    # a multiple of 3 left loses for the mover: from 4, take 1
+    assert {m["move"]: m["value"] for m in view["moves"]} == {"1": "win", "2": "loss"}
+
+
+def test_explore_refuses_bad_input_in_one_line() -> None:
+    run = run_cli("explore", "no-such-game")
+    assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1
+    run = run_cli("explore", "tictactoe", "--port", "70000")
+    assert run.returncode == 2 and "--port" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_explore_serves_until_ctrl_c(tmp_path: Path) -> None:
+    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
+    with __import__("socket").socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [SCRIPT, "explore", "tictactoe", "--port", str(port), "-q"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        address = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert address, line
+        for _ in range(100):  # the address is printed just before the server listens
+            try:
+                status, body = get(address.group(0) + "api/game")
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert status == 200 and body["game"] == "tictactoe"
+        server.send_signal(signal.SIGINT)
+        _, err = server.communicate(timeout=30)
+    finally:
+        if server.poll() is None:
+            server.kill()
+    assert server.returncode == 0, err
+    assert "Traceback" not in err
+    # a taken port is one line too
+    with __import__("socket").socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        run = run_cli("explore", "tictactoe", "--port", str(busy.getsockname()[1]))
+    assert run.returncode == 2 and "cannot serve" in run.stderr
