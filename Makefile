@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench bench-tiers bench-dobutsu bench-dask bench-contest peers clean
+.PHONY: demo test lint bench bench-tiers bench-dobutsu bench-dask bench-contest bench-search peers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,7 @@ test: lint
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/speed.py
+	$(BIN)/python bench/search.py
 
 bench-tiers: $(VENV)/.installed
 	$(BIN)/python bench/tiers.py
@@ -42,6 +43,10 @@ bench-dask: $(VENV)/.installed-test
 
 bench-contest: $(VENV)/.installed
 	$(BIN)/python bench/contest.py
+
+# Compiled search on 7x6 Connect Four beside its C reference (gcc), per band of positions.
+bench-search: $(VENV)/.installed
+	$(BIN)/python bench/search.py
 
 # OpenSpiel and easyAI side by side, in a virtualenv of their own (the project does not
 # depend on them).

@@ -19,7 +19,7 @@ LAYERS = [
     ("spaces",),
     ("solvers",),
     ("answers", "tablebase.header", "tablebase.write", "solution"),
-    ("solve", "sums", "outcomes", "selftest"),
+    ("solve", "sums", "outcomes", "selftest", "book"),
     ("tablebase", "statistics"),
     ("__init__",),
 ]

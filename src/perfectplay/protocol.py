@@ -208,6 +208,13 @@ HOOKS: tuple[Hook, ...] = (
         "the codes are the plain states themselves",
     ),
     Hook(
+        "compiled_rules",
+        "speed",
+        "compiled_rules() -> numba-compiled rules over int64 states, or None "
+        "(see perfectplay.solvers.compiled_search)",
+        "search runs in Python, one call of the game per node",
+    ),
+    Hook(
         "initial_tier",
         "tiers",
         "initial_tier: int (the tier of the initial state)",

@@ -9,6 +9,7 @@ import click
 
 from ..errors import PerfectplayError
 from .analyze import analyze_command
+from .book_command import book_command
 from .cgt_command import cgt_command
 from .check import check_command
 from .compress import compress_command
@@ -47,6 +48,7 @@ for _command in (
     octal_command,
     cgt_command,
     explore_command,
+    book_command,
 ):
     app.add_command(_command)
 

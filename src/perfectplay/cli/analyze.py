@@ -33,7 +33,14 @@ from .tablebases import held
 @game_options
 @click.option("--position", default=None, metavar="TEXT", help="Start from this position.")
 @click.option("--moves", default=None, metavar="M1,M2,...", help="Play these moves first.")
-@click.option("--method", default="auto", show_default=True, help="Full solver to use.")
+@click.option(
+    "--method",
+    default="auto",
+    show_default=True,
+    help="Full solver to use, or 'search': exact scores at the position by compiled search "
+    "(games with compiled rules; auto picks it for those too large to solve, e.g. 7x6 "
+    "Connect Four).",
+)
 @click.option(
     "--stats",
     is_flag=True,
@@ -90,6 +97,19 @@ def analyze_command(
             emit_json(report)
         else:
             print_partizan_report(report)
+        return
+    from .search_analysis import analyze_by_search, too_large_to_solve
+
+    if method == "search" or (method == "auto" and too_large_to_solve(rules)):
+        # Compiled search: exact scores at one position, no strong solve (7 x 6 Connect Four);
+        # with --db, an opening book ('perfectplay book') answers the positions it holds.
+        start = rules.read_position(position) if position is not None else rules.initial()
+        state, history = start_position(rules, start, moves)
+        if db is None:
+            analyze_by_search(rules, state, history, as_json)
+        else:
+            with open_tablebase(db, rules) as book:
+                analyze_by_search(rules, state, history, as_json, book)
         return
     if db is not None:
         no_solve_options(method, max_states, memory)

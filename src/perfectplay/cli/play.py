@@ -12,6 +12,7 @@ import click
 from rich.console import Console
 
 from ..answers import Answers
+from ..book import SearchAnswers
 from ..errors import GameError
 from ..rules import Rules
 from ..tablebase.reader import open_tablebase
@@ -19,6 +20,7 @@ from ..values import LOSS, Value
 from .common import db_option, full_solve, game_options, no_solve_options, out, solve_options
 from .loader import build_game
 from .present import remoteness_text, value_text
+from .search_analysis import too_large_to_solve
 
 QUIT = ("quit", "q", "exit")
 _NOTHING_SHOWN: Any = object()
@@ -63,11 +65,16 @@ def play_command(
     """
     rules = Rules(build_game(game, list(params)))
     first = side == "first"
+    searched = too_large_to_solve(rules)  # 7x6 Connect Four: a book, and search elsewhere
     if db is not None:
         no_solve_options("auto", max_states, memory)
         with open_tablebase(db, rules) as base:
-            status = play_session(base, human_first=first, always_hint=hint, console=out)
+            answers = SearchAnswers(rules, base) if searched else base
+            status = play_session(answers, human_first=first, always_hint=hint, console=out)
         sys.exit(status)
+    if searched:
+        sys.exit(play_session(SearchAnswers(rules), human_first=first, always_hint=hint,
+                              console=out))  # fmt: skip
     solution = full_solve(rules, "auto", max_states, quiet, memory)
     sys.exit(play_session(solution, human_first=first, always_hint=hint, console=out))
 

@@ -130,6 +130,15 @@ class ConnectFour:
         """A column number from 1."""
         return int(text) - 1
 
+    def compiled_rules(self) -> Any:
+        """The rules compiled by numba for the compiled search (see ``connect_four_bits``),
+        or None when the board does not fit 63 bits."""
+        from .connect_four_bits import bit_rules, supported
+
+        if not supported(self.width, self.height, self.connect):
+            return None
+        return bit_rules(self.width, self.height, self.connect)
+
     # --- the batch protocol: the same rules over arrays of codes ---------------------------
 
     def batch_outcome(self, codes: Codes) -> npt.NDArray[np.int8]:

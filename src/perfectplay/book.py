@@ -1,0 +1,170 @@
+"""Opening books: every position of the first plies solved by compiled search, saved as a
+tablebase.
+
+A book answers instantly what would take the search minutes near the start of a large game
+(7 x 6 Connect Four). It is an ordinary tablebase (graph layout: the positions' keys beside
+their records) holding only the positions with at most ``depth`` plies played: the
+tablebase reader answers for those, and ``SearchAnswers`` answers for every position, from
+the book where it holds it and by search elsewhere (``analyze --db`` on 7 x 6 uses both).
+
+Precondition: the game has compiled rules with a ``plies(words, score)`` function (the plies
+to the end under perfect play, perfectplay's remoteness) and scores whose sign is the value:
+positive WIN, negative LOSS, 0 TIE (Connect Four's). Building is a long job: run it once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .answers import Answers
+from .errors import SolverChoiceError
+from .rules import Rules
+from .solvers.compiled_search import CompiledSearch, compiled_rules_of
+from .tablebase.write import save_arrays
+from .values import Value
+
+
+@dataclass(frozen=True)
+class BookSummary:
+    """What a book build did: positions solved, their nodes, the time it took."""
+
+    positions: int
+    nodes: int
+    seconds: float
+
+
+def positions_up_to(rules: Rules[Any, Any], depth: int) -> list[list[Any]]:
+    """The positions reached in 0..depth plies from the start, one list per ply, each
+    position once (by key), in the order first met."""
+    seen = {rules.key_of(rules.initial_state())}
+    levels = [[rules.initial_state()]]
+    for _ in range(depth):
+        level = []
+        for state in levels[-1]:
+            for move in rules.legal_moves(state):
+                child = rules.play(state, move)
+                key = rules.key_of(child)
+                if key not in seen:
+                    seen.add(key)
+                    level.append(child)
+        levels.append(level)
+    return levels
+
+
+def build_book(
+    rules: Rules[Any, Any],
+    directory: Path,
+    depth: int,
+    *,
+    log_size: int = 24,
+    report: Callable[[str], None] | None = None,
+) -> BookSummary:
+    """Solve every position of the first ``depth`` plies and save them as a tablebase.
+
+    The deepest positions are solved first, on one table kept throughout: their work is
+    reused by the shallower ones above them.
+    """
+    compiled = compiled_rules_of(rules)
+    plies = getattr(compiled, "plies", None)  # the compiled rules' optional field
+    if plies is None:
+        raise SolverChoiceError(f"{rules.name}: a book needs compiled rules with plies()")
+    started = time.perf_counter()
+    search = CompiledSearch(compiled, log_size)
+    levels = positions_up_to(rules, depth)
+    states: list[Any] = []
+    values: list[int] = []
+    remoteness: list[int] = []
+    for ply in reversed(range(len(levels))):
+        for state in levels[ply]:
+            words = compiled.encode(state)
+            score = search.score(words)
+            states.append(state)
+            values.append(int(Value.WIN if score > 0 else Value.LOSS if score < 0 else Value.TIE))
+            remoteness.append(int(plies(words, score)))
+            if report is not None:
+                report(
+                    f"ply {ply}: {len(states):,} positions solved, {search.nodes:,} nodes, "
+                    f"{time.perf_counter() - started:,.0f} s"
+                )
+    save_arrays(
+        rules,
+        directory,
+        states,
+        np.array(values, dtype=np.int8),
+        np.array(remoteness, dtype=np.int32),
+        None,
+        _integer(rules.key_of(rules.initial_state())),
+    )
+    return BookSummary(len(states), search.nodes, time.perf_counter() - started)
+
+
+def _integer(key: object) -> int:
+    if not isinstance(key, int):
+        raise SolverChoiceError("a book needs integer keys")
+    return key
+
+
+def book_score(book: Answers[Any, Any], compiled: Any, state: Any) -> int | None:
+    """The score of a position the book holds, or None: the score whose sign is the value
+    and whose plies to the end are the remoteness (the inverse of ``plies``)."""
+    found = book.lookup(state)
+    if found is None:
+        return None
+    value, remoteness = found
+    words = compiled.encode(state)
+    if value == Value.TIE:
+        return 0
+    sign = 1 if value == Value.WIN else -1
+    for size in range(1, max(-compiled.min_score, compiled.max_score) + 1):
+        if compiled.plies(words, sign * size) == remoteness:
+            return sign * size
+    return None
+
+
+class SearchAnswers(Answers[Any, Any]):
+    """Answers for a game too large to solve: from an opening book where it holds the
+    position, else by compiled search (value and remoteness from the score), remembered.
+
+    What ``play`` needs on 7 x 6 Connect Four: instant near the start with a book, seconds
+    or less from about 12 discs on, slow in between without one.
+    """
+
+    def __init__(self, rules: Rules[Any, Any], book: Answers[Any, Any] | None = None) -> None:
+        self.rules = rules
+        self.book = book
+        self.compiled: Any = compiled_rules_of(rules)  # with the optional plies()
+        if getattr(self.compiled, "plies", None) is None:
+            raise SolverChoiceError(f"{rules.name}: answering by search needs plies()")
+        self.search: CompiledSearch | None = None
+        self._memo: dict[Any, tuple[Value, int]] = {}
+
+    @property
+    def initial(self) -> Any:
+        return self.rules.initial_state()
+
+    @property
+    def scored(self) -> bool:
+        return False
+
+    def lookup(self, state: Any) -> tuple[Value, int] | None:
+        key = self.rules.key_of(state)
+        found = self._memo.get(key)
+        if found is None:
+            held = None if self.book is None else self.book.lookup(state)
+            if held is not None and isinstance(held[0], Value) and held[1] is not None:
+                found = (held[0], held[1])
+            else:
+                if self.search is None:
+                    self.search = CompiledSearch(self.compiled)
+                words = self.compiled.encode(state)
+                score = self.search.score(words)
+                value = Value.WIN if score > 0 else Value.LOSS if score < 0 else Value.TIE
+                found = (value, int(self.compiled.plies(words, score)))
+            self._memo[key] = found
+        return found

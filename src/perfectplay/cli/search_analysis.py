@@ -1,0 +1,142 @@
+"""analyze by compiled search: one position's exact score and every move's, for games that
+give compiled rules and are too large to solve strongly (7 x 6 Connect Four)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rich.table import Table
+
+from ..answers import Answers
+from ..book import book_score
+from ..errors import InterruptedSolve
+from ..rules import Rules
+from ..solvers.compiled_search import CompiledSearch, compiled_rules_of
+from .common import emit_json, out, print_rows
+
+TOO_LARGE = 10**10
+"""Games whose tiers hold more slots than this are analysed by search under --method auto."""
+
+
+def too_large_to_solve(rules: Rules[Any, Any]) -> bool:
+    """Whether ``--method auto`` should search rather than solve: the game has compiled
+    rules and its tiers (the only size known without exploring) exceed ``TOO_LARGE``."""
+    if rules.compiled_rules is None or rules.tiers is None:
+        return False
+    tiers = rules.tiers
+    seen = {tiers.initial_tier}
+    todo = [tiers.initial_tier]
+    total = 0
+    while todo:
+        tier = todo.pop()
+        total += tiers.tier_size(tier)
+        if total > TOO_LARGE:
+            return True
+        for child in tiers.child_tiers(tier):
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return False
+
+
+def analyze_by_search(
+    rules: Rules[Any, Any],
+    state: Any,
+    history: list[str],
+    as_json: bool,
+    book: Answers[Any, Any] | None = None,
+) -> None:
+    """Print (or emit as JSON) the position, its exact score and each move's, best first;
+    the moves leading into the book (if any) are read from it, the others searched."""
+    started = time.perf_counter()
+    search = CompiledSearch(compiled_rules_of(rules))
+    encode = search.rules.encode
+    moves: list[tuple[Any, int]] = []
+    from_book: list[Any] = []
+
+    def work() -> None:
+        for move in rules.legal_moves(state):
+            child = rules.play(state, move)
+            known = None if book is None else book_score(book, search.rules, child)
+            if known is not None:
+                from_book.append(move)
+            moves.append((move, -(search.score(encode(child)) if known is None else known)))
+
+    _interruptible(work, rules.name, search)
+    moves.sort(key=lambda entry: -entry[1])
+    # Negamax: the position's score is its best move's; only a finished game needs a search.
+    score = moves[0][1] if moves else search.score(encode(state))
+    seconds = time.perf_counter() - started
+    best = [rules.format_move(m) for m, s in moves if s == score]
+    report: dict[str, Any] = {
+        "game": rules.name,
+        "method": "compiled search",
+        "moves_played": history,
+        "position": rules.show(state),
+        "score": score,
+        "best_moves": best,
+        "moves": [{"move": rules.format_move(m), "score": s} for m, s in moves],
+        "from_book": [rules.format_move(m) for m in from_book],
+        "nodes": search.nodes,
+        "seconds": round(seconds, 3),
+    }
+    if as_json:
+        emit_json(report)
+        return
+    out.print(report["position"], markup=False)
+    out.print()
+    print_rows(
+        [
+            ("game", rules.name),
+            ("method", "compiled search"),
+            ("moves played", " ".join(history) or "-"),
+            ("score", _meaning(score)),
+            ("nodes", f"{search.nodes:,} in {seconds:.2f} s"),
+            *([("from the book", " ".join(report["from_book"]))] if from_book else []),
+        ]
+    )
+    if not moves:
+        out.print("\nthe game is over: no moves")
+        return
+    table = Table(title="moves, best first")
+    table.add_column("move")
+    table.add_column("score", justify="right")
+    for move, s in moves:
+        text = rules.format_move(move)
+        table.add_row(f"[bold]{text}[/bold] *" if text in best else text, f"{s:+d}" if s else "0")
+    out.print(table)
+
+
+def _meaning(score: int) -> str:
+    """A score in words: who wins, and how soon the larger the number."""
+    if score == 0:
+        return "0 (a draw)"
+    who = "the player to move wins" if score > 0 else "the player to move loses"
+    return f"{score:+d} ({who}; the larger, the sooner)"
+
+
+def _interruptible(work: Callable[[], None], name: str, search: CompiledSearch) -> None:
+    """Run ``work`` in a thread, so that Ctrl-C stops the command at once: compiled code
+    holds no GIL (nogil) but would only see the signal when it returns, maybe hours later."""
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            work()
+        except BaseException as exc:  # handed to the main thread below
+            failure.append(exc)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.2)
+    except KeyboardInterrupt:
+        raise InterruptedSolve(
+            f"interrupted while searching {name} (the moves scored so far: {search.nodes:,} nodes)"
+        ) from None
+    if failure:
+        raise failure[0]

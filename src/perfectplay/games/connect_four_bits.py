@@ -1,0 +1,220 @@
+"""Connect Four's rules compiled by numba, for the compiled alpha-beta search.
+
+This is the ``compiled_rules`` hook of ``ConnectFour`` (see ``perfectplay.solvers.
+compiled_search`` for the contract every game's compiled rules meet). numba is imported only
+when ``bit_rules`` is first called, so ``import perfectplay`` stays light.
+
+The bitboard, drawn for 7 x 6: one bit per cell, ``stride = height + 1`` bits per column,
+up each column and then column by column; the spare row on top of each column is always
+empty, so no line wraps from the top of one column to the bottom of the next::
+
+       6 13 20 27 34 41 48    spare row
+     +---------------------+
+     | 5 12 19 26 33 40 47 |  top row
+     | 4 11 18 25 32 39 46 |
+     | 3 10 17 24 31 38 45 |
+     | 2  9 16 23 30 37 44 |
+     | 1  8 15 22 29 36 43 |
+     | 0  7 14 21 28 35 42 |  bottom row
+     +---------------------+
+       1  2  3  4  5  6  7
+
+A compiled state is four int64 words: ``[mover, mask, stones, scratch]`` (the discs of the
+player to move, all discs, their number, and the non-losing moves ``end`` found, kept for
+``moves``). A move is the one-bit board of the cell it fills. ``mover + mask`` is unique per
+position and below ``2 ** (width * stride)``: it is the key (the same code as the plain game's).
+
+Scores, in the usual sense for Connect Four (Pascal Pons' convention): 0 for a draw; when the
+player to move wins, ``1 + the discs the winner has left`` when he plays his winning disc,
+positive and larger the sooner the win; a loss is the opposite. With ``n = width * height``
+cells and ``m`` discs on the board before the winning disc, that is ``(n + 1 - m) // 2``.
+In perfectplay's values (WIN / LOSS / TIE and remoteness ``r``, the plies to the end with the
+winner hurrying and the loser stalling), a position with ``m`` discs scores
+``+-((n + 2 - m - r) // 2)`` (WIN +, LOSS -), and 0 for TIE: the winning disc is the
+``r``-th from now, played with ``m + r - 1`` discs on the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any, NamedTuple
+
+NOT_OVER = -(1 << 62)
+"""What ``end`` returns for a state whose score it does not know at once."""
+
+
+class BitRules(NamedTuple):
+    """Compiled rules of one board (the fields the compiled search reads; see its contract)."""
+
+    words: int
+    max_moves: int
+    max_plies: int
+    min_score: int
+    max_score: int
+    key_bits: int
+    end: Any
+    bounds: Any
+    moves: Any
+    play: Any
+    key: Any
+    encode: Callable[[Any], tuple[int, ...]]
+    plies: Callable[[tuple[int, ...], int], int]
+    """Plies to the end under perfect play of an encoded state with a given score (the
+    remoteness of the module docstring; for the opening book's tablebase)."""
+
+
+def supported(width: int, height: int, connect: int) -> bool:
+    """Whether a board has compiled rules: its bitboard fits 63 bits."""
+    return width >= 1 and height >= 1 and connect >= 2 and width * (height + 1) <= 63
+
+
+@cache
+def bit_rules(width: int, height: int, connect: int = 4) -> BitRules:
+    """The compiled rules of a ``width`` x ``height`` board, lines of ``connect`` winning.
+
+    Compiled on first use per board (a second or two), then shared.
+    """
+    if not supported(width, height, connect):
+        raise ValueError("compiled Connect Four needs width * (height + 1) <= 63")
+    import numba
+    import numpy as np
+
+    from ._bits_intrinsics import popcount
+
+    stride = height + 1
+    cells = width * height
+    column = (1 << height) - 1
+    bottom_row = sum(1 << (c * stride) for c in range(width))
+    board = bottom_row * column
+    column_masks = np.array([column << (c * stride) for c in range(width)], dtype=np.int64)
+    order = np.array(
+        [width // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(width)], dtype=np.int64
+    )
+    directions = (1, stride, stride - 1, stride + 1)
+    k = connect
+    jit = numba.njit(inline="always", nogil=True)
+
+    @jit
+    def shifted(discs: int, s: int) -> int:
+        # The cell x of the result holds the cell x + s of discs (s may be negative).
+        return discs >> s if s >= 0 else discs << -s
+
+    @jit
+    def aligned(discs: int) -> bool:
+        for d in directions:
+            run = discs
+            for _ in range(k - 1):
+                run &= run >> d
+            if run:
+                return True
+        return False
+
+    @jit
+    def spots(discs: int, mask: int) -> int:
+        # Empty cells that would complete a line of k for discs: x is one when, for some
+        # direction d and place j of x in a window of k, the other k - 1 cells are discs.
+        found = 0
+        for d in directions:
+            for j in range(k):
+                run = -1
+                for i in range(k):
+                    if i != j:
+                        run &= shifted(discs, (i - j) * d)
+                found |= run
+        return found & (board ^ mask)
+
+    @jit
+    def end(s: Any, p: int) -> int:
+        mover: int = s[p, 0]
+        mask: int = s[p, 1]
+        m: int = s[p, 2]
+        other = mover ^ mask
+        if aligned(other):
+            return -((cells + 2 - m) // 2)  # the previous disc made a line
+        possible = (mask + bottom_row) & board
+        if spots(mover, mask) & possible:
+            return (cells + 1 - m) // 2  # a win now
+        threats = spots(other, mask)
+        forced = possible & threats
+        if forced:
+            if forced & (forced - 1):
+                return -((cells - m) // 2)  # two threats: lost next move
+            possible = forced
+        safe = possible & ~(threats >> 1)  # never under a threat of the opponent
+        if safe == 0:
+            return -((cells - m) // 2)
+        if m >= cells - 2:
+            return 0  # no win now nor next: the last discs draw
+        s[p, 3] = safe
+        return NOT_OVER
+
+    @jit
+    def bounds(s: Any, p: int) -> tuple[int, int]:
+        # Neither player wins on the next move (end said so).
+        m: int = s[p, 2]
+        return -((cells - 2 - m) // 2), (cells - 1 - m) // 2
+
+    @jit
+    def moves(s: Any, p: int, out: Any) -> int:
+        # Non-losing moves, those making the most threats first, ties centre first.
+        mover = s[p, 0]
+        mask = s[p, 1]
+        safe = s[p, 3]
+        # out[p, width + j] holds the rank of out[p, j] (insertion sort, stable).
+        n = 0
+        for i in range(width):
+            move = safe & column_masks[order[i]]
+            if move:
+                rank: int = popcount(spots(mover | move, mask | move))  # type: ignore[call-arg]
+                j = n
+                while j > 0 and out[p, width + j - 1] < rank:
+                    out[p, width + j] = out[p, width + j - 1]
+                    out[p, j] = out[p, j - 1]
+                    j -= 1
+                out[p, width + j] = rank
+                out[p, j] = move
+                n += 1
+        return n
+
+    @jit
+    def play(s: Any, p: int, move: int) -> None:
+        mask = s[p, 1]
+        s[p + 1, 0] = s[p, 0] ^ mask
+        s[p + 1, 1] = mask | move
+        s[p + 1, 2] = s[p, 2] + 1
+
+    @jit
+    def key(s: Any, p: int) -> int:
+        k: int = s[p, 0] + s[p, 1]
+        return k
+
+    def encode(state: Any) -> tuple[int, ...]:
+        mover, mask = state
+        return (int(mover), int(mask), int(mask).bit_count(), 0)
+
+    def plies(words: tuple[int, ...], score: int) -> int:
+        m = words[2]
+        if score == 0:
+            return cells - m  # a draw fills the board
+        r = cells + 2 - m - 2 * abs(score)
+        if (r % 2 == 1) != (score > 0):  # the winner plays the last ply: odd when it is the mover
+            r -= 1
+        return r
+
+    half = (cells + 1) // 2
+    return BitRules(
+        words=4,
+        max_moves=2 * width,  # the moves, then their ranks
+        max_plies=cells + 1,
+        min_score=-half,
+        max_score=half,
+        key_bits=width * stride,
+        end=end,
+        bounds=bounds,
+        moves=moves,
+        play=play,
+        key=key,
+        encode=encode,
+        plies=plies,
+    )

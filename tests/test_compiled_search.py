@@ -1,0 +1,406 @@
+"""The compiled search against references that share no code with it: a plain negamax
+written here on lists of columns, and perfectplay's strong solvers (value + remoteness,
+mapped to Connect Four scores by the rule in ``connect_four_bits``)."""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import cache
+from typing import Any
+
+import pytest
+
+from perfectplay import solve
+from perfectplay.errors import SolverChoiceError
+from perfectplay.games import ConnectFour, TicTacToe
+from perfectplay.rules import Rules
+from perfectplay.solvers.compiled_search import (
+    CompiledSearch,
+    prime_at_least,
+    score_moves,
+    solve_position,
+)
+from perfectplay.values import LOSS, TIE, WIN
+
+Columns = tuple[tuple[int, ...], ...]
+"""A board as the reference sees it: per column, the players (0 first, 1 second) bottom up."""
+
+
+def four(columns: Columns, width: int, height: int, player: int) -> bool:
+    """Whether ``player`` holds four in a row, by looking at every cell and direction."""
+
+    def at(c: int, r: int) -> int | None:
+        if 0 <= c < width and 0 <= r < len(columns[c]):
+            return columns[c][r]
+        return None
+
+    for c in range(width):
+        for r in range(height):
+            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                if all(at(c + i * dc, r + i * dr) == player for i in range(4)):
+                    return True
+    return False
+
+
+def wins_with(columns: Columns, width: int, height: int, c: int) -> bool:
+    """Whether the disc on top of column ``c`` is in a line of four, by walking each line."""
+    r = len(columns[c]) - 1
+    player = columns[c][r]
+
+    def at(cc: int, rr: int) -> int | None:
+        if 0 <= cc < width and 0 <= rr < len(columns[cc]):
+            return columns[cc][rr]
+        return None
+
+    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            i = 1
+            while at(c + sign * i * dc, r + sign * i * dr) == player:
+                run += 1
+                i += 1
+        if run >= 4:
+            return True
+    return False
+
+
+@cache
+def reference_score(columns: Columns, width: int, height: int) -> int:
+    """Plain negamax over every move: the score by its definition (0 for a draw; a win is
+    worth 1 + the discs the winner has left after his winning one; a loss the opposite)."""
+    cells = width * height
+    m = sum(len(c) for c in columns)
+    me = m % 2
+    if m and four(columns, width, height, 1 - me):
+        return -((cells + 2 - m) // 2)  # already lost: the winner's disc was number m
+    best = None
+    for c in range(width):
+        if len(columns[c]) == height:
+            continue
+        child = (*columns[:c], (*columns[c], me), *columns[c + 1 :])
+        if wins_with(child, width, height, c):
+            value = (cells + 1 - m) // 2
+        else:
+            value = -child_score(child, width, height)
+        best = value if best is None else max(best, value)
+    return 0 if best is None else best
+
+
+@cache
+def child_score(columns: Columns, width: int, height: int) -> int:
+    """A child's score: nobody has a line there yet (its parent's move did not make one)."""
+    cells = width * height
+    m = sum(len(c) for c in columns)
+    me = m % 2
+    best = None
+    for c in range(width):
+        if len(columns[c]) == height:
+            continue
+        child = (*columns[:c], (*columns[c], me), *columns[c + 1 :])
+        if wins_with(child, width, height, c):
+            value = (cells + 1 - m) // 2
+        else:
+            value = -child_score(child, width, height)
+        best = value if best is None else max(best, value)
+    return 0 if best is None else best
+
+
+def random_game(width: int, height: int, stones: int, rng: random.Random) -> list[int]:
+    """Random legal columns for ``stones`` discs, stopping early if a line appears."""
+    columns: list[list[int]] = [[] for _ in range(width)]
+    played: list[int] = []
+    for m in range(stones):
+        free = [c for c in range(width) if len(columns[c]) < height]
+        if not free:
+            break
+        c = rng.choice(free)
+        columns[c].append(m % 2)
+        played.append(c)
+        if four(tuple(map(tuple, columns)), width, height, m % 2):
+            break
+    return played
+
+
+def after(game: ConnectFour, played: list[int]) -> Any:
+    state = game.initial()
+    for c in played:
+        state = game.play(state, c)
+    return state
+
+
+def as_columns(played: list[int], width: int) -> Columns:
+    columns: list[list[int]] = [[] for _ in range(width)]
+    for m, c in enumerate(played):
+        columns[c].append(m % 2)
+    return tuple(map(tuple, columns))
+
+
+def mapped(value: Any, remoteness: int, stones: int, cells: int) -> int:
+    """perfectplay's value and remoteness as a score (the rule in connect_four_bits)."""
+    if value == TIE:
+        return 0
+    magnitude = (cells + 2 - stones - remoteness) // 2
+    assert value in (WIN, LOSS)
+    return magnitude if value == WIN else -magnitude
+
+
+@pytest.mark.parametrize(("width", "height", "fewest"), [(4, 3, 0), (5, 4, 10)])
+def test_scores_equal_plain_negamax_on_small_boards(width: int, height: int, fewest: int) -> None:
+    """Every position of 4 x 3 is in reach of the reference; 5 x 4 from 10 discs on."""
+    rng = random.Random(width * 10 + height)
+    game = ConnectFour(width, height)
+    search = CompiledSearch(game.compiled_rules(), log_size=12)
+    for _ in range(60):
+        played = random_game(width, height, rng.randrange(fewest, width * height + 1), rng)
+        expected = reference_score(as_columns(played, width), width, height)
+        search.clear()
+        assert search.score(search.rules.encode(after(game, played))) == expected, played
+
+
+def test_scores_equal_plain_negamax_near_the_end_of_7x6() -> None:
+    rng = random.Random(76)
+    game = ConnectFour(7, 6)
+    search = CompiledSearch(game.compiled_rules(), log_size=16)
+    checked = 0
+    while checked < 40:
+        played = random_game(7, 6, rng.randrange(32, 43), rng)
+        expected = reference_score(as_columns(played, 7), 7, 6)
+        search.clear()
+        assert search.score(search.rules.encode(after(game, played))) == expected, played
+        checked += 1
+
+
+@pytest.mark.parametrize(("width", "height"), [(4, 4), (5, 4)])
+def test_scores_equal_the_strong_solution(width: int, height: int) -> None:
+    """Random positions (some over already) against perfectplay's strong solver."""
+    game = ConnectFour(width, height)
+    solution = solve(game)
+    rules = Rules(game)
+    search = CompiledSearch(game.compiled_rules(), log_size=16)
+    rng = random.Random(width * height)
+    for i in range(150):
+        played = random_game(width, height, rng.randrange(width * height + 1), rng)
+        state = after(game, played)
+        expected = mapped(
+            solution.value(state), solution.remoteness(state) or 0, len(played), width * height
+        )
+        if i % 2:
+            search.clear()  # half with an empty table, half with a warm one
+        assert search.score(search.rules.encode(state)) == expected, played
+        if i % 10 == 0:
+            moves = score_moves(rules, state, search=search)
+            for entry in moves:
+                child = game.play(state, entry.move)
+                child_value = mapped(
+                    solution.value(child),
+                    solution.remoteness(child) or 0,
+                    len(played) + 1,
+                    width * height,
+                )
+                assert entry.score == -child_value
+            if moves:
+                assert moves[0].score == expected
+
+
+def test_best_move_achieves_the_score() -> None:
+    game = ConnectFour(5, 4)
+    solution = solve(game)
+    rules = Rules(game)
+    rng = random.Random(5)
+    for _ in range(30):
+        played = random_game(5, 4, rng.randrange(14), rng)
+        state = after(game, played)
+        result = solve_position(rules, state, log_size=14)
+        value = solution.value(state)
+        assert result.score == mapped(value, solution.remoteness(state) or 0, len(played), 20)
+        if result.best_move is None:
+            assert not rules.legal_moves(state)
+            continue
+        child = game.play(state, result.best_move)
+        remoteness = solution.remoteness(child) or 0
+        assert -mapped(solution.value(child), remoteness, len(played) + 1, 20) == result.score
+        assert result.nodes > 0
+
+
+def test_empty_boards_match_published_results() -> None:
+    # bench/c4ref.py's published counts: 4x4 and 5x4 tie, 6x4 a loss in 24 plies, i.e.
+    # the second player's 12th and last disc wins: score -((24 + 2 - 0 - 24) // 2) = -1.
+    for width, expected in ((4, 0), (5, 0), (6, -1)):
+        result = solve_position(ConnectFour(width, 4), log_size=18)
+        assert result.score == expected
+
+
+def test_table_sizes_are_prime() -> None:
+    for n in (2, 1 << 12, 1 << 16):
+        p = prime_at_least(n)
+        assert p >= n and all(p % d for d in range(2, int(p**0.5) + 1))
+
+
+def test_games_without_compiled_rules_are_refused() -> None:
+    with pytest.raises(SolverChoiceError):
+        solve_position(TicTacToe())
+
+
+def test_analyze_by_search_gives_every_moves_exact_score() -> None:
+    from click.testing import CliRunner
+
+    from perfectplay.cli import app
+
+    argv = ["analyze", "connect-four", "-p", "width=5", "-p", "height=4"]
+    result = CliRunner().invoke(app, [*argv, "--moves", "3,3,2", "--method", "search", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    game = ConnectFour(5, 4)
+    solution = solve(game)
+    state = after(game, [2, 2, 1])
+    assert report["score"] == mapped(solution.value(state), solution.remoteness(state) or 0, 3, 20)
+    for entry in report["moves"]:
+        child = game.play(state, int(entry["move"]) - 1)
+        remoteness = solution.remoteness(child) or 0
+        assert entry["score"] == -mapped(solution.value(child), remoteness, 4, 20)
+    assert len(report["moves"]) == 5
+
+
+# --- a second game through the same hook: tic-tac-toe on 9-bit boards --------------------
+
+LINES = (0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124)
+
+
+@cache
+def tictactoe_rules() -> Any:
+    """Compiled rules of tic-tac-toe (scores 1 / 0 / -1), written to the hook's contract."""
+    from typing import NamedTuple
+
+    import numba
+    import numpy as np
+
+    lines = np.array(LINES, dtype=np.int64)
+
+    class Compiled(NamedTuple):
+        words: int
+        max_moves: int
+        max_plies: int
+        min_score: int
+        max_score: int
+        key_bits: int
+        end: Any
+        bounds: Any
+        moves: Any
+        play: Any
+        key: Any
+        encode: Any
+
+    @numba.njit
+    def end(s: Any, p: int) -> int:
+        mover, other = s[p, 0], s[p, 1]
+        for line in lines:
+            if other & line == line:
+                return -1
+        return 0 if mover | other == 0o777 else -(1 << 62)
+
+    @numba.njit
+    def bounds(s: Any, p: int) -> tuple[int, int]:
+        return -1, 1
+
+    @numba.njit
+    def moves(s: Any, p: int, out: Any) -> int:
+        n = 0
+        for cell in (4, 0, 2, 6, 8, 1, 3, 5, 7):  # centre, corners, edges
+            if not (s[p, 0] | s[p, 1]) >> cell & 1:
+                out[p, n] = cell
+                n += 1
+        return n
+
+    @numba.njit
+    def play(s: Any, p: int, move: int) -> None:
+        s[p + 1, 0] = s[p, 1]
+        s[p + 1, 1] = s[p, 0] | (1 << move)
+
+    @numba.njit
+    def key(s: Any, p: int) -> int:
+        k: int = s[p, 0] | s[p, 1] << 9
+        return k
+
+    return Compiled(2, 9, 10, -1, 1, 18, end, bounds, moves, play, key, lambda st: st)
+
+
+class BitTicTacToe:
+    """Tic-tac-toe as (mover's cells, other's cells), with compiled rules."""
+
+    name = "bit-tictactoe"
+
+    def initial(self) -> tuple[int, int]:
+        return (0, 0)
+
+    def moves(self, state: tuple[int, int]) -> list[int]:
+        return [c for c in range(9) if not (state[0] | state[1]) >> c & 1]
+
+    def play(self, state: tuple[int, int], move: int) -> tuple[int, int]:
+        return (state[1], state[0] | 1 << move)
+
+    def outcome(self, state: tuple[int, int]) -> Any:
+        if any(state[1] & line == line for line in LINES):
+            return LOSS
+        return TIE if state[0] | state[1] == 0o777 else None
+
+    def compiled_rules(self) -> Any:
+        return tictactoe_rules()
+
+
+def test_a_second_game_through_the_hook_matches_its_strong_solution() -> None:
+    game = BitTicTacToe()
+    solution = solve(game)
+    rules = Rules(game)
+    number = {WIN: 1, TIE: 0, LOSS: -1}
+    search = CompiledSearch(tictactoe_rules(), log_size=10)
+    rng = random.Random(9)
+    for _ in range(120):
+        state = game.initial()
+        for _ in range(rng.randrange(9)):
+            if game.outcome(state) is not None:
+                break
+            state = game.play(state, rng.choice(game.moves(state)))
+        expected = number[solution.value(state)]
+        result = solve_position(rules, state, search=search)
+        assert result.score == expected
+        if result.best_move is not None:
+            assert number[solution.value(game.play(state, result.best_move))] == -expected
+
+
+def test_an_opening_book_holds_the_strong_solutions_values(tmp_path: Any) -> None:
+    from perfectplay.book import book_score, build_book, positions_up_to
+    from perfectplay.tablebase.reader import open_tablebase
+
+    game = ConnectFour(4, 4)
+    rules = Rules(game)
+    solution = solve(game)
+    summary = build_book(rules, tmp_path / "book", 3, log_size=14)
+    levels = positions_up_to(rules, 3)
+    assert summary.positions == sum(len(level) for level in levels)
+    search = CompiledSearch(game.compiled_rules(), log_size=14)
+    with open_tablebase(tmp_path / "book", rules) as book:
+        for level in levels:
+            for state in level:
+                assert book.lookup(state) == (solution.value(state), solution.remoteness(state))
+                score = book_score(book, search.rules, state)
+                assert score == search.score(search.rules.encode(state))
+        assert book.lookup(after(game, [0, 0, 0, 0])) is None  # ply 4: not in the book
+
+
+def test_search_answers_equal_the_strong_solution(tmp_path: Any) -> None:
+    from perfectplay.book import SearchAnswers, build_book
+    from perfectplay.tablebase.reader import open_tablebase
+
+    game = ConnectFour(4, 4)
+    rules = Rules(game)
+    solution = solve(game)
+    build_book(rules, tmp_path / "book", 2, log_size=12)
+    rng = random.Random(44)
+    with open_tablebase(tmp_path / "book", rules) as book:
+        for answers in (SearchAnswers(rules), SearchAnswers(rules, book)):
+            for _ in range(40):
+                state = after(game, random_game(4, 4, rng.randrange(12), rng))
+                assert answers.value(state) == solution.value(state)
+                assert answers.remoteness(state) == solution.remoteness(state)
+                assert answers.best_moves(state) == solution.best_moves(state)
