@@ -33,20 +33,21 @@ def child_build(width: int, height: int, directory: str, graph: bool) -> None:
     from perfectplay.games import ConnectFour
 
     game = ConnectFour(width, height)
+    shutil.rmtree(directory, ignore_errors=True)
     started = time.perf_counter()
     if graph:
         solution = solve(game)
+        seconds = time.perf_counter() - started
         positions, value = solution.stats.states, str(solution.value())
         remoteness = solution.remoteness()
     else:
-        shutil.rmtree(directory, ignore_errors=True)
         header, _ = build_tablebase(game, directory)
+        seconds = time.perf_counter() - started  # the solve, saved; not the check below
         positions = header.counts()["positions"]
         from perfectplay import open_tablebase
 
         with open_tablebase(directory, game) as base:
             value, remoteness = str(base.value()), base.remoteness()
-    seconds = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     print(json.dumps({"positions": positions, "seconds": seconds, "peak": peak,
                       "value": value, "remoteness": remoteness}))  # fmt: skip
@@ -101,8 +102,9 @@ def probe_figures(directory: Path, width: int, height: int) -> dict[str, float]:
     game = ConnectFour(width, height)
     rng = np.random.default_rng(0)
     figures = {}
-    if hasattr(os, "sched_setaffinity"):  # one core: no migration in the middle of a pass
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    if cores is not None:  # one core: no migration in the middle of a pass
+        os.sched_setaffinity(0, {min(cores)})
     for label, where in (("probe_us", directory), ("zst_probe_us", directory.with_name(
             directory.name + "-zst"))):  # fmt: skip
         with open_tablebase(where, game) as base:
@@ -116,6 +118,8 @@ def probe_figures(directory: Path, width: int, height: int) -> dict[str, float]:
                     base.lookup(state)
                 best = min(best, time.perf_counter() - started)
             figures[label] = best / len(states) * 1e6
+    if cores is not None:  # the solves that follow, in children, use every core again
+        os.sched_setaffinity(0, cores)
     return figures
 
 
