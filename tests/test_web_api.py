@@ -26,7 +26,7 @@ from reference import seen_by_mover, solve_outcomes, successors
 from web_server import get, serving
 
 from perfectplay import build_tablebase, open_tablebase, solve
-from perfectplay.games import ConnectFour, Nim, TicTacToe
+from perfectplay.games import ConnectFour, Nim, TicTacToe, WeightedTicTacToe
 from perfectplay.rules import Rules
 
 
@@ -133,6 +133,22 @@ def test_bad_requests_get_a_json_error_and_the_server_goes_on() -> None:
         assert status == 200 and body["played"] == ["5"]
         status, body = get(f"{base}/api/game")
         assert status == 200 and body["game"] == "tictactoe"
+
+
+def test_a_scored_game_with_infinite_scores_is_valid_json() -> None:
+    game = WeightedTicTacToe()
+    solution = solve(game)
+    rules = Rules(game)
+    with serving(rules, solution) as base:
+        status, view = get(url(base, ["5"]))
+    assert status == 200
+    state = rules.play(game.initial(), rules.parse_move(game.initial(), "5"))
+    for shown, truth in zip(view["moves"], solution.move_values(state), strict=True):
+        value = truth.value
+        if value in (float("inf"), float("-inf")):
+            assert shown["value"] == ("+inf" if value > 0 else "-inf")
+        else:
+            assert shown["value"] == value
 
 
 class Tokens:

@@ -17,6 +17,7 @@ A move that is not legal, or text that is none, is a ``BadRequest`` naming the p
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..answers import Answers
@@ -31,8 +32,13 @@ class BadRequest(PerfectplayError, ValueError):
 
 
 def shown(value: Any) -> Any:
-    """A value as JSON: the word of an outcome, or the number of a score."""
-    return str(value) if isinstance(value, Value) else value
+    """A value as JSON: the word of an outcome, the number of a score, ``"+inf"`` or
+    ``"-inf"`` for an infinite score (JSON has no infinity)."""
+    if isinstance(value, Value):
+        return str(value)
+    if isinstance(value, float) and math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return value
 
 
 def for_first(value: Any, flipped: bool) -> Any:

@@ -16,6 +16,8 @@ function urlFor(moves) {
 // The colour class of a value: a word (win, loss, tie, draw) or a score (its sign).
 function kind(value) {
   if (typeof value === "number") return value > 0 ? "win" : value < 0 ? "loss" : "tie";
+  if (value === "+inf") return "win";
+  if (value === "-inf") return "loss";
   return value;
 }
 
