@@ -168,3 +168,25 @@ class SearchAnswers(Answers[Any, Any]):
                 found = (value, int(self.compiled.plies(words, score)))
             self._memo[key] = found
         return found
+
+
+SHIPPED = Path(__file__).resolve().parent / "books"
+"""The books that ship in the package, a directory each."""
+
+
+def shipped_book(rules: Rules[Any, Any]) -> Path | None:
+    """The directory of the book shipped for this game and these parameters, or None. Only
+    the header's game and parameters are read here; opening it checks the rest."""
+    import json
+
+    from .identity import identity_of
+
+    mine = identity_of(rules)
+    for header in sorted(SHIPPED.glob("*/header.json")):
+        identity = json.loads(header.read_text()).get("identity", {})
+        if (identity.get("game"), identity.get("parameters")) == (
+            mine.get("game"),
+            mine.get("parameters"),
+        ):
+            return header.parent
+    return None

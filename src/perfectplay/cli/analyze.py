@@ -98,6 +98,7 @@ def analyze_command(
         else:
             print_partizan_report(report)
         return
+    from ..book import shipped_book
     from .search_analysis import analyze_by_search, too_large_to_solve
 
     if method == "search" or (method == "auto" and too_large_to_solve(rules)):
@@ -105,6 +106,7 @@ def analyze_command(
         # with --db, an opening book ('perfectplay book') answers the positions it holds.
         start = rules.read_position(position) if position is not None else rules.initial()
         state, history = start_position(rules, start, moves)
+        db = db if db is not None else shipped_book(rules)  # 7x6: the book in the package
         if db is None:
             analyze_by_search(rules, state, history, as_json)
         else:

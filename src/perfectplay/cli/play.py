@@ -12,7 +12,7 @@ import click
 from rich.console import Console
 
 from ..answers import Answers
-from ..book import SearchAnswers
+from ..book import SearchAnswers, shipped_book
 from ..errors import GameError
 from ..rules import Rules
 from ..tablebase.reader import open_tablebase
@@ -66,6 +66,8 @@ def play_command(
     rules = Rules(build_game(game, list(params)))
     first = side == "first"
     searched = too_large_to_solve(rules)  # 7x6 Connect Four: a book, and search elsewhere
+    if searched and db is None:
+        db = shipped_book(rules)  # the book in the package, if there is one
     if db is not None:
         no_solve_options("auto", max_states, memory)
         with open_tablebase(db, rules) as base:

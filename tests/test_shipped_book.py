@@ -1,0 +1,47 @@
+"""The opening book shipped in the package: it opens (checksums, rules fingerprint), its
+first-move values are the published ones, and play and analyze use it on 7 x 6."""
+
+from __future__ import annotations
+
+from cli_script import run_cli
+
+from perfectplay import open_tablebase
+from perfectplay.book import shipped_book
+from perfectplay.games import ConnectFour
+from perfectplay.rules import Rules
+from perfectplay.values import LOSS, TIE, WIN
+
+# Published (Allis, Tromp; Pons' solver): the first player's first move in 7 x 6 Connect
+# Four, column by column, scores -2, -1, 0, +1, 0, -1, -2.
+FIRST_MOVES = {1: -2, 2: -1, 3: 0, 4: 1, 5: 0, 6: -1, 7: -2}
+
+
+def test_the_shipped_7x6_book_holds_the_published_first_moves() -> None:
+    rules = Rules(ConnectFour(7, 6))
+    where = shipped_book(rules)
+    assert where is not None
+    with open_tablebase(where, rules) as book:
+        start = book.initial
+        assert book.value(start) is WIN
+        for move in rules.legal_moves(start):
+            child = rules.play(start, move)
+            value, remoteness = book.value(child), book.remoteness(child)
+            expected = -FIRST_MOVES[int(rules.format_move(move))]  # for the second player
+            assert value is (WIN if expected > 0 else LOSS if expected < 0 else TIE)
+            if value is not TIE:  # Pons' score from value and remoteness, one disc down
+                sign = 1 if value is WIN else -1
+                assert sign * ((42 + 2 - 1 - remoteness) // 2) == expected
+
+
+def test_no_book_ships_for_other_boards() -> None:
+    assert shipped_book(Rules(ConnectFour(6, 5))) is None
+    assert shipped_book(Rules(ConnectFour(7, 6, connect=5))) is None
+
+
+def test_play_on_7x6_opens_from_the_shipped_book() -> None:
+    run = run_cli(
+        "play", "connect-four", "-p", "width=7", "-p", "height=6", "--as", "second",
+        input="quit\n", timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "perfectplay plays 4" in run.stdout
