@@ -1,12 +1,17 @@
 """The opening book shipped in the package: it opens (checksums, rules fingerprint), its
-first-move values are the published ones, and play and analyze use it on 7 x 6."""
+first-move values are the published ones, and play and analyze use it on 7 x 6. A book
+build stopped midway goes on from its journal and ends with the same bytes."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+import pytest
 from cli_script import run_cli
 
 from perfectplay import open_tablebase
-from perfectplay.book import shipped_book
+from perfectplay.book import build_book, journal_path, read_journal, shipped_book
 from perfectplay.games import ConnectFour
 from perfectplay.rules import Rules
 from perfectplay.values import LOSS, TIE, WIN
@@ -45,3 +50,38 @@ def test_play_on_7x6_opens_from_the_shipped_book() -> None:
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert "perfectplay plays 4" in run.stdout
+
+
+def test_a_book_build_stopped_midway_goes_on_from_its_journal(tmp_path: Path) -> None:
+    from perfectplay.solvers import compiled_search
+
+    rules = Rules(ConnectFour(4, 4))
+    build_book(rules, tmp_path / "whole", 2, log_size=14)
+    assert not journal_path(tmp_path / "whole").exists()  # removed once saved
+
+    calls = {"n": 0}
+    real = compiled_search.CompiledSearch.score
+
+    def dies_on_the_fifth(self: Any, words: Any) -> int:
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise KeyboardInterrupt
+        return int(real(self, words))
+
+    compiled_search.CompiledSearch.score = dies_on_the_fifth  # type: ignore[method-assign]
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            build_book(rules, tmp_path / "book", 2, log_size=14)
+        kept = read_journal(journal_path(tmp_path / "book"))
+        assert len(kept) == 4  # four positions solved before the stop
+        with journal_path(tmp_path / "book").open("a") as handle:
+            handle.write("12345 1")  # a line cut short by a kill (no "ok"): ignored
+        calls["n"] = -1000  # no more stops
+        before = calls["n"]
+        summary = build_book(rules, tmp_path / "book", 2, log_size=14)
+        searched = calls["n"] - before
+    finally:
+        compiled_search.CompiledSearch.score = real  # type: ignore[method-assign]
+    assert searched == summary.positions - 4  # the journal's positions were not searched
+    for name in ("header.json", "keys.i64", "tier-000000.rec"):
+        assert (tmp_path / "book" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()

@@ -68,7 +68,10 @@ def build_book(
     """Solve every position of the first ``depth`` plies and save them as a tablebase.
 
     The deepest positions are solved first, on one table kept throughout: their work is
-    reused by the shallower ones above them.
+    reused by the shallower ones above them. Each position's score is appended, as soon as
+    it is known, to a journal beside the directory (``journal_path``): a build stopped
+    anywhere (Ctrl-C, kill -9) and run again skips the positions it holds. The journal is
+    removed once the book is saved.
     """
     compiled = compiled_rules_of(rules)
     plies = getattr(compiled, "plies", None)  # the compiled rules' optional field
@@ -80,10 +83,16 @@ def build_book(
     states: list[Any] = []
     values: list[int] = []
     remoteness: list[int] = []
+    journal = journal_path(directory)
+    known = read_journal(journal)
     for ply in reversed(range(len(levels))):
         for state in levels[ply]:
             words = compiled.encode(state)
-            score = search.score(words)
+            key = _integer(rules.key_of(state))
+            score = known.get(key)
+            if score is None:
+                score = int(search.score(words))
+                _append(journal, key, score)
             states.append(state)
             values.append(int(Value.WIN if score > 0 else Value.LOSS if score < 0 else Value.TIE))
             remoteness.append(int(plies(words, score)))
@@ -101,7 +110,37 @@ def build_book(
         None,
         _integer(rules.key_of(rules.initial_state())),
     )
+    journal.unlink(missing_ok=True)
     return BookSummary(len(states), search.nodes, time.perf_counter() - started)
+
+
+def journal_path(directory: Path) -> Path:
+    """The journal of a book being built into ``directory``: a line ``key score ok`` per
+    position solved so far."""
+    directory = Path(directory)
+    return directory.with_name(directory.name + ".journal")
+
+
+def read_journal(path: Path) -> dict[int, int]:
+    """The scores a journal holds; a last line cut short by a kill (no ``ok``) is left out."""
+    if not path.exists():
+        return {}
+    known = {}
+    for line in path.read_text().splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2] == "ok" and all(p.lstrip("-").isdigit() for p in parts[:2]):
+            known[int(parts[0])] = int(parts[1])
+    return known
+
+
+def _append(path: Path, key: int, score: int) -> None:
+    """One position's score at the end of the journal, on disk before the next search."""
+    import os
+
+    with path.open("a") as handle:
+        handle.write(f"{key} {score} ok\n")  # "ok": the line was written whole
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def _integer(key: object) -> int:

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import click
 
-from ..book import build_book
+from ..book import BookSummary, build_book, journal_path
 from ..rules import Rules
 from .common import game_options, out
 from .loader import build_game
+from .search_analysis import interruptible
 
 
 @click.command("book")
@@ -42,7 +43,8 @@ def book_command(
     """Build an opening book: a tablebase of the first plies, read by analyze --db.
 
     A long job near the start of a large game (7 x 6 Connect Four: about 10 minutes a
-    position at depth 0 or 1); run it once.
+    position at depth 0 or 1); run it once. Stopped (Ctrl-C, kill), it goes on when run
+    again with the same --out: each position's score is kept as soon as it is known.
 
     \b
     Example:
@@ -51,7 +53,15 @@ def book_command(
     """
     rules = Rules(build_game(game, list(params)))
     report = None if quiet else (lambda line: out.print(line, markup=False))
-    summary = build_book(rules, directory, depth, log_size=log_size, report=report)
+    built: list[BookSummary] = []
+    interruptible(
+        lambda: built.append(build_book(rules, directory, depth, log_size=log_size, report=report)),
+        lambda: (
+            f"interrupted; the positions solved so far are kept in "
+            f"{journal_path(directory)}: run the same command again to go on"
+        ),
+    )
+    summary = built[0]
     out.print(
         f"book of {summary.positions:,} positions ({summary.nodes:,} nodes, "
         f"{summary.seconds:,.0f} s) written to {directory}",

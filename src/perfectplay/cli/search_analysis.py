@@ -119,8 +119,19 @@ def _meaning(score: int) -> str:
 
 
 def _interruptible(work: Callable[[], None], name: str, search: CompiledSearch) -> None:
-    """Run ``work`` in a thread, so that Ctrl-C stops the command at once: compiled code
-    holds no GIL (nogil) but would only see the signal when it returns, maybe hours later."""
+    """``interruptible`` for a search: Ctrl-C says how far it went."""
+    interruptible(
+        work,
+        lambda: (
+            f"interrupted while searching {name} (the moves scored so far: {search.nodes:,} nodes)"
+        ),
+    )
+
+
+def interruptible(work: Callable[[], None], stopped: Callable[[], str]) -> None:
+    """Run ``work`` in a thread, so that Ctrl-C stops the command at once (with the error
+    ``stopped()`` says): compiled code holds no GIL (nogil) but would only see the signal
+    when it returns, maybe hours later."""
     failure: list[BaseException] = []
 
     def run() -> None:
@@ -135,8 +146,6 @@ def _interruptible(work: Callable[[], None], name: str, search: CompiledSearch) 
         while worker.is_alive():
             worker.join(0.2)
     except KeyboardInterrupt:
-        raise InterruptedSolve(
-            f"interrupted while searching {name} (the moves scored so far: {search.nodes:,} nodes)"
-        ) from None
+        raise InterruptedSolve(stopped()) from None
     if failure:
         raise failure[0]
