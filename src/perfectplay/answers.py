@@ -118,6 +118,12 @@ class Answers(ABC, Generic[S, M]):
         best = preference_key(top.value, top.remoteness)
         return [mv.move for mv in ranked if preference_key(mv.value, mv.remoteness) == best]
 
+    def best_move(self, state: S = NO_STATE) -> M | None:
+        """One move of perfect play (the first of ``best_moves``), or None when no move is
+        left. Answers that search override it to find one without valuing every move."""
+        best = self.best_moves(state)
+        return best[0] if best else None
+
     def principal_variation(self, state: S = NO_STATE, max_plies: int = 1000) -> list[M]:
         """The line both players follow under perfect play, first best move each time.
 

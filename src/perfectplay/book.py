@@ -15,14 +15,14 @@ positive WIN, negative LOSS, 0 TIE (Connect Four's). Building is a long job: run
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .answers import Answers
+from .answers import NO_STATE, Answers
 from .errors import SolverChoiceError
 from .rules import Rules
 from .solvers.compiled_search import CompiledSearch, compiled_rules_of
@@ -62,10 +62,12 @@ def build_book(
     directory: Path,
     depth: int,
     *,
+    play_depth: int = 0,
     log_size: int = 24,
     report: Callable[[str], None] | None = None,
 ) -> BookSummary:
-    """Solve every position of the first ``depth`` plies and save them as a tablebase.
+    """Solve every position of the first ``depth`` plies and save them as a tablebase;
+    with ``play_depth`` > ``depth``, also the lines of play up to that ply (``_lines``).
 
     The deepest positions are solved first, on one table kept throughout: their work is
     reused by the shallower ones above them. Each position's score is appended, as soon as
@@ -85,22 +87,37 @@ def build_book(
     remoteness: list[int] = []
     journal = journal_path(directory)
     known = read_journal(journal)
+    scored: dict[int, tuple[Any, int]] = {}  # key: (state, score), every position kept
+
+    def note(ply: int) -> None:
+        if report is not None:
+            report(
+                f"ply {ply}: {len(scored):,} positions solved, {search.nodes:,} nodes, "
+                f"{time.perf_counter() - started:,.0f} s"
+            )
+
     for ply in reversed(range(len(levels))):
         for state in levels[ply]:
-            words = compiled.encode(state)
             key = _integer(rules.key_of(state))
             score = known.get(key)
             if score is None:
-                score = int(search.score(words))
+                score = int(search.score(compiled.encode(state)))
                 _append(journal, key, score)
-            states.append(state)
-            values.append(int(Value.WIN if score > 0 else Value.LOSS if score < 0 else Value.TIE))
-            remoteness.append(int(plies(words, score)))
-            if report is not None:
-                report(
-                    f"ply {ply}: {len(states):,} positions solved, {search.nodes:,} nodes, "
-                    f"{time.perf_counter() - started:,.0f} s"
-                )
+            scored[key] = (state, score)
+            note(ply)
+    if play_depth > depth:
+        answers = SearchAnswers(rules, journal=lambda key, score: _append(journal, key, score))
+        answers.search = search
+        answers.seed({key: score for key, (_, score) in scored.items()} | known)
+        for state, ply in _lines(rules, answers, play_depth):
+            key = _integer(rules.key_of(state))
+            if key not in scored:
+                scored[key] = (state, answers.exact_score(state))
+                note(ply)
+    for state, score in scored.values():
+        states.append(state)
+        values.append(int(Value.WIN if score > 0 else Value.LOSS if score < 0 else Value.TIE))
+        remoteness.append(int(plies(compiled.encode(state), score)))
     save_arrays(
         rules,
         directory,
@@ -112,6 +129,38 @@ def build_book(
     )
     journal.unlink(missing_ok=True)
     return BookSummary(len(states), search.nodes, time.perf_counter() - started)
+
+
+def _lines(
+    rules: Rules[Any, Any], answers: SearchAnswers, play_depth: int
+) -> Iterator[tuple[Any, int]]:
+    """The positions (with their plies) a game reaches in fewer than ``play_depth`` plies
+    when one side plays ``answers.first_best_move`` and the other anything, for either side
+    playing the best moves; the positions where the best mover is to move come with the
+    child its best move leads to. Scored along the way (the best mover's positions by
+    search, their chosen children from them), so a book holding them answers ``play``
+    from its first move to ply ``play_depth`` without searching."""
+    for best_side in (0, 1):
+        frontier, seen = [rules.initial_state()], set()
+        for ply in range(play_depth):
+            after = []
+            for state in frontier:
+                if rules.outcome(state) is not None or not rules.legal_moves(state):
+                    continue
+                yield state, ply
+                if ply % 2 == best_side:
+                    chosen = [answers.first_best_move(state)]
+                else:
+                    chosen = rules.legal_moves(state)
+                for move in chosen:
+                    child = rules.play(state, move)
+                    if (key := rules.key_of(child)) not in seen:
+                        seen.add(key)
+                        after.append(child)
+            if ply % 2 == best_side:  # the children chosen: scored, so the book holds them
+                for child in after:
+                    yield child, ply + 1
+            frontier = after
 
 
 def journal_path(directory: Path) -> Path:
@@ -170,18 +219,30 @@ class SearchAnswers(Answers[Any, Any]):
     """Answers for a game too large to solve: from an opening book where it holds the
     position, else by compiled search (value and remoteness from the score), remembered.
 
-    What ``play`` needs on 7 x 6 Connect Four: instant near the start with a book, seconds
-    or less from about 12 discs on, slow in between without one.
+    What ``play`` needs on 7 x 6 Connect Four: instant where the book holds the position
+    and the child of a best move (``build_book`` with ``play_depth``), a second or less from
+    about 8 discs on; in between, one exact search and a null-window search or a few.
     """
 
-    def __init__(self, rules: Rules[Any, Any], book: Answers[Any, Any] | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules[Any, Any],
+        book: Answers[Any, Any] | None = None,
+        journal: Callable[[int, int], None] | None = None,
+    ) -> None:
         self.rules = rules
         self.book = book
+        self.journal = journal
+        """Told (key, score) of every position scored by search, as soon as it is known."""
         self.compiled: Any = compiled_rules_of(rules)  # with the optional plies()
         if getattr(self.compiled, "plies", None) is None:
             raise SolverChoiceError(f"{rules.name}: answering by search needs plies()")
         self.search: CompiledSearch | None = None
-        self._memo: dict[Any, tuple[Value, int]] = {}
+        self._scores: dict[Any, int] = {}
+        """The score of each position scored so far (searched, proven, or the book's)."""
+        self._best_child: dict[Any, int] = {}
+        """Per position searched, the search's key of the child its best move leads to,
+        when the search proved it (``CompiledSearch.best_key``)."""
 
     @property
     def initial(self) -> Any:
@@ -192,21 +253,101 @@ class SearchAnswers(Answers[Any, Any]):
         return False
 
     def lookup(self, state: Any) -> tuple[Value, int] | None:
-        key = self.rules.key_of(state)
-        found = self._memo.get(key)
+        held = None if self.book is None else self.book.lookup(state)
+        if held is not None and isinstance(held[0], Value) and held[1] is not None:
+            return held[0], held[1]
+        score = self.exact_score(state)
+        value = Value.WIN if score > 0 else Value.LOSS if score < 0 else Value.TIE
+        return value, int(self.compiled.plies(self.compiled.encode(state), score))
+
+    def exact_score(self, state: Any) -> int:
+        """The exact score of a position: known, the book's, or searched."""
+        found = self._known_score(state)
         if found is None:
-            held = None if self.book is None else self.book.lookup(state)
-            if held is not None and isinstance(held[0], Value) and held[1] is not None:
-                found = (held[0], held[1])
-            else:
-                if self.search is None:
-                    self.search = CompiledSearch(self.compiled)
-                words = self.compiled.encode(state)
-                score = self.search.score(words)
-                value = Value.WIN if score > 0 else Value.LOSS if score < 0 else Value.TIE
-                found = (value, int(self.compiled.plies(words, score)))
-            self._memo[key] = found
+            search = self._searcher()
+            found = search.score(self.compiled.encode(state))
+            key = self.rules.key_of(state)
+            self._remember(key, found)
+            if search.best_key is not None:
+                self._best_child[key] = search.best_key
         return found
+
+    def best_move(self, state: Any = NO_STATE) -> Any:
+        """A move of perfect play found by proving one child, not by valuing them all.
+
+        With the position's score s known, a move whose child scores -s is best (no child
+        scores less). It is, in this order: the child the search's best move led to; a
+        child the book or an earlier search holds at -s; the first move (in the game's
+        order) whose child one null-window search on the warm table proves at most -s,
+        usually far quicker than the child's exact score."""
+        if state is NO_STATE:
+            state = self.initial
+        legal = self.rules.legal_moves(state)
+        if not legal:
+            return None
+        score = self.exact_score(state)
+        children = [(move, self.rules.play(state, move)) for move in legal]
+        proven = self._best_child.get(self.rules.key_of(state))
+        for move, child in children:
+            if (
+                proven is not None and self._searcher().key(self.compiled.encode(child)) == proven
+            ) or self._known_score(child) == -score:
+                self._remember(self.rules.key_of(child), -score)
+                return move
+        for move, child in children:
+            if self._known_score(child) is None and self._searcher().at_most(
+                self.compiled.encode(child), -score
+            ):
+                self._remember(self.rules.key_of(child), -score)  # at most -s: exactly -s
+                return move
+        raise SolverChoiceError(
+            f"{self.rules.name}: no move reaches the score {score} of this position; the "
+            "compiled rules or the book disagree with the search"
+        )
+
+    def first_best_move(self, state: Any) -> Any:
+        """The first move, in the game's order, whose child scores -s (s the position's
+        score): the same move whatever is known already, so a book built with it holds no
+        other child at -s before it, and ``best_move`` reading that book finds it first.
+        A child known is read; else one null-window search tells whether it is at most -s."""
+        score = self.exact_score(state)
+        for move in self.rules.legal_moves(state):
+            child = self.rules.play(state, move)
+            known = self._known_score(child)
+            if known == -score or (
+                known is None and self._searcher().at_most(self.compiled.encode(child), -score)
+            ):
+                self._remember(self.rules.key_of(child), -score)  # at most -s: exactly -s
+                return move
+        raise SolverChoiceError(
+            f"{self.rules.name}: no move reaches the score {score} of this position; the "
+            "compiled rules or the book disagree with the search"
+        )
+
+    def seed(self, scores: dict[Any, int]) -> None:
+        """Take these positions' scores (by key) as known."""
+        self._scores.update(scores)
+
+    def _remember(self, key: Any, score: int) -> None:
+        if self._scores.get(key) == score:
+            return
+        self._scores[key] = score
+        if self.journal is not None:
+            self.journal(key, score)
+
+    def _known_score(self, state: Any) -> int | None:
+        """The score of a position scored already or held by the book, else None."""
+        key = self.rules.key_of(state)
+        if key not in self._scores and self.book is not None:
+            found = book_score(self.book, self.compiled, state)
+            if found is not None:
+                self._scores[key] = found
+        return self._scores.get(key)
+
+    def _searcher(self) -> CompiledSearch:
+        if self.search is None:
+            self.search = CompiledSearch(self.compiled)
+        return self.search
 
 
 SHIPPED = Path(__file__).resolve().parent / "books"

@@ -23,6 +23,15 @@ from .search_analysis import interruptible
     help="Solve every position with at most this many plies played.",
 )
 @click.option(
+    "--play-depth",
+    type=click.IntRange(0, 64),
+    default=0,
+    show_default=True,
+    help="Beyond --depth, up to this ply: the positions play meets when perfectplay, "
+    "playing either side, follows its best moves and the opponent plays anything, each "
+    "with the child of its best move (play then answers at once up to this ply).",
+)
+@click.option(
     "--out",
     "directory",
     type=click.Path(path_type=Path),
@@ -38,7 +47,13 @@ from .search_analysis import interruptible
 )
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 def book_command(
-    game: str, params: tuple[str, ...], depth: int, directory: Path, log_size: int, quiet: bool
+    game: str,
+    params: tuple[str, ...],
+    depth: int,
+    play_depth: int,
+    directory: Path,
+    log_size: int,
+    quiet: bool,
 ) -> None:
     """Build an opening book: a tablebase of the first plies, read by analyze --db.
 
@@ -49,13 +64,19 @@ def book_command(
     \b
     Example:
       perfectplay book connect-four -p width=7 -p height=6 --depth 1 --out c4-book
+      perfectplay book connect-four -p width=7 -p height=6 --depth 2 --play-depth 8 \
+          --out c4-play-book
       perfectplay analyze connect-four -p width=7 -p height=6 --db c4-book
     """
     rules = Rules(build_game(game, list(params)))
     report = None if quiet else (lambda line: out.print(line, markup=False))
     built: list[BookSummary] = []
     interruptible(
-        lambda: built.append(build_book(rules, directory, depth, log_size=log_size, report=report)),
+        lambda: built.append(
+            build_book(
+                rules, directory, depth, play_depth=play_depth, log_size=log_size, report=report
+            )
+        ),
         lambda: (
             f"interrupted; the positions solved so far are kept in "
             f"{journal_path(directory)}: run the same command again to go on"

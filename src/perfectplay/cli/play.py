@@ -141,11 +141,12 @@ def play_session(
 
 def _reply(solution: Answers[Any, Any], state: Any, console: Console) -> Any:
     """Perfect play's move in ``state``, announced with its value."""
-    move = solution.best_moves(state)[0]
-    reply = next(mv for mv in solution.move_values(state) if mv.move == move)
+    move = solution.best_move(state)
+    # A move of perfect play is worth to its player what the position is worth to it.
+    value, remoteness = solution.value(state), solution.remoteness(state)
     console.print(
         f"perfectplay plays {solution.rules.format_move(move)} "
-        f"({value_text(reply.value)} for it, {remoteness_text(reply.remoteness)} plies)",
+        f"({value_text(value)} for it, {remoteness_text(remoteness)} plies)",
         markup=False,
     )
     return move
