@@ -101,6 +101,15 @@ class TierSummary:
             key = f"{code}:{plies}"
             self.remoteness[key] = self.remoteness.get(key, 0) + count
 
+    def add_table(self, counts: Any) -> None:
+        """Count a chunk of solved positions counted as counts[value code, remoteness]."""
+        for code, plies in zip(*np.nonzero(counts), strict=True):
+            count = int(counts[code, plies])
+            self.positions += count
+            self.values[int(code)] = self.values.get(int(code), 0) + count
+            key = f"{int(code)}:{int(plies)}"
+            self.remoteness[key] = self.remoteness.get(key, 0) + count
+
     def merge_json(self, data: dict[str, Any]) -> None:
         """Add a summary kept as JSON (``as_json``): a tier solved in spans."""
         self.positions += int(data["positions"])

@@ -129,6 +129,14 @@ def solve_span(
 
     def combine_chunk(indices: I64) -> tuple[I64, Any, Any]:
         chunk = expand_chunk(graph, terminals, tier, indices)
+        if chunk.single_kid is not None and chunk.same_mover is None and graph.longest:
+            # The common case, in one kernel: no child records gathered into new arrays.
+            counts = np.zeros((_DRAW + 1, graph.longest + 2), dtype=np.int64)
+            status = solve_rows(chunk.outcome, chunk.open_rows, chunk.parents,
+                                chunk.child_index, np.asarray(kids[chunk.single_kid]),
+                                record.shift, indices, offset, np.asarray(out), counts)  # fmt: skip
+            _check_status(status, tier, record)
+            return indices, None, counts
         if chunk.single_kid is not None:  # every move into one tier
             child_records = kids[chunk.single_kid][chunk.child_index]
         else:
@@ -144,8 +152,11 @@ def solve_span(
 
     def write(solved: tuple[I64, Any, Any]) -> None:  # in order, in this thread: keep it short
         indices, records, counts = solved
-        out[indices - offset] = records
-        summary.add_counts(counts)
+        if records is None:  # written by solve_rows, counted by value and remoteness
+            summary.add_table(counts)
+        else:
+            out[indices - offset] = records
+            summary.add_counts(counts)
         if progress is not None:
             progress(done + summary.positions, done + summary.positions, level=tier)
 
@@ -170,6 +181,79 @@ def _combine_chunk(chunk: Chunk, record: RecordFormat, child_records: Any) -> tu
         record.remoteness(child_records),
         NO_BOOLS if chunk.same_mover is None else chunk.same_mover,
     )
+
+
+def _check_status(status: int, tier: int, record: RecordFormat) -> None:
+    """The error ``solve_rows`` reported, if any."""
+    if status == _UNSOLVED_CHILD:
+        raise GameError("a child position was not solved: the tier files are inconsistent")
+    if status == _TOO_REMOTE:
+        raise GameError(f"tier {tier}: remoteness beyond {record.max_remoteness} plies")
+
+
+_UNSOLVED_CHILD = 1
+_TOO_REMOTE = 2
+
+
+@kernel
+def solve_rows(
+    outcome: I8,
+    open_rows: I64,
+    parents: I64,
+    child_index: I64,
+    kid_records: Any,
+    shift: int,
+    indices: I64,
+    offset: int,
+    out: Any,
+    counts: I64,
+) -> int:
+    """``combine`` and the records written in one pass, for a chunk whose moves all lead
+    into one child tier and all pass the turn: each move's child record read from
+    ``kid_records`` at its index, each position's record written to ``out`` at its index
+    minus ``offset``, and counted in counts[value code, remoteness] (remoteness below
+    ``counts.shape[1]``, the longest game). Returns 0, or _UNSOLVED_CHILD for a child
+    record that holds no value, or _TOO_REMOTE for a remoteness the records cannot hold
+    (nothing is then trusted: the tier is not marked solved)."""
+    mask = (1 << shift) - 1
+    e = 0
+    j = 0
+    for i in range(outcome.shape[0]):
+        if j < open_rows.shape[0] and open_rows[j] == i:
+            win = tie = 1 << 30
+            loss = -1
+            draw = False
+            while e < parents.shape[0] and parents[e] == j:
+                record = kid_records[child_index[e]]
+                v = record >> shift
+                r = (record & mask) + 1
+                if v == 0 or v > _DRAW:
+                    return _UNSOLVED_CHILD
+                if v == _LOSS:  # lost for the child's mover: won for this one
+                    win = min(win, r)
+                elif v == _TIE:
+                    tie = min(tie, r)
+                elif v == _DRAW:
+                    draw = True
+                else:
+                    loss = max(loss, r)
+                e += 1
+            j += 1
+            if win < 1 << 30:
+                value, plies = _WIN, win
+            elif tie < 1 << 30:
+                value, plies = _TIE, tie
+            elif draw:
+                value, plies = _DRAW, 0
+            else:
+                value, plies = _LOSS, max(loss, 0)
+        else:
+            value, plies = outcome[i], 0
+        if plies > mask or plies >= counts.shape[1]:
+            return _TOO_REMOTE
+        out[indices[i] - offset] = (value << shift) | plies
+        counts[value, plies] += 1
+    return 0
 
 
 @kernel
