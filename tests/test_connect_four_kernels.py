@@ -2,7 +2,8 @@
 
 The reference plays on a grid of columns (lists of 'X' / 'O', bottom first) and knows
 nothing of bitboards: it computes a position's code, its end, and its children's codes from
-the grid. The kernels (``outcome_codes``, ``expand_codes``, ``_ranked_children``) run
+the grid. The kernels (``outcome_codes``, ``expand_codes``, ``_ranked_children``,
+``_expand_indices``) run
 compiled and interpreted on random positions of many boards, tall ones (no column table)
 included; a tablebase built with the fused ranking is byte for byte the one built without.
 """
@@ -144,9 +145,12 @@ def test_symmetric_and_tall_boards_decline_the_fused_ranking() -> None:
 
 
 class Unfused(ConnectFour):
-    """Connect Four that always declines the fused ranking: expand, then rank."""
+    """Connect Four that always declines the fused hooks: unrank, judge, expand, rank."""
 
     def batch_ranked_children(self, tier: int, codes: Any) -> None:
+        return None
+
+    def batch_expand_tier(self, tier: int, indices: Any) -> None:
         return None
 
 
@@ -179,3 +183,54 @@ def test_check_finds_fused_children_that_lie() -> None:
     problems = check_game(Lying(4, 4), samples=200)
     assert problems and all("batch_ranked_children" in p for p in problems)
     assert check_game(ConnectFour(4, 4), samples=200) == []
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+@pytest.mark.parametrize(
+    ("width", "height", "connect"), [(4, 4, 4), (5, 4, 4), (6, 4, 4), (7, 6, 4), (4, 7, 3)]
+)
+def test_expanded_indices_are_unranked_judged_and_ranked(
+    width: int, height: int, connect: int, mode: str, monkeypatch: Any
+) -> None:
+    """batch_expand_tier gives, index by index, what batch_unrank, batch_outcome (checked
+    against the grid reference above) and batch_ranked_children give; -1 off the tier."""
+    monkeypatch.setattr(compiled, "MODE", mode)
+    game = ConnectFour(width, height, connect)
+    rng = np.random.default_rng(width * 100 + height * 10 + connect)
+    for tier in range(width * height):
+        size = game.tier_size(tier)
+        indices = np.concatenate([rng.integers(0, size, 300), [-1, size]]).astype(np.int64)
+        found = game.batch_expand_tier(tier, indices)
+        assert found is not None
+        outcome, parents, child_index = found
+        codes = game.batch_unrank(tier, indices)
+        valid = codes >= 0
+        assert np.array_equal(outcome[~valid], np.full((~valid).sum(), -1)), tier
+        assert np.array_equal(outcome[valid], game.batch_outcome(codes[valid])), tier
+        going = codes[valid][outcome[valid] == 0]
+        moves = game.batch_ranked_children(tier, going)
+        assert moves is not None
+        assert np.array_equal(parents, moves[0]), tier
+        assert np.array_equal(child_index, moves[1]), tier
+
+
+def test_symmetric_and_tall_boards_decline_the_expansion_by_index() -> None:
+    indices = np.zeros(1, dtype=np.int64)
+    assert ConnectFour(4, 4, symmetry=True).batch_expand_tier(0, indices) is None
+    assert ConnectFour(2, 20).batch_expand_tier(0, indices) is None
+    assert ConnectFour(3, 3).batch_expand_tier(9, indices) is None  # the full board
+
+
+class LyingByIndex(ConnectFour):
+    """Connect Four whose expansion by index calls the first position that goes on a tie."""
+
+    def batch_expand_tier(self, tier: int, indices: Any) -> Any:
+        found = super().batch_expand_tier(tier, indices)
+        if found is not None and (found[0] == 0).any():
+            found[0][np.flatnonzero(found[0] == 0)[0]] = 3
+        return found
+
+
+def test_check_finds_an_expansion_by_index_that_lies() -> None:
+    problems = check_game(LyingByIndex(4, 4), samples=200)
+    assert problems and all("batch_expand_tier" in p for p in problems)

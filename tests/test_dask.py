@@ -42,18 +42,18 @@ def test_two_workers_write_the_bytes_one_process_writes(tmp_path: Path, game: An
 
 
 class DyingConnectFour(ConnectFour):
-    """Connect Four 4x4 whose rules kill the worker process the first time they unrank
+    """Connect Four 4x4 whose rules kill the worker process the first time they expand
     positions with eight discs (a worker that dies in the middle of a task)."""
 
     def __init__(self, marker: str) -> None:
         super().__init__(4, 4)
         self.marker = marker
 
-    def batch_unrank(self, tier: int, indices: Any) -> Any:
+    def batch_expand_tier(self, tier: int, indices: Any) -> Any:
         if tier == 8 and np.size(indices) and not os.path.exists(self.marker):
             Path(self.marker).write_text("died once")
             os._exit(1)
-        return super().batch_unrank(tier, indices)
+        return super().batch_expand_tier(tier, indices)
 
 
 def test_a_worker_killed_in_a_task_changes_nothing(tmp_path: Path) -> None:

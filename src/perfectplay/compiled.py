@@ -40,8 +40,11 @@ MODE = os.environ.get("PERFECTPLAY_KERNELS", "auto")
 class Kernel(Generic[P, R]):
     """A function that numba can compile, called like the function itself."""
 
-    def __init__(self, function: Callable[P, R]) -> None:
+    def __init__(self, function: Callable[P, R], inline: bool = False) -> None:
         self.function = function
+        self.inline = inline
+        """Inlined into the kernels that call it (numba's inline="always"): a small
+        function called once per element, whose call would cost more than its work."""
         self.__doc__ = function.__doc__
         self.__name__ = function.__name__
         self._compiled: Callable[P, R] | None = None
@@ -68,7 +71,10 @@ class Kernel(Generic[P, R]):
                     function.__closure__,
                 )
                 function.__qualname__ = self.function.__qualname__
-            self._compiled = numba.njit(cache=True, nogil=True)(function)
+            if self.inline:
+                self._compiled = numba.njit(cache=True, nogil=True, inline="always")(function)
+            else:
+                self._compiled = numba.njit(cache=True, nogil=True)(function)
         return self._compiled
 
     def interpreted(self, *args: P.args, **kwargs: P.kwargs) -> R:
@@ -117,3 +123,8 @@ def _elements(args: tuple[Any, ...]) -> int:
 def kernel(function: Callable[P, R]) -> Kernel[P, R]:
     """Declare a kernel (see the module docstring)."""
     return Kernel(function)
+
+
+def inlined_kernel(function: Callable[P, R]) -> Kernel[P, R]:
+    """Declare a kernel that the kernels calling it inline when compiled."""
+    return Kernel(function, inline=True)

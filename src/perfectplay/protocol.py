@@ -13,7 +13,7 @@ keys) must be hashable.
 
 A game may write its array hooks as kernels (``kernel``, re-exported here): loops over
 integer arrays in numba's subset of Python, run interpreted on small inputs and compiled
-on large ones.
+on large ones; a small kernel called per element by others is an ``inlined_kernel``.
 
 The tier protocol, for solving out of core: a tier is a set of positions with a dense index
 0..tier_size(tier)-1, given by the game's own ranking (``batch_rank`` and its inverse
@@ -37,7 +37,7 @@ from typing import Literal, Protocol, TypeVar, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from .compiled import Kernel, kernel
+from .compiled import Kernel, inlined_kernel, kernel
 from .values import GameValue
 
 __all__ = [
@@ -47,6 +47,7 @@ __all__ = [
     "Game",
     "Hook",
     "Kernel",
+    "inlined_kernel",
     "kernel",
 ]
 
@@ -260,6 +261,17 @@ HOOKS: tuple[Hook, ...] = (
         "tier whose moves all lead into one other tier, ranked there; or None to decline",
         "the tier solver expands the codes and ranks the children (two kernels, and the "
         "children's codes built in between)",
+    ),
+    Hook(
+        "batch_expand_tier",
+        "tiers",
+        "batch_expand_tier(tier, indices) -> (outcome, parents, child indices) of positions "
+        "given by index in a tier whose moves all lead into one other tier: outcome codes as "
+        "batch_outcome's (-1: no position), and the moves of those that go on, parents "
+        "counting only those (the j-th that goes on is row j) and in order, ranked in the "
+        "child tier; or None to decline",
+        "the tier solver unranks, judges and expands in three passes (batch_unrank, "
+        "batch_outcome, then batch_ranked_children or batch_expand)",
     ),
     Hook(
         "batch_tier",

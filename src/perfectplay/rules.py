@@ -72,6 +72,8 @@ class TierRules:
     """(tier, index) of one code (tier_index), or None."""
     ranked_children: Callable[[int, Codes], Any] | None = None
     """(parents, indices in the one child tier) of codes' moves (batch_ranked_children)."""
+    expand_tier: Callable[[int, Codes], Any] | None = None
+    """(outcome, parents, child indices) of positions given by index (batch_expand_tier)."""
 
 
 class Rules(Generic[S, M]):
@@ -127,6 +129,7 @@ class Rules(Generic[S, M]):
                 parents=hooks.get("batch_parents"),
                 locate_one=hooks.get("tier_index"),
                 ranked_children=hooks.get("batch_ranked_children"),
+                expand_tier=hooks.get("batch_expand_tier"),
             )
 
     def starting_at(self, state: S) -> Rules[S, M]:

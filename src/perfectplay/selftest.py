@@ -196,6 +196,8 @@ class TierCheck(Check):
                     self.add("child_tiers", f"code {code} of tier {tier} {said} = {listed}")
         if tiers.ranked_children is not None:
             self.ranked_children(tiers, reached)
+        if tiers.expand_tier is not None:
+            self.expand_tier(tiers, reached)
         chosen = self.rng.sample(reachable, min(len(reachable), 50))
         for tier in chosen:
             self.unranks(tiers, tier, max(1, self.samples // len(chosen)))
@@ -224,6 +226,49 @@ class TierCheck(Check):
                 self.add(
                     "batch_ranked_children",
                     f"tier {tier}: for code {int(codes[row])} it {said} index {i} of tier "
+                    f"{kids[0]} (batch_expand and batch_rank give {want[(row, i)]} such moves, "
+                    f"it gives {got[(row, i)]})",
+                )
+
+    def expand_tier(self, tiers: TierRules, reached: dict[int, int]) -> None:
+        """batch_expand_tier, where it answers, gives each sampled position (by index) the
+        end batch_outcome gives its code, and the moves batch_expand and batch_rank give."""
+        assert tiers.expand_tier is not None and self.rules.batch is not None
+        for tier in sorted(set(reached.values())):
+            kids = self.child_tiers(tiers, tier)
+            if len(kids) != 1 or kids[0] == tier:
+                continue
+            codes = np.array(sorted(c for c, t in reached.items() if t == tier), dtype=np.int64)
+            indices = self.array("batch_rank", tiers.rank, tier, codes)
+            found = self.call("batch_expand_tier", tiers.expand_tier, tier, indices)
+            ends = self.call("batch_outcome", self.rules.batch.outcome, codes)
+            if found is None or ends is None:
+                continue
+            outcome, parents, child_index = (np.asarray(a).tolist() for a in found)
+            if len(outcome) != len(codes):
+                self.add("batch_expand_tier", f"gave {len(outcome)} ends for {len(codes)} indices")
+                return
+            for row, (code, end) in enumerate(zip(codes.tolist(), np.asarray(ends).tolist(),
+                                                  strict=True)):  # fmt: skip
+                if outcome[row] != end:
+                    self.add(
+                        "batch_expand_tier",
+                        f"tier {tier}: gives end {outcome[row]} for code {code}, batch_outcome "
+                        f"{end}",
+                    )
+                    return
+            going = codes[np.asarray(ends) == 0]
+            moves = self.call("batch_expand", self.rules.batch.expand, going)
+            if moves is None:
+                continue
+            ranked = self.array("batch_rank", tiers.rank, kids[0], moves.children)
+            want = Counter(zip(np.asarray(moves.parents).tolist(), ranked.tolist(), strict=False))
+            got = Counter(zip(parents, child_index, strict=False))
+            for row, i in sorted((want - got) + (got - want))[:1]:
+                said = "misses" if want[(row, i)] > got[(row, i)] else "adds"
+                self.add(
+                    "batch_expand_tier",
+                    f"tier {tier}: for code {int(going[row])} it {said} index {i} of tier "
                     f"{kids[0]} (batch_expand and batch_rank give {want[(row, i)]} such moves, "
                     f"it gives {got[(row, i)]})",
                 )

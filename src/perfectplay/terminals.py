@@ -104,6 +104,10 @@ class Terminals:
             self._meet("outcome", Value(int(code[i])).name, int(codes[i]), "batch_outcome")
         return code, None
 
+    def met_outcome(self, code: int, state: object, method: str) -> None:
+        """Note an outcome end (code WIN, LOSS or TIE) a batch hook reported for ``state``."""
+        self._meet("outcome", Value(code).name, state, method)
+
     def _meet(
         self, kind: Kind, value: object, state: object, method: str = "outcome(state)"
     ) -> None:

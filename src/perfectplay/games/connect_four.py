@@ -214,6 +214,13 @@ class ConnectFour:
             return None
         return self.ranking.ranked_children(tier, codes)
 
+    def batch_expand_tier(self, tier: int, indices: Codes) -> tuple[Any, Codes, Codes] | None:
+        """Unrank, judge and expand positions of a tier given by index in one pass, without
+        building any code (see ``DiscTiers.expand_indices``); None as batch_ranked_children."""
+        if self.symmetry:
+            return None
+        return self.ranking.expand_indices(tier, indices, self.connect)
+
     def tier_index(self, code: int) -> tuple[int, int]:
         """The tier and index of one code (a probe of one position)."""
         return self.ranking.locate(code)

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..protocol import Kernel, kernel
+from ..protocol import Kernel, inlined_kernel, kernel
 from .connect_four_board import Board, Codes
 
 
@@ -26,6 +26,10 @@ def binomials(n: int) -> Codes:
 
 HEIGHTS_LIMIT = 1 << 21
 """Boards with at most this many vectors of column heights keep the rank of each."""
+
+_LOSS = 2
+_TIE = 3
+"""Outcome codes for the player to move (as ``values``), constants inside the kernels."""
 
 TABLE_LIMIT = 1 << 20
 """Tiers with at most this many column fillings keep a table of their masks for unranking."""
@@ -167,65 +171,170 @@ def _ranked_children(
     """The children of codes of tier ``tier`` ranked in tier + 1, with no child code built:
     a disc in every column with room, the row of its code into ``parents`` and its index
     into ``out`` (both at least len(codes) * width long); returns how many. Each code's
-    columns are read once for all its children: a child's heights are the parent's with one
-    column higher, and its word of X discs the parent's with the new disc's bit inserted at
-    its place (set when X moves: ``tier`` even). ``by_heights``, when not empty, holds the
-    rank of every heights vector read as a number in base height + 1 (see
-    ``heights_ranks``); else the ranks are summed from ``before``. For boards whose columns
-    ``held`` reads (16 rows at most); runs as plain Python over lists too."""
+    columns are read once for all its children (see ``_rank_children``). For boards whose
+    columns ``held`` reads (16 rows at most); runs as plain Python over lists too."""
     width, stride, held, xs = t.width, t.stride, t.held, t.xs[tier % 2]
-    before, colex, bits = t.before, t.colex, t.bits
     column_bits = (1 << stride) - 1
-    child = tier + 1
-    colourings = t.binom[child][(child + 1) // 2]
-    new_bit = 1 - tier % 2
-    table = len(by_heights) > 0
     counts = np.zeros(width, dtype=np.int64)
-    # Without the table, the heights' rank is a sum of one term per column,
-    # before[d][discs left][k_d]: for the child of column c, columns left of c see one disc
-    # more left than in the parent, columns right of c as many. ``later[c]``: the parent's
-    # terms right of c.
     later = np.zeros(width + 1, dtype=np.int64)
     count = 0
     for i in range(len(codes)):
-        code, x_word, position, digits = codes[i], 0, 0, 0
+        code, x_word, position = codes[i], 0, 0
         for c in range(width):
             column = code & column_bits
             code >>= stride
             counts[c] = held[column]
             x_word |= xs[column] << position
             position += counts[c]
-        if table:
-            for d in range(width - 1, -1, -1):
-                digits = digits * (height + 1) + counts[d]
-        else:
-            left = 0
-            for d in range(width - 1, -1, -1):
-                later[d] = later[d + 1] + before[d][left + counts[d]][counts[d]]
-                left += counts[d]
-        below, earlier, place = 0, 0, 1  # discs left of c, their terms in the child, (h+1)^c
+        count = _rank_children(counts, x_word, i, tier, height, t, by_heights, later, parents,
+                               out, count)  # fmt: skip
+    return count
+
+
+@kernel
+def _expand_indices(
+    indices: Codes,
+    tier: int,
+    height: int,
+    connect: int,
+    masks: Codes,
+    t: Tables,
+    by_heights: Codes,
+    outcome: Any,
+    parents: Codes,
+    out: Codes,
+) -> int:
+    """Unrank, judge and expand in one pass: outcome[i] = LOSS when the player who just
+    moved has ``connect`` in a line, TIE on a full board, 0 when the game goes on, -1 for
+    an index that is no position; the children of the positions that go on ranked in tier
+    + 1 as in ``_ranked_children``, their parents counted among those positions only (the
+    j-th that goes on is row j). No code is written out: unranking gives the column heights
+    and the word of X discs, which rank the children directly. ``masks`` as in ``_unrank``."""
+    width, stride, held, before, binom = t.width, t.stride, t.held, t.before, t.binom
+    low, low_start, column_bits = t.low, t.low_start, (1 << stride) - 1
+    x_count, flip = (tier + 1) // 2, -(tier % 2)
+    colourings = binom[tier][x_count]
+    size = before[0][tier][stride] * colourings
+    full = tier == width * height
+    counts = np.zeros(width, dtype=np.int64)
+    later = np.zeros(width + 1, dtype=np.int64)
+    count, going = 0, 0
+    for i in range(len(indices)):
+        index = indices[i]
+        outcome[i] = -1
+        if index < 0 or index >= size:
+            continue
+        heights = index // colourings
+        colour = index - heights * colourings
+        x_word, x_left = 0, x_count  # as in _unrank
+        for p in range(tier - 1, len(low_start) - 2, -1):
+            below = binom[p][x_left]
+            if colour >= below:
+                colour -= below
+                x_left -= 1
+                x_word |= 1 << p
+        x_word |= low[low_start[x_left] + colour]
+        listed = heights < len(masks)
+        mask, left, code, word, filled_mask = masks[heights] if listed else 0, tier, 0, x_word, 0
         for c in range(width):
-            k = counts[c]
-            if k < height:
-                if table:
-                    heights = by_heights[digits + place]
-                else:
-                    heights = earlier + before[c][child - below][k + 1] + later[c + 1]
-                at = below + k
-                word = (x_word & ((1 << at) - 1)) | (new_bit << at) | ((x_word >> at) << (at + 1))
-                colour, seen = 0, 0
-                for j in range((child + 7) >> 3):
-                    byte = word & 255
-                    word >>= 8
-                    colour += colex[j][seen][byte]
-                    seen += bits[byte]
-                parents[count] = i
-                out[count] = heights * colourings + colour
-                count += 1
-            if not table:
-                earlier += before[c][child - below][k]
-            below += k
-            place *= height + 1
+            if listed:
+                filled = (mask >> (c * stride)) & column_bits
+                k = held[filled]
+            else:
+                k = 0
+                while k < stride - 1 and before[c][left][k + 1] <= heights:
+                    k += 1
+                heights -= before[c][left][k]
+                left -= k
+                filled = (1 << k) - 1
+            counts[c] = k
+            code |= (filled + ((word & filled) ^ (filled & flip))) << (c * stride)
+            filled_mask |= filled << (c * stride)
+            word >>= k
+        discs = (code - filled_mask) ^ filled_mask  # the player who just moved
+        line = 0
+        for direction in range(4):  # along a column, a row, and both diagonals
+            step = 1 if direction == 0 else stride - 2 + direction
+            run = discs
+            for _ in range(connect - 1):
+                run &= run >> step
+            line |= run
+        if line != 0:
+            outcome[i] = _LOSS
+        elif full:
+            outcome[i] = _TIE
+        else:
+            outcome[i] = 0
+            count = _rank_children(counts, x_word, going, tier, height, t, by_heights, later,
+                                   parents, out, count)  # fmt: skip
+            going += 1
+    return count
+
+
+@inlined_kernel
+def _rank_children(
+    counts: Codes,
+    x_word: int,
+    row: int,
+    tier: int,
+    height: int,
+    t: Tables,
+    by_heights: Codes,
+    later: Codes,
+    parents: Codes,
+    out: Codes,
+    count: int,
+) -> int:
+    """The children of one position of tier ``tier``, given by its column heights
+    ``counts`` and its word of X discs (column by column, bottom up), ranked in tier + 1
+    into ``out`` from ``count`` on, with ``row`` into ``parents``; returns the new count.
+    A child's heights are the parent's with one column higher, and its word of X discs the
+    parent's with the new disc's bit inserted at its place (set when X moves: ``tier``
+    even). ``by_heights``, when not empty, holds the rank of every heights vector read as a
+    number in base height + 1 (see ``heights_ranks``); else the ranks are summed from
+    ``before``, with ``later`` (width + 1 long) as scratch."""
+    width, before, colex, bits = t.width, t.before, t.colex, t.bits
+    child = tier + 1
+    colourings = t.binom[child][(child + 1) // 2]
+    new_bit = 1 - tier % 2
+    table = len(by_heights) > 0
+    digits = 0
+    # Without the table, the heights' rank is a sum of one term per column,
+    # before[d][discs left][k_d]: for the child of column c, columns left of c see one disc
+    # more left than in the parent, columns right of c as many. ``later[c]``: the parent's
+    # terms right of c.
+    if table:
+        for d in range(width - 1, -1, -1):
+            digits = digits * (height + 1) + counts[d]
+    else:
+        left = 0
+        later[width] = 0
+        for d in range(width - 1, -1, -1):
+            later[d] = later[d + 1] + before[d][left + counts[d]][counts[d]]
+            left += counts[d]
+    below, earlier, place = 0, 0, 1  # discs left of c, their terms in the child, (h+1)^c
+    for c in range(width):
+        k = counts[c]
+        if k < height:
+            if table:
+                heights = by_heights[digits + place]
+            else:
+                heights = earlier + before[c][child - below][k + 1] + later[c + 1]
+            at = below + k
+            word = (x_word & ((1 << at) - 1)) | (new_bit << at) | ((x_word >> at) << (at + 1))
+            colour, seen = 0, 0
+            for j in range((child + 7) >> 3):
+                byte = word & 255
+                word >>= 8
+                colour += colex[j][seen][byte]
+                seen += bits[byte]
+            parents[count] = row
+            out[count] = heights * colourings + colour
+            count += 1
+        if not table:
+            earlier += before[c][child - below][k]
+        below += k
+        place *= height + 1
     return count
 
 
@@ -331,10 +440,40 @@ class DiscTiers:
             )  # fmt: skip
             return parents[:count], indices[:count]
         rows, found = [0] * room, [0] * room  # plain Python over lists, as _run_plain
-        plain: Any = _ranked_children.function  # lists stand for the arrays
+        plain: Any = _ranked_children.interpreted  # lists for arrays; callees too
         height = self.board.height
         count = plain(codes.tolist(), tier, height, self._plain(), [], rows, found)
         return np.array(rows[:count], dtype=np.int64), np.array(found[:count], dtype=np.int64)
+
+    def expand_indices(
+        self, tier: int, indices: Codes, connect: int
+    ) -> tuple[Any, Codes, Codes] | None:
+        """(outcome, parents, indices in tier + 1) of positions of a tier given by index,
+        by ``_expand_indices`` with lines of ``connect`` (compiled for many indices, as
+        plain Python for a few); None on boards of more than 16 rows and for the last tier."""
+        self._check(tier)
+        indices = np.ascontiguousarray(indices, dtype=np.int64)
+        if self.board.stride > 16 or tier >= self.cells:
+            return None
+        room = indices.shape[0] * self.board.width
+        if _expand_indices.compiles_for(indices.size):
+            outcome = np.empty(indices.shape[0], dtype=np.int8)
+            parents = np.empty(room, dtype=np.int64)
+            found = np.empty_like(parents)
+            count = _expand_indices.run_compiled(
+                indices, tier, self.board.height, connect, self._masks(tier, indices.size),
+                self.tables, self._heights_table(), outcome, parents, found,
+            )  # fmt: skip
+            return outcome, parents[:count], found[:count]
+        ends, rows, kids = [0] * indices.shape[0], [0] * room, [0] * room  # as _run_plain
+        plain: Any = _expand_indices.interpreted  # lists for arrays; callees too
+        count = plain(indices.tolist(), tier, self.board.height, connect, [], self._plain(), [],
+                      ends, rows, kids)  # fmt: skip
+        return (
+            np.array(ends, dtype=np.int8),
+            np.array(rows[:count], dtype=np.int64),
+            np.array(kids[:count], dtype=np.int64),
+        )
 
     def tiers(self, codes: Codes) -> Codes:
         """The number of discs of each code."""

@@ -22,7 +22,7 @@ from ..protocol import Codes
 from ..records import REACHED
 from ..rules import Rules, TierRules
 from ..terminals import Terminals
-from ..values import UNDECIDED
+from ..values import UNDECIDED, Value
 from .batch import expand_checked
 from .graph import I8, I64, B
 from .pipeline import in_parallel
@@ -126,6 +126,11 @@ def expand_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64
     """Unrank a chunk, read its ends, expand the rest and rank every child in its tier."""
     rules, hooks = graph.rules, graph.hooks
     assert rules.batch is not None
+    kids = graph.targets(tier)
+    if len(kids) == 1 and kids[0] != tier and hooks.expand_tier is not None:
+        expanded = _expanded_indices(graph, terminals, tier, indices)
+        if expanded is not None:
+            return expanded
     codes = np.asarray(hooks.unrank(tier, indices), dtype=np.int64)
     if codes.shape != indices.shape or (codes < 0).any():
         bad = int(indices[np.flatnonzero(codes < 0)[0]]) if codes.shape == indices.shape else -1
@@ -137,7 +142,6 @@ def expand_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64
     if scores is not None:
         raise GameError(f"{rules.name} is scored: tiered solving takes WIN/LOSS/TIE games")
     open_rows = np.flatnonzero(outcome == UNDECIDED)
-    kids = graph.targets(tier)
     if len(kids) == 1 and kids[0] != tier and hooks.ranked_children is not None:
         ranked = _ranked_children(graph, tier, codes[open_rows])
         if ranked is not None:
@@ -180,6 +184,51 @@ def expand_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64
     single = present[0] if len(present) == 1 else None
     return Chunk(indices, outcome, open_rows, exp.parents, child_tier, child_index,
                  exp.same_mover, single)  # fmt: skip
+
+
+def _expanded_indices(
+    graph: TierGraph, terminals: Terminals, tier: int, indices: I64
+) -> Chunk | None:
+    """The chunk by the game's batch_expand_tier, checked; None when it declines, meets an
+    index that is no position or ranks no child: the caller then goes step by step (and
+    explains the fault)."""
+    hooks, name = graph.hooks, graph.rules.name
+    assert hooks.expand_tier is not None
+    expanded = hooks.expand_tier(tier, indices)
+    if expanded is None:
+        return None
+    outcome, parents, child_index = (np.asarray(a) for a in expanded)
+    if outcome.shape != indices.shape or parents.shape != child_index.shape:
+        raise GameError(
+            f"{name}.batch_expand_tier(tier {tier}, ...) gave {outcome.shape} outcomes for "
+            f"{indices.shape[0]} indices, or parents and indices of different shapes"
+        )
+    low, high = (int(outcome.min()), int(outcome.max())) if outcome.size else (0, 0)
+    if low < 0:
+        return None
+    if high > int(Value.TIE):
+        i = int(np.flatnonzero(outcome > int(Value.TIE))[0])
+        raise GameError(
+            f"{name}.batch_expand_tier(tier {tier}, ...) gave outcome {int(outcome[i])} for "
+            f"index {int(indices[i])}; expected 0 (goes on), 1 WIN, 2 LOSS or 3 TIE"
+        )
+    if high > 0:
+        i = int(np.argmax(outcome))
+        terminals.met_outcome(int(outcome[i]), f"index {int(indices[i])}", "batch_expand_tier")
+    open_rows = np.flatnonzero(outcome == UNDECIDED)
+    parents = np.asarray(parents, dtype=np.int64)
+    child_index = np.asarray(child_index, dtype=np.int64)
+    if parents.size and (parents[-1] >= open_rows.shape[0] or parents[0] < 0):
+        raise GameError(
+            f"{name}.batch_expand_tier(tier {tier}, ...) gave a parent row beyond the "
+            f"{open_rows.shape[0]} positions that go on"
+        )
+    if child_index.size and child_index.min() < 0:
+        return None
+    kid = graph.children[tier][0]
+    child_tier = np.broadcast_to(np.int64(kid), child_index.shape)
+    return Chunk(indices, outcome.astype(np.int8, copy=False), open_rows, parents, child_tier,
+                 child_index, None, kid)  # fmt: skip
 
 
 def _ranked_children(graph: TierGraph, tier: int, codes: Codes) -> tuple[I64, I64] | None:
