@@ -111,6 +111,8 @@ class Kernel(Generic[P, R]):
             raise
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        if _local.__dict__.get("depth", 0) > 0:  # called by an interpreted kernel: as is
+            return self.function(*args, **kwargs)
         if self.compiles_for(_elements(args)):
             return self.run_compiled(*args, **kwargs)
         return self.interpreted(*args, **kwargs)

@@ -217,18 +217,33 @@ class TierCheck(Check):
             moves = self.call("batch_expand", self.rules.batch.expand, codes)
             if found is None or moves is None:
                 continue
-            ranked = self.array("batch_rank", tiers.rank, kids[0], moves.children)
-            want = Counter(zip(np.asarray(moves.parents).tolist(), ranked.tolist(), strict=False))
-            parents, index = (np.asarray(a).tolist() for a in found)
-            got = Counter(zip(parents, index, strict=False))
-            for row, i in sorted((want - got) + (got - want))[:1]:
-                said = "misses" if want[(row, i)] > got[(row, i)] else "adds"
-                self.add(
-                    "batch_ranked_children",
-                    f"tier {tier}: for code {int(codes[row])} it {said} index {i} of tier "
-                    f"{kids[0]} (batch_expand and batch_rank give {want[(row, i)]} such moves, "
-                    f"it gives {got[(row, i)]})",
-                )
+            self.same_moves("batch_ranked_children", tiers, tier, kids[0], codes, moves, found)
+
+    def same_moves(
+        self,
+        hook: str,
+        tiers: TierRules,
+        tier: int,
+        kid: int,
+        codes: npt.NDArray[np.int64],
+        moves: Any,
+        found: tuple[Any, Any],
+    ) -> None:
+        """A problem of ``hook`` when the (parents, child indices) it ``found`` for
+        ``codes`` of ``tier`` are not, as often, the moves batch_expand gave ranked in
+        ``kid`` by batch_rank."""
+        ranked = self.array("batch_rank", tiers.rank, kid, moves.children)
+        want = Counter(zip(np.asarray(moves.parents).tolist(), ranked.tolist(), strict=False))
+        parents, index = (np.asarray(a).tolist() for a in found)
+        got = Counter(zip(parents, index, strict=False))
+        for row, i in sorted((want - got) + (got - want))[:1]:
+            said = "misses" if want[(row, i)] > got[(row, i)] else "adds"
+            self.add(
+                hook,
+                f"tier {tier}: for code {int(codes[row])} it {said} index {i} of tier {kid} "
+                f"(batch_expand and batch_rank give {want[(row, i)]} such moves, it gives "
+                f"{got[(row, i)]})",
+            )
 
     def expand_tier(self, tiers: TierRules, reached: dict[int, int]) -> None:
         """batch_expand_tier, where it answers, gives each sampled position (by index) the
@@ -261,17 +276,9 @@ class TierCheck(Check):
             moves = self.call("batch_expand", self.rules.batch.expand, going)
             if moves is None:
                 continue
-            ranked = self.array("batch_rank", tiers.rank, kids[0], moves.children)
-            want = Counter(zip(np.asarray(moves.parents).tolist(), ranked.tolist(), strict=False))
-            got = Counter(zip(parents, child_index, strict=False))
-            for row, i in sorted((want - got) + (got - want))[:1]:
-                said = "misses" if want[(row, i)] > got[(row, i)] else "adds"
-                self.add(
-                    "batch_expand_tier",
-                    f"tier {tier}: for code {int(going[row])} it {said} index {i} of tier "
-                    f"{kids[0]} (batch_expand and batch_rank give {want[(row, i)]} such moves, "
-                    f"it gives {got[(row, i)]})",
-                )
+            self.same_moves(
+                "batch_expand_tier", tiers, tier, kids[0], going, moves, (parents, child_index)
+            )
 
     def unmoves(self, tiers: TierRules, reached: dict[int, int]) -> None:
         """Un-moves are the inverse of the moves inside a tier: each move from a sampled

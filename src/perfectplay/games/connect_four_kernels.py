@@ -11,11 +11,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..protocol import kernel
+from ..protocol import inlined_kernel, kernel
 from .connect_four_board import Codes
 
 _LOSS = 2
 _TIE = 3
+
+
+@inlined_kernel
+def has_line(discs: int, stride: int, connect: int) -> bool:
+    """Whether ``discs`` (a bitboard of one player, columns ``stride`` bits apart) hold
+    ``connect`` in a line: along a column, a row or a diagonal."""
+    line = 0
+    for direction in range(4):
+        step = 1 if direction == 0 else stride - 2 + direction  # 1, stride - 1, stride, + 1
+        run = discs
+        for _ in range(connect - 1):
+            run &= run >> step
+        line |= run
+    return line != 0
 
 
 @kernel
@@ -41,14 +55,7 @@ def outcome_codes(
             while (column + 1) >> (k + 1) != 0:
                 k += 1
             mask |= ((1 << k) - 1) << shift
-        discs = (code - mask) ^ mask  # the discs of the player who just moved
-        line = 0
-        for d in (1, stride, stride - 1, stride + 1):
-            run = discs
-            for _ in range(connect - 1):
-                run &= run >> d
-            line |= run
-        if line != 0:
+        if has_line((code - mask) ^ mask, stride, connect):  # the player who just moved
             out[i] = _LOSS
         elif mask == full:
             out[i] = _TIE

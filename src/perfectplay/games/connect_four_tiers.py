@@ -13,6 +13,7 @@ import numpy as np
 
 from ..protocol import Kernel, inlined_kernel, kernel
 from .connect_four_board import Board, Codes
+from .connect_four_kernels import has_line
 
 
 def binomials(n: int) -> Codes:
@@ -124,44 +125,56 @@ def _rank(codes: Codes, tier: int, t: Tables, out: Codes) -> None:
 def _unrank(indices: Codes, tier: int, masks: Codes, t: Tables, out: Codes) -> None:
     """out[i] = the code with index indices[i] in tier ``tier`` (see DiscTiers), or -1;
     masks[h], if not empty, is the disc mask of the column filling ranked h."""
-    width, stride, held, before, binom = t.width, t.stride, t.held, t.before, t.binom
-    low, low_start, column_bits = t.low, t.low_start, (1 << stride) - 1
-    x_count, flip = (tier + 1) // 2, -(tier % 2)
-    colourings = binom[tier][x_count]
-    size = before[0][tier][stride] * colourings
+    colourings = t.binom[tier][(tier + 1) // 2]
+    size = t.before[0][tier][t.stride] * colourings
+    counts = np.zeros(t.width, dtype=np.int64)
     for i in range(len(indices)):
         index = indices[i]
         out[i] = -1
-        if index < 0 or index >= size:
-            continue
-        heights = index // colourings
-        colour = index - heights * colourings
-        # Disc p is X when the colour rank left reaches C(p, X discs left), from the top
-        # down to disc 16; the rank left then picks the word of the lowest 16 from ``low``.
-        x_word, x_left = 0, x_count
-        for p in range(tier - 1, len(low_start) - 2, -1):
-            below = binom[p][x_left]
-            if colour >= below:
-                colour -= below
-                x_left -= 1
-                x_word |= 1 << p
-        x_word |= low[low_start[x_left] + colour]
-        listed = heights < len(masks)
-        mask, left, code = masks[heights] if listed else 0, tier, 0
-        for c in range(width):
-            if listed:
-                filled = (mask >> (c * stride)) & column_bits
-                k = held[filled]
-            else:  # column c holds k discs: before[c][left][k] <= heights < ...[k + 1]
-                k = 0
-                while k < stride - 1 and before[c][left][k + 1] <= heights:
-                    k += 1
-                heights -= before[c][left][k]
-                left -= k
-                filled = (1 << k) - 1
-            code |= (filled + ((x_word & filled) ^ (filled & flip))) << (c * stride)
-            x_word >>= k  # the X discs, lowest first
-        out[i] = code
+        if 0 <= index < size:
+            out[i] = _unranked(index, tier, colourings, masks, t, counts)[0]
+
+
+@inlined_kernel
+def _unranked(
+    index: int, tier: int, colourings: int, masks: Codes, t: Tables, counts: Codes
+) -> tuple[int, int, int]:
+    """The position of index ``index`` (within range) of tier ``tier`` whose discs have
+    ``colourings`` colourings: (code, disc mask, word of X discs), and counts[c] set to the
+    discs of column c. ``masks`` as in ``_unrank``."""
+    width, stride, held, before, binom = t.width, t.stride, t.held, t.before, t.binom
+    low, low_start, column_bits = t.low, t.low_start, (1 << stride) - 1
+    flip = -(tier % 2)  # all ones where the mover is O
+    heights = index // colourings
+    colour = index - heights * colourings
+    # Disc p is X when the colour rank left reaches C(p, X discs left), from the top down
+    # to disc 16; the rank left then picks the word of the lowest 16 from ``low``.
+    x_word, x_left = 0, (tier + 1) // 2
+    for p in range(tier - 1, len(low_start) - 2, -1):
+        below = binom[p][x_left]
+        if colour >= below:
+            colour -= below
+            x_left -= 1
+            x_word |= 1 << p
+    x_word |= low[low_start[x_left] + colour]
+    listed = heights < len(masks)
+    mask, left, code, word, filled_mask = masks[heights] if listed else 0, tier, 0, x_word, 0
+    for c in range(width):
+        if listed:
+            filled = (mask >> (c * stride)) & column_bits
+            k = held[filled]
+        else:  # column c holds k discs: before[c][left][k] <= heights < ...[k + 1]
+            k = 0
+            while k < stride - 1 and before[c][left][k + 1] <= heights:
+                k += 1
+            heights -= before[c][left][k]
+            left -= k
+            filled = (1 << k) - 1
+        counts[c] = k
+        code |= (filled + ((word & filled) ^ (filled & flip))) << (c * stride)
+        filled_mask |= filled << (c * stride)
+        word >>= k  # the X discs, lowest first
+    return code, filled_mask, x_word
 
 
 @kernel
@@ -210,56 +223,19 @@ def _expand_indices(
     + 1 as in ``_ranked_children``, their parents counted among those positions only (the
     j-th that goes on is row j). No code is written out: unranking gives the column heights
     and the word of X discs, which rank the children directly. ``masks`` as in ``_unrank``."""
-    width, stride, held, before, binom = t.width, t.stride, t.held, t.before, t.binom
-    low, low_start, column_bits = t.low, t.low_start, (1 << stride) - 1
-    x_count, flip = (tier + 1) // 2, -(tier % 2)
-    colourings = binom[tier][x_count]
-    size = before[0][tier][stride] * colourings
-    full = tier == width * height
-    counts = np.zeros(width, dtype=np.int64)
-    later = np.zeros(width + 1, dtype=np.int64)
+    colourings = t.binom[tier][(tier + 1) // 2]
+    size = t.before[0][tier][t.stride] * colourings
+    full = tier == t.width * height
+    counts = np.zeros(t.width, dtype=np.int64)
+    later = np.zeros(t.width + 1, dtype=np.int64)
     count, going = 0, 0
     for i in range(len(indices)):
         index = indices[i]
         outcome[i] = -1
         if index < 0 or index >= size:
             continue
-        heights = index // colourings
-        colour = index - heights * colourings
-        x_word, x_left = 0, x_count  # as in _unrank
-        for p in range(tier - 1, len(low_start) - 2, -1):
-            below = binom[p][x_left]
-            if colour >= below:
-                colour -= below
-                x_left -= 1
-                x_word |= 1 << p
-        x_word |= low[low_start[x_left] + colour]
-        listed = heights < len(masks)
-        mask, left, code, word, filled_mask = masks[heights] if listed else 0, tier, 0, x_word, 0
-        for c in range(width):
-            if listed:
-                filled = (mask >> (c * stride)) & column_bits
-                k = held[filled]
-            else:
-                k = 0
-                while k < stride - 1 and before[c][left][k + 1] <= heights:
-                    k += 1
-                heights -= before[c][left][k]
-                left -= k
-                filled = (1 << k) - 1
-            counts[c] = k
-            code |= (filled + ((word & filled) ^ (filled & flip))) << (c * stride)
-            filled_mask |= filled << (c * stride)
-            word >>= k
-        discs = (code - filled_mask) ^ filled_mask  # the player who just moved
-        line = 0
-        for direction in range(4):  # along a column, a row, and both diagonals
-            step = 1 if direction == 0 else stride - 2 + direction
-            run = discs
-            for _ in range(connect - 1):
-                run &= run >> step
-            line |= run
-        if line != 0:
+        code, mask, x_word = _unranked(index, tier, colourings, masks, t, counts)
+        if has_line((code - mask) ^ mask, t.stride, connect):  # the player who just moved
             outcome[i] = _LOSS
         elif full:
             outcome[i] = _TIE
@@ -506,10 +482,11 @@ class DiscTiers:
         return self.by_heights
 
     def _run_plain(self, task: Kernel[..., None], codes: list[int], *args: Any) -> list[int]:
-        """``task`` as plain Python over lists: its ints cannot overflow, and these kernels
-        call no others."""
+        """``task`` as plain Python over lists (the kernels it calls too): its ints cannot
+        overflow."""
         out = [0] * len(codes)
-        task.function(codes, *args, self._plain(), out)
+        plain: Any = task.interpreted  # lists stand for the arrays
+        plain(codes, *args, self._plain(), out)
         return out
 
     def _plain(self) -> Tables:

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import kernel
+from ..compiled import inlined_kernel, kernel
 from ..errors import GameError, InterruptedSolve
 from ..memory import MemoryBudgetExceeded, MemoryWatch, resident_bytes, show_size
 from ..progress import ProgressCallback
@@ -226,27 +226,14 @@ def solve_rows(
             while e < parents.shape[0] and parents[e] == j:
                 record = kid_records[child_index[e]]
                 v = record >> shift
-                r = (record & mask) + 1
                 if v == 0 or v > _DRAW:
                     return _UNSOLVED_CHILD
-                if v == _LOSS:  # lost for the child's mover: won for this one
-                    win = min(win, r)
-                elif v == _TIE:
-                    tie = min(tie, r)
-                elif v == _DRAW:
-                    draw = True
-                else:
-                    loss = max(loss, r)
+                if v in (_WIN, _LOSS):
+                    v = _WIN + _LOSS - v  # the child's value seen by this position's mover
+                win, tie, draw, loss = _take(v, (record & mask) + 1, win, tie, draw, loss)
                 e += 1
             j += 1
-            if win < 1 << 30:
-                value, plies = _WIN, win
-            elif tie < 1 << 30:
-                value, plies = _TIE, tie
-            elif draw:
-                value, plies = _DRAW, 0
-            else:
-                value, plies = _LOSS, max(loss, 0)
+            value, plies = _decide(win, tie, draw, loss)
         else:
             value, plies = outcome[i], 0
         if plies > mask or plies >= counts.shape[1]:
@@ -281,22 +268,37 @@ def combine(
             v = child_value[e]
             if not (turns and same[e]) and v in (_WIN, _LOSS):
                 v = _WIN + _LOSS - v  # the child's value seen by this position's mover
-            r = child_remoteness[e] + 1
-            if v == _WIN:
-                win = min(win, r)
-            elif v == _TIE:
-                tie = min(tie, r)
-            elif v == _DRAW:
-                draw = True
-            else:
-                loss = max(loss, r)
+            win, tie, draw, loss = _take(v, child_remoteness[e] + 1, win, tie, draw, loss)
             e += 1
-        if win < 1 << 30:
-            value[row], remoteness[row] = _WIN, win
-        elif tie < 1 << 30:
-            value[row], remoteness[row] = _TIE, tie
-        elif draw:
-            value[row], remoteness[row] = _DRAW, 0
-        else:
-            value[row], remoteness[row] = _LOSS, max(loss, 0)
+        value[row], remoteness[row] = _decide(win, tie, draw, loss)
     return value, remoteness
+
+
+@inlined_kernel
+def _take(
+    value: int, plies: int, win: int, tie: int, draw: bool, loss: int
+) -> tuple[int, int, bool, int]:
+    """The fastest win, fastest tie, whether a draw, and slowest loss so far (win and tie
+    start at 2**30, loss at -1), after a move worth ``value`` to the mover in ``plies``."""
+    if value == _WIN:
+        win = min(win, plies)
+    elif value == _TIE:
+        tie = min(tie, plies)
+    elif value == _DRAW:
+        draw = True
+    else:
+        loss = max(loss, plies)
+    return win, tie, draw, loss
+
+
+@inlined_kernel
+def _decide(win: int, tie: int, draw: bool, loss: int) -> tuple[int, int]:
+    """(value, remoteness) of a position from ``_take``'s summary of its moves: the winner
+    hurries, a tie comes as soon as it can, the loser stalls; no move at all is a loss."""
+    if win < 1 << 30:
+        return _WIN, win
+    if tie < 1 << 30:
+        return _TIE, tie
+    if draw:
+        return _DRAW, 0
+    return _LOSS, max(loss, 0)

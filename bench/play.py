@@ -1,0 +1,80 @@
+"""How long perfectplay takes to answer a move in `play` on 7 x 6 Connect Four.
+
+Run: python bench/play.py [--games N] [--seed S] [--book DIR]
+
+Plays games against an opponent that picks a random legal move, perfectplay on each side
+in turn, with the book shipped in the package (or ``--book DIR``) and the compiled search
+beyond it, as ``play`` does (``SearchAnswers.best_move``). Each of perfectplay's moves is
+timed; the first move of the process is measured apart (it compiles the search: about 2.5
+seconds, once per process). Prints per ply the moves answered, the mean and the slowest
+time, and whether the book held the answer (no search run). Every move is checked as a
+move of perfect play: the child's score, proven by a null-window search afterwards (not
+timed), must be minus the position's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from perfectplay import open_tablebase
+from perfectplay.book import SearchAnswers, shipped_book
+from perfectplay.games import ConnectFour
+from perfectplay.rules import Rules
+from perfectplay.solvers.compiled_search import CompiledSearch
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=40, help="games per side")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--book", type=Path, default=None, help="default: the shipped book")
+    args = parser.parse_args()
+    rules = Rules(ConnectFour(7, 6))
+    where = args.book or shipped_book(rules)
+    assert where is not None
+    rng = random.Random(args.seed)
+    times: dict[int, list[float]] = defaultdict(list)
+    from_book: dict[int, int] = defaultdict(int)
+    with open_tablebase(where, rules) as book:
+        answers = SearchAnswers(rules, book)
+        started = time.perf_counter()
+        answers.best_move(rules.play(rules.initial_state(), 0))  # compiles the search
+        compile_seconds = time.perf_counter() - started
+        checker = CompiledSearch(answers.compiled, 20)
+        encode = answers.compiled.encode
+        for game in range(2 * args.games):
+            perfectplay_first = game % 2 == 0
+            state, ply = rules.initial_state(), 0
+            while rules.outcome(state) is None and rules.legal_moves(state):
+                if (ply % 2 == 0) == perfectplay_first:
+                    searched = answers.search.nodes if answers.search else 0
+                    began = time.perf_counter()
+                    move = answers.best_move(state)
+                    times[ply].append(time.perf_counter() - began)
+                    after = answers.search.nodes if answers.search else 0
+                    from_book[ply] += after == searched
+                    score = answers.exact_score(state)
+                    child = rules.play(state, move)
+                    assert checker.at_most(encode(child), -score), (ply, move)
+                else:
+                    move = rng.choice(rules.legal_moves(state))
+                state = rules.play(state, move)
+                ply += 1
+    print(f"7x6 Connect Four, {args.games} games on each side against random moves, book {where}")
+    print(f"first answer of the process (compiling the search): {compile_seconds:.2f} s")
+    print(f"{'ply':>4} {'moves':>6} {'from book':>10} {'mean':>9} {'slowest':>9}")
+    for ply in sorted(times):
+        spent = times[ply]
+        print(f"{ply:>4} {len(spent):>6} {from_book[ply]:>10} {sum(spent) / len(spent):>8.3f}s "
+              f"{max(spent):>8.3f}s")  # fmt: skip
+    every = [t for spent in times.values() for t in spent]
+    mean = sum(every) / len(every)
+    print(f"all {len(every)} moves: mean {mean:.3f} s, slowest {max(every):.3f} s")
+
+
+if __name__ == "__main__":
+    main()
