@@ -135,7 +135,7 @@ def _lines(
     rules: Rules[Any, Any], answers: SearchAnswers, play_depth: int
 ) -> Iterator[tuple[Any, int]]:
     """The positions (with their plies) a game reaches in fewer than ``play_depth`` plies
-    when one side plays ``answers.first_best_move`` and the other anything, for either side
+    when one side plays ``answers.best_move`` and the other anything, for either side
     playing the best moves; the positions where the best mover is to move come with the
     child its best move leads to. Scored along the way (the best mover's positions by
     search, their chosen children from them), so a book holding them answers ``play``
@@ -149,7 +149,7 @@ def _lines(
                     continue
                 yield state, ply
                 if ply % 2 == best_side:
-                    chosen = [answers.first_best_move(state)]
+                    chosen = [answers.best_move(state)]
                 else:
                     chosen = rules.legal_moves(state)
                 for move in chosen:
@@ -276,10 +276,11 @@ class SearchAnswers(Answers[Any, Any]):
         """A move of perfect play found by proving one child, not by valuing them all.
 
         With the position's score s known, a move whose child scores -s is best (no child
-        scores less). It is, in this order: the child the search's best move led to; a
-        child the book or an earlier search holds at -s; the first move (in the game's
-        order) whose child one null-window search on the warm table proves at most -s,
-        usually far quicker than the child's exact score."""
+        scores less). It is, in this order: a child known at -s whose replies are all known
+        (a book's line of play goes on through it: ``build_book`` with ``play_depth``); the
+        child the search's best move led to; a child known at -s; the first move (in the
+        game's order) whose child one null-window search on the warm table proves at most
+        -s, usually far quicker than the child's exact score."""
         if state is NO_STATE:
             state = self.initial
         legal = self.rules.legal_moves(state)
@@ -287,35 +288,21 @@ class SearchAnswers(Answers[Any, Any]):
             return None
         score = self.exact_score(state)
         children = [(move, self.rules.play(state, move)) for move in legal]
+        best = [(m, c) for m, c in children if self._known_score(c) == -score]
+        for move, child in best:
+            replies = [self.rules.play(child, m) for m in self.rules.legal_moves(child)]
+            if all(self._known_score(reply) is not None for reply in replies):
+                return move
         proven = self._best_child.get(self.rules.key_of(state))
         for move, child in children:
-            if (
-                proven is not None and self._searcher().key(self.compiled.encode(child)) == proven
-            ) or self._known_score(child) == -score:
+            if proven is not None and self._searcher().key(self.compiled.encode(child)) == proven:
                 self._remember(self.rules.key_of(child), -score)
                 return move
+        if best:
+            return best[0][0]
         for move, child in children:
             if self._known_score(child) is None and self._searcher().at_most(
                 self.compiled.encode(child), -score
-            ):
-                self._remember(self.rules.key_of(child), -score)  # at most -s: exactly -s
-                return move
-        raise SolverChoiceError(
-            f"{self.rules.name}: no move reaches the score {score} of this position; the "
-            "compiled rules or the book disagree with the search"
-        )
-
-    def first_best_move(self, state: Any) -> Any:
-        """The first move, in the game's order, whose child scores -s (s the position's
-        score): the same move whatever is known already, so a book built with it holds no
-        other child at -s before it, and ``best_move`` reading that book finds it first.
-        A child known is read; else one null-window search tells whether it is at most -s."""
-        score = self.exact_score(state)
-        for move in self.rules.legal_moves(state):
-            child = self.rules.play(state, move)
-            known = self._known_score(child)
-            if known == -score or (
-                known is None and self._searcher().at_most(self.compiled.encode(child), -score)
             ):
                 self._remember(self.rules.key_of(child), -score)  # at most -s: exactly -s
                 return move
