@@ -4,9 +4,11 @@ build stopped midway goes on from its journal and ends with the same bytes."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from cli_script import run_cli
 
@@ -85,3 +87,59 @@ def test_a_book_build_stopped_midway_goes_on_from_its_journal(tmp_path: Path) ->
     assert searched == summary.positions - 4  # the journal's positions were not searched
     for name in ("header.json", "keys.i64", "tier-000000.rec"):
         assert (tmp_path / "book" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
+
+
+def test_the_shipped_book_answers_play_to_ply_7_without_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """perfectplay on either side against random replies: every answer of its first seven
+    plies comes from the book (a search would fail the test at once)."""
+    from perfectplay.book import SearchAnswers
+    from perfectplay.solvers.compiled_search import CompiledSearch
+
+    def no_search(*args: Any) -> Any:
+        raise AssertionError("the book did not hold this answer: a search was started")
+
+    monkeypatch.setattr(CompiledSearch, "score", no_search)
+    monkeypatch.setattr(CompiledSearch, "at_most", no_search)
+    rules = Rules(ConnectFour(7, 6))
+    where = shipped_book(rules)
+    assert where is not None
+    rng = random.Random(11)
+    with open_tablebase(where, rules) as book:
+        answers = SearchAnswers(rules, book)
+        for game in range(80):
+            perfectplay_first = game % 2 == 0
+            state = rules.initial_state()
+            for ply in range(7):
+                if (ply % 2 == 0) == perfectplay_first:
+                    move = answers.best_move(state)
+                else:
+                    move = rng.choice(rules.legal_moves(state))
+                state = rules.play(state, move)
+
+
+def test_the_shipped_book_is_negamax_consistent() -> None:
+    """Every position of the book whose moves all lead to positions the book holds scores
+    the best of its children's scores negated: the book's searches agree with each other."""
+    from perfectplay.book import book_score
+    from perfectplay.solvers.compiled_search import compiled_rules_of
+
+    rules = Rules(ConnectFour(7, 6))
+    compiled = compiled_rules_of(rules)
+    where = shipped_book(rules)
+    assert where is not None
+    keys = np.fromfile(where / "keys.i64", dtype="<i8").tolist()
+    checked = 0
+    with open_tablebase(where, rules) as book:
+        for key in keys:
+            state = rules.from_code(int(key)) if rules.from_code else key
+            score = book_score(book, compiled, state)
+            assert score is not None
+            kids = [
+                book_score(book, compiled, rules.play(state, m)) for m in rules.legal_moves(state)
+            ]
+            if kids and all(kid is not None for kid in kids):
+                assert score == max(-kid for kid in kids if kid is not None), key
+                checked += 1
+    assert checked >= 100  # the first plies, and the positions along its lines of play
