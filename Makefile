@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench bench-tiers bench-dobutsu bench-dask bench-contest bench-search peers clean
+.PHONY: demo test lint bench bench-tiers bench-dobutsu bench-dask bench-contest bench-search bench-play peers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,7 @@ test: lint
 bench: $(VENV)/.installed
 	$(BIN)/python bench/speed.py
 	$(BIN)/python bench/search.py
+	$(BIN)/python bench/play.py
 
 bench-tiers: $(VENV)/.installed
 	$(BIN)/python bench/tiers.py
@@ -47,6 +48,10 @@ bench-contest: $(VENV)/.installed
 # Compiled search on 7x6 Connect Four beside its C reference (gcc), per band of positions.
 bench-search: $(VENV)/.installed
 	$(BIN)/python bench/search.py
+
+# play on 7x6 Connect Four: perfectplay's answer times by ply, against random replies.
+bench-play: $(VENV)/.installed
+	$(BIN)/python bench/play.py
 
 # OpenSpiel and easyAI side by side, in a virtualenv of their own (the project does not
 # depend on them).
