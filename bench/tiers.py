@@ -53,9 +53,16 @@ def child_build(width: int, height: int, directory: str, graph: bool) -> None:
                       "value": value, "remoteness": remoteness}))  # fmt: skip
 
 
-def run_child(*args: str) -> Any:
+def run_child(*args: str, threads: int | None = None) -> Any:
+    env = dict(os.environ)
+    if threads is not None:
+        env["PERFECTPLAY_THREADS"] = str(threads)
     out = subprocess.run(
-        [sys.executable, __file__, "--child", *args], capture_output=True, text=True, check=True
+        [sys.executable, __file__, "--child", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -180,13 +187,17 @@ def main() -> None:
         print(f"Connect Four {width}x{height}: {n:,} positions, start {tiered['value']} "
               f"in {tiered['remoteness']}")  # fmt: skip
         _line("tiered solve", tiered, n)
+        one = run_child(str(width), str(height), str(directory), "tiers", threads=1)
+        _line("  on one core", one, n)
         if args.graph:
             _line("explored in memory", run_child(str(width), str(height), "-", "graph"), n)
         reference = c_reference(width, height)
         if reference is not None:
             ratio = tiered["seconds"] / reference["seconds"]
+            alone = one["seconds"] / reference["seconds"]
             print(f"  {'C reference':<22}{reference['seconds']:>8.2f} s"
-                  f"{reference['peak_mb']:>9,.0f} MB   tiered / C = {ratio:.1f}x")  # fmt: skip
+                  f"{reference['peak_mb']:>9,.0f} MB   tiered / C = {ratio:.1f}x "
+                  f"({alone:.1f}x on one core)")  # fmt: skip
         disk = disk_figures(directory, width, height)
         print(f"  on disk: {disk['raw_bits']:.2f} bits/position raw, {disk['bits']:.2f} "
               f"compressed, {disk['value_bits']:.2f} for values alone")  # fmt: skip

@@ -19,7 +19,7 @@ LAYERS = [
     ("spaces",),
     ("solvers",),
     ("answers", "tablebase.header", "tablebase.write", "solution"),
-    ("solve", "sums", "outcomes", "selftest", "book"),
+    ("solve", "sums", "outcomes", "selftest", "sweep_check", "book"),
     ("tablebase", "statistics"),
     ("__init__",),
 ]

@@ -38,6 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .compiled import Kernel, inlined_kernel, kernel
+from .records import SweepCodes
 from .values import GameValue
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "Game",
     "Hook",
     "Kernel",
+    "SweepCodes",
     "inlined_kernel",
     "kernel",
 ]
@@ -272,6 +274,26 @@ HOOKS: tuple[Hook, ...] = (
         "child tier; or None to decline",
         "the tier solver unranks, judges and expands in three passes (batch_unrank, "
         "batch_outcome, then batch_ranked_children or batch_expand)",
+    ),
+    Hook(
+        "batch_mark_tier",
+        "tiers",
+        "batch_mark_tier(tier, start, records, child_records, codes) -> positions visited, "
+        "or None to decline: one pass over records[i] (index start + i) of a tier whose "
+        "moves lead into at most one other tier; each position whose record is "
+        "codes.reached (a SweepCodes) and has ended gets codes.ended[outcome], each that "
+        "goes on writes codes.reached at its children's indices in child_records",
+        "the tier solver marks by batch_expand_tier (or its three steps), in chunks",
+    ),
+    Hook(
+        "batch_solve_tier",
+        "tiers",
+        "batch_solve_tier(tier, start, records, child_records, codes) -> positions solved, "
+        "a negative codes.record_of code where one failed, or None to decline: after "
+        "batch_mark_tier, each position whose record is codes.reached gets "
+        "codes.record_of[best + 1], best the largest codes.worth[child record] of its moves "
+        "(-1 for none)",
+        "the tier solver solves by batch_expand_tier (or its three steps), in chunks",
     ),
     Hook(
         "batch_tier",

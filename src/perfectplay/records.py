@@ -14,12 +14,13 @@ a solve runs). A DRAW never ends; its remoteness field is 0 and means nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from .errors import TablebaseError
+from .values import Value
 
 NONE = 0
 REACHED = 7
@@ -59,6 +60,64 @@ class RecordFormat:
     def remoteness(self, records: npt.NDArray[np.unsignedinteger]) -> npt.NDArray[np.int32]:
         """The remoteness of each record."""
         return (records & self.max_remoteness).astype(np.int32)
+
+
+class SweepCodes(NamedTuple):
+    """The records a game's tier sweeps (``batch_mark_tier``, ``batch_solve_tier``) read and
+    write, so that they need not know the record format; built by ``sweep_codes``.
+
+    A sweep folds a position's moves into one number, ``best``: it starts at -1 (no move)
+    and takes ``max(best, worth[child record])`` over the moves; the position's record is
+    then ``record_of[best + 1]``. Worth, best first: a win for the mover (a child lost for
+    its own mover) in q plies ranks above a win in q + 1, then ties (sooner above later),
+    then draws, then losses (later above sooner), so the maximum is what retrograde
+    analysis picks: the winner hurries, a tie comes soonest, the loser stalls; no move at
+    all is a loss. Every move passes the turn.
+    """
+
+    reached: int
+    """The record of a position reached and not yet solved."""
+    ended: Any
+    """ended[outcome code]: the record of a position that ended so (remoteness 0)."""
+    worth: Any
+    """worth[child record]: how good the move is for the mover (int64, one per record);
+    ``unsolved`` for a child with no value."""
+    record_of: Any
+    """record_of[best + 1]: the mover's record (int64); UNSOLVED_CHILD or TOO_REMOTE (both
+    negative) when a child had no value or the remoteness does not fit the records."""
+
+
+UNSOLVED_CHILD = -1
+TOO_REMOTE = -2
+
+
+def sweep_codes(record: RecordFormat) -> SweepCodes:
+    """The tables of ``SweepCodes`` for one record format.
+
+    Worth of a move in q plies (the child's remoteness + 1), K = max remoteness + 2:
+    loss q, draw K, tie 2K - q, win 3K - q; a child without value 3K (above all, so it
+    cannot hide), read back as UNSOLVED_CHILD."""
+    top = record.max_remoteness
+    k = top + 2
+    shift = record.shift
+    worth = np.full(1 << (8 * record.bytes), 3 * k, dtype=np.int64)
+    plies = np.arange(top + 1, dtype=np.int64)
+    worth[(int(Value.WIN) << shift) + plies] = plies + 1  # the mover loses
+    worth[(int(Value.LOSS) << shift) + plies] = 3 * k - (plies + 1)
+    worth[(int(Value.TIE) << shift) + plies] = 2 * k - (plies + 1)
+    worth[(int(Value.DRAW) << shift) + plies] = k
+    record_of = np.full(3 * k + 2, TOO_REMOTE, dtype=np.int64)
+    record_of[0] = int(Value.LOSS) << shift  # no move
+    q = np.arange(top + 1, dtype=np.int64)
+    record_of[q + 1] = (int(Value.LOSS) << shift) + q
+    record_of[k + 1] = int(Value.DRAW) << shift
+    record_of[2 * k - q[1:] + 1] = (int(Value.TIE) << shift) + q[1:]
+    record_of[3 * k - q[1:] + 1] = (int(Value.WIN) << shift) + q[1:]
+    record_of[3 * k + 1] = UNSOLVED_CHILD
+    ended = np.zeros(int(Value.DRAW) + 1, dtype=np.int64)
+    for value in (Value.WIN, Value.LOSS, Value.TIE):
+        ended[int(value)] = int(value) << shift
+    return SweepCodes(record.reached, ended, worth, record_of)
 
 
 def format_for(longest: int) -> RecordFormat:
@@ -109,6 +168,22 @@ class TierSummary:
             self.values[int(code)] = self.values.get(int(code), 0) + count
             key = f"{int(code)}:{int(plies)}"
             self.remoteness[key] = self.remoteness.get(key, 0) + count
+
+    def add_records(self, records: Any, record: RecordFormat) -> None:
+        """Count a tier's final records (every nonzero one is a position), a block at a
+        time (bincount widens each block to 8 bytes a record)."""
+        step = 1 << 20
+        tally = np.zeros(1 << (8 * record.bytes), dtype=np.int64)
+        for start in range(0, records.shape[0], step):
+            block = np.asarray(records[start : start + step])
+            tally += np.bincount(block, minlength=tally.shape[0])
+        tally[0] = 0
+        for found in np.flatnonzero(tally).tolist():
+            code, plies, count = found >> record.shift, found & record.max_remoteness, tally[found]
+            self.positions += int(count)
+            self.values[code] = self.values.get(code, 0) + int(count)
+            key = f"{code}:{plies}"
+            self.remoteness[key] = self.remoteness.get(key, 0) + int(count)
 
     def merge_json(self, data: dict[str, Any]) -> None:
         """Add a summary kept as JSON (``as_json``): a tier solved in spans."""

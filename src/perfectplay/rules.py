@@ -74,6 +74,10 @@ class TierRules:
     """(parents, indices in the one child tier) of codes' moves (batch_ranked_children)."""
     expand_tier: Callable[[int, Codes], Any] | None = None
     """(outcome, parents, child indices) of positions given by index (batch_expand_tier)."""
+    mark_tier: Callable[[int, int, Any, Any, Any], int | None] | None = None
+    """One marking pass over a window of a tier's records (batch_mark_tier)."""
+    solve_tier: Callable[[int, int, Any, Any, Any], int | None] | None = None
+    """One solving pass over a window of a marked tier's records (batch_solve_tier)."""
 
 
 class Rules(Generic[S, M]):
@@ -130,6 +134,8 @@ class Rules(Generic[S, M]):
                 locate_one=hooks.get("tier_index"),
                 ranked_children=hooks.get("batch_ranked_children"),
                 expand_tier=hooks.get("batch_expand_tier"),
+                mark_tier=hooks.get("batch_mark_tier"),
+                solve_tier=hooks.get("batch_solve_tier"),
             )
 
     def starting_at(self, state: S) -> Rules[S, M]:

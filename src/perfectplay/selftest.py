@@ -15,6 +15,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ import numpy.typing as npt
 
 from .errors import PerfectplayError, describe
 from .rules import BatchRules, Rules, TierRules, diagnose
+from .sweep_check import check_sweeps
 from .values import Value, is_score
 
 MAX_PLIES = 1000  # a playout stops here (a game with cycles may never end)
@@ -198,6 +200,12 @@ class TierCheck(Check):
             self.ranked_children(tiers, reached)
         if tiers.expand_tier is not None:
             self.expand_tier(tiers, reached)
+        if tiers.mark_tier is not None and self.rules.batch is not None:
+            by_tier: dict[int, list[int]] = {}
+            for code, tier in sorted(reached.items()):
+                by_tier.setdefault(tier, []).append(code)
+            kids_of = partial(self.child_tiers, tiers)
+            check_sweeps(tiers, self.rules.batch, kids_of, by_tier, self.add, self.call, self.rng)
         chosen = self.rng.sample(reachable, min(len(reachable), 50))
         for tier in chosen:
             self.unranks(tiers, tier, max(1, self.samples // len(chosen)))

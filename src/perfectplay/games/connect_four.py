@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..protocol import Expansion
+from ..protocol import Expansion, SweepCodes
 from ..values import LOSS, TIE, Value
 from .connect_four_board import Bits, Board, Codes
 from .connect_four_kernels import expand_codes, outcome_codes
@@ -220,6 +220,24 @@ class ConnectFour:
         if self.symmetry:
             return None
         return self.ranking.expand_indices(tier, indices, self.connect)
+
+    def batch_mark_tier(
+        self, tier: int, start: int, records: Any, child_records: Any, codes: SweepCodes
+    ) -> int | None:
+        """Mark a window of a tier in one pass (see ``DiscTiers.sweep``): ends recorded,
+        children reached; None with symmetry or more than 8 rows."""
+        if self.symmetry:
+            return None
+        return self.ranking.sweep(tier, start, records, child_records, codes, self.connect, False)
+
+    def batch_solve_tier(
+        self, tier: int, start: int, records: Any, child_records: Any, codes: SweepCodes
+    ) -> int | None:
+        """Solve a window of a marked tier in one pass (see ``DiscTiers.sweep``); None as
+        batch_mark_tier."""
+        if self.symmetry:
+            return None
+        return self.ranking.sweep(tier, start, records, child_records, codes, self.connect, True)
 
     def tier_index(self, code: int) -> tuple[int, int]:
         """The tier and index of one code (a probe of one position)."""

@@ -24,11 +24,28 @@ from ..compiled import inlined_kernel, kernel
 from ..errors import GameError, InterruptedSolve
 from ..memory import MemoryBudgetExceeded, MemoryWatch, resident_bytes, show_size
 from ..progress import ProgressCallback
-from ..records import RecordFormat, TierSummary, count_pairs
+from ..records import (
+    REACHED,
+    TOO_REMOTE,
+    UNSOLVED_CHILD,
+    RecordFormat,
+    TierSummary,
+    count_pairs,
+    sweep_codes,
+)
 from ..spaces.graph import I8, I32, I64, NO_BOOLS, B
 from ..spaces.pipeline import in_parallel
 from ..spaces.tier_files import TierFiles
-from ..spaces.tiers import CHUNK, Chunk, TierGraph, expand_chunk, reach, reached_indices
+from ..spaces.tiers import (
+    CHUNK,
+    Chunk,
+    TierGraph,
+    expand_chunk,
+    reach,
+    reached_indices,
+    sweep_child,
+    sweep_windows,
+)
 from ..terminals import Terminals
 from .loopy_counters import fits, solve_with_counters
 from .loopy_frontiers import solve_with_unmoves
@@ -79,7 +96,12 @@ def solve_tiers(
                     summary = solver(graph, files, terminals, tier, records)
             else:
                 records = files.partial(tier, size)
-                summary = _solve_tier(graph, files, terminals, tier, records, progress, done)
+                swept = None
+                if files.ends_recorded(tier):
+                    swept = solve_by_sweeps(graph, files, tier, records, progress, done)
+                summary = swept or _solve_tier(
+                    graph, files, terminals, tier, records, progress, done
+                )
             watch.check(f"solving {graph.rules.name} tier by tier", done + summary.positions)
             done += summary.positions
             files.finish(tier, records, summary.as_json())
@@ -89,6 +111,52 @@ def solve_tiers(
             f"are kept in {files.directory}: run the same solve again to go on"
         ) from None
     return time.perf_counter() - started
+
+
+def solve_by_sweeps(
+    graph: TierGraph,
+    files: TierFiles,
+    tier: int,
+    records: Any,
+    progress: ProgressCallback | None,
+    done: int,
+) -> TierSummary | None:
+    """Solve a tier marked by batch_mark_tier (its ended positions recorded) by the game's
+    batch_solve_tier, a window per task on every core, in place; the summary is counted
+    from the records once they are all written (a solve taken up again after an
+    interruption counts what it finds). None when the game declines."""
+    hook = graph.hooks.solve_tier
+    kids = {k: files.final(k) for k in graph.children[tier]}
+    child = sweep_child(graph, tier, kids, files.record.dtype)
+    if hook is None or child is None:
+        return None
+    codes = sweep_codes(files.record)
+    flat = np.asarray(records)
+    if hook(tier, 0, flat[:0], child, codes) is None:
+        return None
+    solved = [done]
+
+    def visit(window: tuple[int, int]) -> int | None:
+        start, stop = window
+        return hook(tier, start, flat[start:stop], child, codes)
+
+    def count(visited: int | None) -> None:
+        if visited is None:
+            raise GameError(f"{graph.rules.name}.batch_solve_tier declined part of tier {tier}")
+        _check_status(-visited if visited < 0 else 0, tier, files.record)
+        solved[0] += visited
+        if progress is not None:
+            progress(solved[0], solved[0], level=tier)
+
+    in_parallel(sweep_windows(flat.shape[0]), visit, count)
+    summary = TierSummary()
+    summary.add_records(flat, files.record)
+    if REACHED in summary.values:
+        raise GameError(
+            f"{graph.rules.name}.batch_solve_tier left {summary.values[REACHED]:,} positions "
+            f"of tier {tier} unsolved"
+        )
+    return summary
 
 
 def _solve_tier(
@@ -191,8 +259,8 @@ def _check_status(status: int, tier: int, record: RecordFormat) -> None:
         raise GameError(f"tier {tier}: remoteness beyond {record.max_remoteness} plies")
 
 
-_UNSOLVED_CHILD = 1
-_TOO_REMOTE = 2
+_UNSOLVED_CHILD = -UNSOLVED_CHILD
+_TOO_REMOTE = -TOO_REMOTE
 
 
 @kernel

@@ -125,10 +125,18 @@ class TierFiles:
         """Whether the children of this tier's reached positions are all marked."""
         return tier in self.progress["expanded"]
 
-    def mark_expanded(self, tier: int) -> None:
-        """Record that a tier's children are marked (after their files are flushed)."""
+    def mark_expanded(self, tier: int, ends_recorded: bool = False) -> None:
+        """Record that a tier's children are marked (after their files are flushed), and
+        whether the marking pass also wrote the records of its positions that ended."""
         self.progress["expanded"].append(tier)
+        if ends_recorded:
+            self.progress.setdefault("ends_recorded", []).append(tier)
         write_json_atomically(self.progress_path, self.progress)
+
+    def ends_recorded(self, tier: int) -> bool:
+        """Whether the marking pass of a tier wrote the records of its ended positions
+        (batch_mark_tier), so that only those that go on are left to solve."""
+        return tier in self.progress.get("ends_recorded", [])
 
     def is_solved(self, tier: int) -> bool:
         """Whether a tier is finished and its file still has the hash it was finished with."""

@@ -19,7 +19,7 @@ from ..errors import GameError, InterruptedSolve, describe
 from ..memory import MemoryWatch
 from ..progress import ProgressCallback
 from ..protocol import Codes
-from ..records import REACHED
+from ..records import REACHED, sweep_codes
 from ..rules import Rules, TierRules
 from ..terminals import Terminals
 from ..values import UNDECIDED, Value
@@ -441,6 +441,66 @@ def reached_indices(records: Any, start: int, stop: int) -> I64:
     return start + np.flatnonzero(np.asarray(records[start:stop]) != 0)
 
 
+SWEEP = 1 << 18
+"""Indices of a tier per call of batch_mark_tier / batch_solve_tier (a task of a thread)."""
+
+
+def sweep_windows(size: int) -> list[tuple[int, int]]:
+    """The (start, stop) windows of a tier of ``size`` indices, one per sweep call."""
+    return [(start, min(start + SWEEP, size)) for start in range(0, size, SWEEP)]
+
+
+def sweep_child(graph: TierGraph, tier: int, kids: dict[int, Any], dtype: Any) -> Any | None:
+    """The one child tier's records as an array for a sweep (empty without a child), or
+    None when the tier has moves inside it or into several tiers: no sweep then."""
+    if tier in graph.loopy or len(kids) > 1:
+        return None
+    if not kids:
+        return np.zeros(0, dtype=dtype)
+    return np.asarray(next(iter(kids.values())))
+
+
+def mark_by_sweeps(
+    graph: TierGraph,
+    files: TierFiles,
+    tier: int,
+    records: Any,
+    kids: dict[int, Any],
+    progress: ProgressCallback | None,
+    done: int,
+    memory: MemoryWatch | None,
+) -> int | None:
+    """Mark a tier's children by the game's batch_mark_tier, a window per task on every
+    core (the windows write their own records and mark the same value, reached, into the
+    child tier: they may overlap there). Returns ``done`` plus the positions visited, or
+    None when the game declines (it is asked with an empty window first)."""
+    hook = graph.hooks.mark_tier
+    child = sweep_child(graph, tier, kids, files.record.dtype)
+    if hook is None or child is None:
+        return None
+    codes = sweep_codes(files.record)
+    flat = np.asarray(records)
+    if hook(tier, 0, flat[:0], child, codes) is None:
+        return None
+    counted = [done]
+
+    def visit(window: tuple[int, int]) -> int | None:
+        start, stop = window
+        return hook(tier, start, flat[start:stop], child, codes)
+
+    def count(visited: int | None) -> None:
+        if visited is None:
+            raise GameError(f"{graph.rules.name}.batch_mark_tier declined part of tier {tier}")
+        counted[0] += visited
+        if memory is not None:
+            memory.check(f"marking the reachable positions of {graph.rules.name}", counted[0])
+        if progress is not None:
+            progress(counted[0], counted[0], level=tier)
+
+    in_parallel(sweep_windows(flat.shape[0]), visit, count)
+    return counted[0]
+
+
 def reach(
     graph: TierGraph,
     files: TierFiles,
@@ -468,7 +528,12 @@ def reach(
                 root = int(hooks.rank(tier, root_code)[0])
                 fresh = FRESH << files.record.shift
                 records[root] = fresh if tier in graph.loopy else files.record.reached
+            swept = None
             if tier not in graph.loopy:
+                swept = mark_by_sweeps(graph, files, tier, records, kids, progress, done, memory)
+            if swept is not None:
+                done = swept
+            elif tier not in graph.loopy:
                 batches = (
                     reached_indices(records, start, start + CHUNK)
                     for start in range(0, graph.sizes[tier], CHUNK)
@@ -483,7 +548,7 @@ def reach(
                 if isinstance(marked, np.memmap):
                     marked.flush()
             del records, kids
-            files.mark_expanded(tier)
+            files.mark_expanded(tier, ends_recorded=swept is not None)
     except KeyboardInterrupt:
         raise InterruptedSolve(
             f"interrupted while marking the reachable positions of {rules.name} "

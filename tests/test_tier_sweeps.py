@@ -1,0 +1,239 @@
+"""The tier sweeps (batch_mark_tier, batch_solve_tier) against the chunked path they replace.
+
+Connect Four's sweeps walk a window of a tier index by index, stepping from one colouring to
+the next instead of unranking each; here they run on random windows of many boards,
+compiled and interpreted, and must mark exactly the children batch_expand_tier gives and
+record what retrograde analysis decides (written out in this file). Tablebases built with
+and without them are byte for byte the same, and the self-test catches sweeps that lie.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from perfectplay import build_tablebase, compiled
+from perfectplay.games import ConnectFour
+from perfectplay.records import (
+    TOO_REMOTE,
+    UNSOLVED_CHILD,
+    RecordFormat,
+    sweep_codes,
+)
+from perfectplay.selftest import check_game
+from perfectplay.solvers.tiered import combine
+from perfectplay.tablebase.header import read_header
+from perfectplay.values import Value
+
+RECORD = RecordFormat(1)
+CODES = sweep_codes(RECORD)
+BOARDS = [(4, 4, 4), (5, 4, 4), (6, 4, 4), (3, 3, 3), (4, 7, 3), (7, 6, 4), (5, 3, 3)]
+LARGEST = 1 << 23  # child tiers up to this many indices are held whole in a test
+
+
+def _window(game: ConnectFour, tier: int, rng: np.random.Generator) -> tuple[int, int]:
+    """A random window of a tier, often starting inside a column filling."""
+    size = game.tier_size(tier)
+    length = int(rng.integers(1, 3000))
+    start = int(rng.integers(0, max(1, size - length)))
+    return start, min(size, start + length)
+
+
+def _expected_marks(game: ConnectFour, tier: int, indices: Any) -> tuple[Any, set[int]]:
+    """(record of each index after marking, the child indices to be marked), from
+    batch_expand_tier (tested elsewhere against a reference on a grid)."""
+    if tier == game.width * game.height:  # a full board: expand_tier declines
+        outcome = game.batch_outcome(game.batch_unrank(tier, indices))
+        return CODES.ended[outcome].astype(RECORD.dtype), set()
+    found = game.batch_expand_tier(tier, indices)
+    assert found is not None
+    outcome, _, child_index = found
+    records = np.where(outcome == 0, CODES.reached, CODES.ended[outcome])
+    return records.astype(RECORD.dtype), set(np.asarray(child_index).tolist())
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+@pytest.mark.parametrize(("width", "height", "connect"), BOARDS)
+def test_marking_sweep_records_ends_and_marks_the_children(
+    width: int, height: int, connect: int, mode: str, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(compiled, "MODE", mode)
+    game = ConnectFour(width, height, connect)
+    rng = np.random.default_rng(width * 100 + height * 10 + connect)
+    for tier in range(width * height + 1):
+        child_size = game.tier_size(tier + 1) if tier < width * height else 0
+        if child_size > LARGEST:
+            continue
+        start, stop = _window(game, tier, rng)
+        reached = rng.random(stop - start) < 0.6
+        records = np.where(reached, CODES.reached, 0).astype(RECORD.dtype)
+        child = np.zeros(child_size, dtype=RECORD.dtype)
+        visited = game.batch_mark_tier(tier, start, records, child, CODES)
+        indices = start + np.flatnonzero(reached)
+        want_records, want_children = _expected_marks(game, tier, indices)
+        assert visited == indices.size, tier
+        assert np.array_equal(records[reached], want_records), tier
+        assert not records[~reached].any(), tier
+        assert set(np.flatnonzero(child).tolist()) == want_children, tier
+        assert set(child[child != 0].tolist()) <= {CODES.reached}, tier
+
+
+def _retrograde(child_records: list[int]) -> int:
+    """A position's record from its children's, as retrograde analysis decides."""
+    values = [(r >> RECORD.shift, r & RECORD.max_remoteness) for r in child_records]
+    wins = [p + 1 for v, p in values if v == Value.LOSS]
+    ties = [p + 1 for v, p in values if v == Value.TIE]
+    if wins:
+        return (int(Value.WIN) << RECORD.shift) | min(wins)
+    if ties:
+        return (int(Value.TIE) << RECORD.shift) | min(ties)
+    return (int(Value.LOSS) << RECORD.shift) | (max(p for _, p in values) + 1)
+
+
+def _random_records(size: int, rng: np.random.Generator) -> Any:
+    values = rng.choice([int(Value.WIN), int(Value.LOSS), int(Value.TIE)], size)
+    plies = rng.integers(0, 20, size)
+    return ((values << RECORD.shift) | plies).astype(RECORD.dtype)
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+@pytest.mark.parametrize(("width", "height", "connect"), BOARDS)
+def test_solving_sweep_decides_as_retrograde_analysis(
+    width: int, height: int, connect: int, mode: str, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(compiled, "MODE", mode)
+    game = ConnectFour(width, height, connect)
+    rng = np.random.default_rng(width * 1000 + height * 10 + connect)
+    for tier in range(width * height):
+        child_size = game.tier_size(tier + 1)
+        if child_size > LARGEST:
+            continue
+        start, stop = _window(game, tier, rng)
+        reached = rng.random(stop - start) < 0.6
+        records = np.where(reached, CODES.reached, 0).astype(RECORD.dtype)
+        marks = np.zeros(child_size, dtype=RECORD.dtype)
+        game.batch_mark_tier(tier, start, records, marks, CODES)  # ends recorded
+        going = records == CODES.reached
+        ended = records.copy()
+        child = _random_records(child_size, rng)
+        solved = game.batch_solve_tier(tier, start, records, child, CODES)
+        assert solved == int(going.sum()), tier
+        assert np.array_equal(records[~going], ended[~going]), tier  # ends left alone
+        found = game.batch_expand_tier(tier, start + np.flatnonzero(going))
+        assert found is not None
+        _, parents, child_index = found
+        rows = np.flatnonzero(going)
+        for row in range(rows.size):
+            kids = child_index[parents == row].tolist()
+            assert int(records[rows[row]]) == _retrograde([int(child[k]) for k in kids]), tier
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+def test_solving_sweep_reports_unsolved_children_and_remoteness_past_the_records(
+    mode: str, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(compiled, "MODE", mode)
+    game = ConnectFour(4, 4)
+    records = np.array([CODES.reached], dtype=RECORD.dtype)
+    child = np.zeros(game.tier_size(1), dtype=RECORD.dtype)
+    assert game.batch_solve_tier(0, 0, records, child, CODES) == UNSOLVED_CHILD
+    assert records[0] == CODES.reached  # nothing written
+    child[:] = (int(Value.WIN) << RECORD.shift) | RECORD.max_remoteness  # lost in 32 plies
+    assert game.batch_solve_tier(0, 0, records, child, CODES) == TOO_REMOTE
+    child[:] = (int(Value.WIN) << RECORD.shift) | (RECORD.max_remoteness - 1)
+    assert game.batch_solve_tier(0, 0, records, child, CODES) == 1
+    assert records[0] == (int(Value.LOSS) << RECORD.shift) | RECORD.max_remoteness
+
+
+@pytest.mark.parametrize("record_bytes", [1, 2])
+def test_worth_and_record_of_choose_as_the_chunked_combine(record_bytes: int) -> None:
+    """The sweeps' tables give, on random sets of child records, what ``combine`` (the
+    chunked path's kernel) gives: best = max of worth, record = record_of[best + 1]."""
+    record = RecordFormat(record_bytes)
+    codes = sweep_codes(record)
+    rng = np.random.default_rng(record_bytes)
+    for _ in range(300):
+        moves = int(rng.integers(1, 7))
+        values = rng.choice([1, 2, 3, 4], moves)
+        plies = rng.integers(0, record.max_remoteness, moves)
+        plies[values == 4] = 0
+        children = (values.astype(np.int64) << record.shift) | plies
+        best = max(int(codes.worth[c]) for c in children)
+        value, remoteness = combine(
+            np.zeros(1, dtype=np.int8),
+            np.zeros(1, dtype=np.int64),
+            np.zeros(moves, dtype=np.int64),
+            values.astype(np.uint8),
+            plies.astype(np.int32),
+            np.zeros(0, dtype=np.bool_),
+        )
+        want = (int(value[0]) << record.shift) | int(remoteness[0])
+        assert int(codes.record_of[best + 1]) == want, (values, plies)
+
+
+class Unswept(ConnectFour):
+    """Connect Four that declines both sweeps: the tier solver goes by chunks."""
+
+    def batch_mark_tier(self, *args: Any) -> None:
+        return None
+
+    def batch_solve_tier(self, *args: Any) -> None:
+        return None
+
+
+class MarkedOnly(ConnectFour):
+    """Connect Four that marks by sweeps (ends recorded) but declines to solve by them."""
+
+    def batch_solve_tier(self, *args: Any) -> None:
+        return None
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+def test_swept_and_chunked_solves_write_the_same_tablebase(
+    tmp_path: Path, mode: str, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(compiled, "MODE", mode)
+    bases = {}
+    for name, game in (("swept", ConnectFour(4, 4)), ("chunked", Unswept(4, 4)),
+                       ("marked", MarkedOnly(4, 4))):  # fmt: skip
+        build_tablebase(game, tmp_path / name)
+        bases[name] = read_header(tmp_path / name)
+    swept = bases["swept"]
+    for name, other in bases.items():
+        assert other.counts() == swept.counts(), name
+        for tier, entry in swept.tiers.items():
+            assert (tmp_path / "swept" / entry.file).read_bytes() == (
+                tmp_path / name / other.tiers[tier].file
+            ).read_bytes(), (name, tier)
+
+
+class LyingMarks(ConnectFour):
+    """Connect Four whose marking sweep marks one child index too many."""
+
+    def batch_mark_tier(self, tier: int, start: int, records: Any, child: Any, codes: Any) -> Any:
+        visited = super().batch_mark_tier(tier, start, records, child, codes)
+        marked = np.flatnonzero(child)
+        if marked.size and marked[-1] + 1 < child.shape[0]:
+            child[marked[-1] + 1] = codes.reached
+        return visited
+
+
+class LyingSolves(ConnectFour):
+    """Connect Four whose solving sweep adds a ply to every remoteness."""
+
+    def batch_solve_tier(self, tier: int, start: int, records: Any, child: Any, codes: Any) -> Any:
+        going = records == codes.reached
+        solved = super().batch_solve_tier(tier, start, records, child, codes)
+        records[going] += 1
+        return solved
+
+
+@pytest.mark.parametrize(("game", "hook"), [(LyingMarks, "batch_mark_tier"),
+                                            (LyingSolves, "batch_solve_tier")])  # fmt: skip
+def test_check_finds_sweeps_that_lie(game: Any, hook: str) -> None:
+    problems = check_game(game(4, 4), samples=200)
+    assert problems and all(hook in p for p in problems)
+    assert check_game(ConnectFour(4, 4), samples=200) == []
