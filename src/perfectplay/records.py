@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from .compiled import kernel
 from .errors import TablebaseError
 from .values import Value
 
@@ -120,6 +121,13 @@ def sweep_codes(record: RecordFormat) -> SweepCodes:
     return SweepCodes(record.reached, ended, worth, record_of)
 
 
+@kernel
+def tally_records(records: Any, tally: Any) -> None:
+    """tally[r] += how many records are r (np.bincount would widen them to 8 bytes each)."""
+    for i in range(records.shape[0]):
+        tally[records[i]] += 1
+
+
 def format_for(longest: int) -> RecordFormat:
     """The smallest record format whose remoteness field holds ``longest`` plies."""
     if longest <= RecordFormat(1).max_remoteness:
@@ -170,13 +178,10 @@ class TierSummary:
             self.remoteness[key] = self.remoteness.get(key, 0) + count
 
     def add_records(self, records: Any, record: RecordFormat) -> None:
-        """Count a tier's final records (every nonzero one is a position), a block at a
-        time (bincount widens each block to 8 bytes a record)."""
-        step = 1 << 20
+        """Count a tier's final records (every nonzero one is a position)."""
         tally = np.zeros(1 << (8 * record.bytes), dtype=np.int64)
-        for start in range(0, records.shape[0], step):
-            block = np.asarray(records[start : start + step])
-            tally += np.bincount(block, minlength=tally.shape[0])
+        if records.shape[0]:
+            tally_records(np.asarray(records), tally)
         tally[0] = 0
         for found in np.flatnonzero(tally).tolist():
             code, plies, count = found >> record.shift, found & record.max_remoteness, tally[found]

@@ -746,7 +746,7 @@ class DiscTiers:
             self.sweeping = sweep_tables(self.cells, self.board.height, self.binom)
         task: Kernel[..., int] = _solve_sweep if solve else _mark_sweep
         rules = () if solve else (connect,)  # the solving sweep judges no ends
-        if task.compiles_for(records.shape[0]):
+        if task.compiles_for(records.shape[0] + child_records.shape[0]):
             return int(task.run_compiled(tier, start, records, child_records,
                                          self.board.height, *rules, self.tables,
                                          self.sweeping, codes))  # fmt: skip
