@@ -392,8 +392,17 @@ def reach_span(
 ) -> int:
     """Mark in ``kids`` (an array per child tier, nonzero = reached) the children of the
     reached positions of indices ``span`` = (start, stop) of a tier without moves inside
-    it; returns how many positions were expanded. Spans are independent."""
+    it; returns how many positions were expanded. Spans are independent. By the game's
+    batch_mark_tier where it answers and ``kids`` hold records, on a copy of the span's
+    marks (the ends it records there are dropped: solving judges them again)."""
     start, stop = span
+    hook = graph.hooks.mark_tier
+    child = sweep_child(graph, tier, kids, files.record.dtype)
+    if hook is not None and child is not None and child.dtype == files.record.dtype:
+        window = np.array(marks[start:stop])  # a copy: the ends it records are not kept
+        visited = hook(tier, start, window, child, sweep_codes(files.record))
+        if visited is not None:
+            return int(visited)
     batches = (reached_indices(marks, a, min(a + CHUNK, stop)) for a in range(start, stop, CHUNK))
     return expand_marking(graph, files, terminals, tier, batches, kids, None, None, 0)
 

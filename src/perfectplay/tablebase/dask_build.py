@@ -350,7 +350,7 @@ def _reach_span_task(
     marks = np.memmap(
         files.directory / tier_file_name(tier, "partial"), dtype=files.record.dtype, mode="r"
     ) if graph.sizes[tier] else np.zeros(0, dtype=files.record.dtype)  # fmt: skip
-    kids = {k: np.zeros(graph.sizes[k], dtype=np.bool_) for k in graph.children[tier]}
+    kids = {k: np.zeros(graph.sizes[k], dtype=files.record.dtype) for k in graph.children[tier]}
     count = reach_span(graph, files, Terminals(rules.name), tier, marks, tuple(span), kids)
     _bit_sets(files.directory, tier, kids, n)
     return count
