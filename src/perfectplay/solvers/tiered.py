@@ -31,7 +31,6 @@ from ..records import (
     RecordFormat,
     TierSummary,
     count_pairs,
-    sweep_codes,
 )
 from ..spaces.graph import I8, I32, I64, NO_BOOLS, B
 from ..spaces.pipeline import in_parallel
@@ -43,8 +42,7 @@ from ..spaces.tiers import (
     expand_chunk,
     reach,
     reached_indices,
-    sweep_child,
-    sweep_windows,
+    sweep_tier,
 )
 from ..terminals import Terminals
 from .loopy_counters import fits, solve_with_counters
@@ -125,32 +123,19 @@ def solve_by_sweeps(
     batch_solve_tier, a window per task on every core, in place; the summary is counted
     from the records once they are all written (a solve taken up again after an
     interruption counts what it finds). None when the game declines."""
-    hook = graph.hooks.solve_tier
     kids = {k: files.final(k) for k in graph.children[tier]}
-    child = sweep_child(graph, tier, kids, files.record.dtype)
-    if hook is None or child is None:
-        return None
-    codes = sweep_codes(files.record)
-    flat = np.asarray(records)
-    if hook(tier, 0, flat[:0], child, codes) is None:
-        return None
     solved = [done]
 
-    def visit(window: tuple[int, int]) -> int | None:
-        start, stop = window
-        return hook(tier, start, flat[start:stop], child, codes)
-
-    def count(visited: int | None) -> None:
-        if visited is None:
-            raise GameError(f"{graph.rules.name}.batch_solve_tier declined part of tier {tier}")
+    def count(visited: int) -> None:
         _check_status(-visited if visited < 0 else 0, tier, files.record)
         solved[0] += visited
         if progress is not None:
             progress(solved[0], solved[0], level=tier)
 
-    in_parallel(sweep_windows(flat.shape[0]), visit, count)
+    if not sweep_tier(graph, files, tier, records, kids, "batch_solve_tier", count):
+        return None
     summary = TierSummary()
-    summary.add_records(flat, files.record)
+    summary.add_records(np.asarray(records), files.record)
     if REACHED in summary.values:
         raise GameError(
             f"{graph.rules.name}.batch_solve_tier left {summary.values[REACHED]:,} positions "

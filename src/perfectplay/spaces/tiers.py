@@ -9,6 +9,7 @@ first, every position play can reach, so counts compare with published ones.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -469,6 +470,42 @@ def sweep_child(graph: TierGraph, tier: int, kids: dict[int, Any], dtype: Any) -
     return np.asarray(next(iter(kids.values())))
 
 
+def sweep_tier(
+    graph: TierGraph,
+    files: TierFiles,
+    tier: int,
+    records: Any,
+    kids: dict[int, Any],
+    hook_name: str,
+    after: Callable[[int], None],
+) -> bool:
+    """Run the game's sweep ``hook_name`` (batch_mark_tier or batch_solve_tier) over every
+    window of a tier, a window per task on every core (windows write their own records;
+    marking writes the same value, reached, into the child tier, where they may overlap),
+    and ``after(result)`` in this thread, in order. False when the game declines: it is
+    asked with an empty window first."""
+    hook = graph.hooks.mark_tier if hook_name == "batch_mark_tier" else graph.hooks.solve_tier
+    child = sweep_child(graph, tier, kids, files.record.dtype)
+    if hook is None or child is None:
+        return False
+    codes = sweep_codes(files.record)
+    flat = np.asarray(records)
+    if hook(tier, 0, flat[:0], child, codes) is None:
+        return False
+
+    def visit(window: tuple[int, int]) -> int | None:
+        start, stop = window
+        return hook(tier, start, flat[start:stop], child, codes)
+
+    def apply(result: int | None) -> None:
+        if result is None:
+            raise GameError(f"{graph.rules.name}.{hook_name} declined part of tier {tier}")
+        after(int(result))
+
+    in_parallel(sweep_windows(flat.shape[0]), visit, apply)
+    return True
+
+
 def mark_by_sweeps(
     graph: TierGraph,
     files: TierFiles,
@@ -479,34 +516,19 @@ def mark_by_sweeps(
     done: int,
     memory: MemoryWatch | None,
 ) -> int | None:
-    """Mark a tier's children by the game's batch_mark_tier, a window per task on every
-    core (the windows write their own records and mark the same value, reached, into the
-    child tier: they may overlap there). Returns ``done`` plus the positions visited, or
-    None when the game declines (it is asked with an empty window first)."""
-    hook = graph.hooks.mark_tier
-    child = sweep_child(graph, tier, kids, files.record.dtype)
-    if hook is None or child is None:
-        return None
-    codes = sweep_codes(files.record)
-    flat = np.asarray(records)
-    if hook(tier, 0, flat[:0], child, codes) is None:
-        return None
+    """Mark a tier's children by the game's batch_mark_tier (``sweep_tier``); returns
+    ``done`` plus the positions visited, or None when the game declines."""
     counted = [done]
 
-    def visit(window: tuple[int, int]) -> int | None:
-        start, stop = window
-        return hook(tier, start, flat[start:stop], child, codes)
-
-    def count(visited: int | None) -> None:
-        if visited is None:
-            raise GameError(f"{graph.rules.name}.batch_mark_tier declined part of tier {tier}")
+    def count(visited: int) -> None:
         counted[0] += visited
         if memory is not None:
             memory.check(f"marking the reachable positions of {graph.rules.name}", counted[0])
         if progress is not None:
             progress(counted[0], counted[0], level=tier)
 
-    in_parallel(sweep_windows(flat.shape[0]), visit, count)
+    if not sweep_tier(graph, files, tier, records, kids, "batch_mark_tier", count):
+        return None
     return counted[0]
 
 
