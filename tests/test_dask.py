@@ -41,19 +41,52 @@ def test_two_workers_write_the_bytes_one_process_writes(tmp_path: Path, game: An
     assert not list((tmp_path / "dask").glob("*.bits"))  # the bit sets of reach are gone
 
 
+class SolvesByChunks(ConnectFour):
+    """Connect Four that marks by sweeps (its reach tasks record ends) but declines to
+    solve by them: the span tasks go by chunks over marks whose ends are recorded."""
+
+    def batch_solve_tier(self, *args: Any) -> None:
+        return None
+
+
+def test_ends_recorded_by_reach_tasks_solve_alike_by_sweeps_and_by_chunks(
+    tmp_path: Path,
+) -> None:
+    build_tablebase(ConnectFour(4, 4), tmp_path / "here")
+    build_on_dask(Rules(ConnectFour(4, 4)), tmp_path / "swept", workers=2)
+    progress = json.loads((tmp_path / "swept" / "progress.json").read_text())
+    assert len(progress["ends_recorded"]) == 17  # every tier: its ends came from its spans
+    build_on_dask(Rules(SolvesByChunks(4, 4)), tmp_path / "chunks", workers=2)
+    assert checksums(tmp_path / "swept") == checksums(tmp_path / "here")
+    assert checksums(tmp_path / "chunks") == checksums(tmp_path / "here")
+    assert not list((tmp_path / "swept").glob("*.ends-*"))  # the spans' ends are gone
+
+
 class DyingConnectFour(ConnectFour):
-    """Connect Four 4x4 whose rules kill the worker process the first time they expand
-    positions with eight discs (a worker that dies in the middle of a task)."""
+    """Connect Four 4x4 whose rules kill the worker process the first time they expand,
+    mark or solve positions with eight discs (a worker that dies in the middle of a
+    task)."""
 
     def __init__(self, marker: str) -> None:
         super().__init__(4, 4)
         self.marker = marker
 
-    def batch_expand_tier(self, tier: int, indices: Any) -> Any:
-        if tier == 8 and np.size(indices) and not os.path.exists(self.marker):
+    def die_once(self, tier: int, work: Any) -> None:
+        if tier == 8 and np.size(work) and not os.path.exists(self.marker):
             Path(self.marker).write_text("died once")
             os._exit(1)
+
+    def batch_expand_tier(self, tier: int, indices: Any) -> Any:
+        self.die_once(tier, indices)
         return super().batch_expand_tier(tier, indices)
+
+    def batch_mark_tier(self, tier: int, start: int, records: Any, *rest: Any) -> Any:
+        self.die_once(tier, records)
+        return super().batch_mark_tier(tier, start, records, *rest)
+
+    def batch_solve_tier(self, tier: int, start: int, records: Any, *rest: Any) -> Any:
+        self.die_once(tier, records)
+        return super().batch_solve_tier(tier, start, records, *rest)
 
 
 def test_a_worker_killed_in_a_task_changes_nothing(tmp_path: Path) -> None:

@@ -31,6 +31,7 @@ from ..records import (
     RecordFormat,
     TierSummary,
     count_pairs,
+    sweep_codes,
 )
 from ..spaces.graph import I8, I32, I64, NO_BOOLS, B
 from ..spaces.pipeline import in_parallel
@@ -42,6 +43,7 @@ from ..spaces.tiers import (
     expand_chunk,
     reach,
     reached_indices,
+    sweep_child,
     sweep_tier,
 )
 from ..terminals import Terminals
@@ -142,6 +144,31 @@ def solve_by_sweeps(
             f"of tier {tier} unsolved"
         )
     return summary
+
+
+def solve_span_by_sweep(
+    graph: TierGraph, files: TierFiles, tier: int, marks: Any, span: tuple[int, int]
+) -> tuple[Any, TierSummary] | None:
+    """The records and summary of indices ``span`` of a tier whose ends were recorded while
+    marking, by the game's batch_solve_tier on a copy of their marks; None when the game
+    declines (or the tier has moves inside it or into several tiers)."""
+    hook = graph.hooks.solve_tier
+    kids = {k: files.final(k) for k in graph.children[tier]}
+    child = sweep_child(graph, tier, kids, files.record.dtype)
+    if hook is None or child is None:
+        return None
+    start, stop = span
+    out = np.array(marks[start:stop])
+    solved = hook(tier, start, out, child, sweep_codes(files.record))
+    if solved is None:
+        return None
+    _check_status(-solved if solved < 0 else 0, tier, files.record)
+    summary = TierSummary()
+    summary.add_records(out, files.record)
+    if REACHED in summary.values:
+        raise GameError(f"{graph.rules.name}.batch_solve_tier left positions of tier {tier} "
+                        "unsolved")  # fmt: skip
+    return out, summary
 
 
 def _solve_tier(

@@ -390,22 +390,22 @@ def reach_span(
     marks: Any,
     span: tuple[int, int],
     kids: dict[int, Any],
-) -> int:
+) -> tuple[int, Any | None]:
     """Mark in ``kids`` (an array per child tier, nonzero = reached) the children of the
     reached positions of indices ``span`` = (start, stop) of a tier without moves inside
-    it; returns how many positions were expanded. Spans are independent. By the game's
-    batch_mark_tier where it answers and ``kids`` hold records, on a copy of the span's
-    marks (the ends it records there are dropped: solving judges them again)."""
+    it; returns how many positions were expanded, and, where the game's batch_mark_tier
+    did it (``kids`` holding records), the span's marks with its ends recorded (a copy:
+    ``marks`` are not written). Spans are independent."""
     start, stop = span
     hook = graph.hooks.mark_tier
     child = sweep_child(graph, tier, kids, files.record.dtype)
     if hook is not None and child is not None and child.dtype == files.record.dtype:
-        window = np.array(marks[start:stop])  # a copy: the ends it records are not kept
+        window = np.array(marks[start:stop])
         visited = hook(tier, start, window, child, sweep_codes(files.record))
         if visited is not None:
-            return int(visited)
+            return int(visited), window
     batches = (reached_indices(marks, a, min(a + CHUNK, stop)) for a in range(start, stop, CHUNK))
-    return expand_marking(graph, files, terminals, tier, batches, kids, None, None, 0)
+    return expand_marking(graph, files, terminals, tier, batches, kids, None, None, 0), None
 
 
 def reach_inside(

@@ -4,7 +4,10 @@ The tier graph becomes a task graph. Marking what play reaches: a tier without m
 inside it is cut into spans of indices, and a task per span expands its reached positions
 and writes what it found in each child tier as a bit set of its own (``reach-T-K-S.bits``);
 a merge task per tier ors its parents' bit sets into its marks once they are all there; a
-loopy tier is marked whole by one task. Solving, leaves first: a task per span of a tier
+loopy tier is marked whole by one task. A span marked by the game's sweep
+(batch_mark_tier) also leaves its marks with its ends recorded (``tier-T.ends-S``); when
+every span of a tier left them, this process copies them into the tier's marks before
+solving, and the tier's span tasks solve by batch_solve_tier. Solving, leaves first: a task per span of a tier
 without moves inside reads the tier's marks and its children's final records and writes
 the records of its span to a file of its own (``tier-T.span-S``); a finishing task joins
 the spans into the tier's file (fsync, hash, rename); a loopy tier is solved whole by one
@@ -38,7 +41,7 @@ from ..rules import Rules
 from ..solvers.loopy_counters import fits, solve_with_counters
 from ..solvers.loopy_frontiers import solve_with_unmoves
 from ..solvers.loopy_tiers import solve_loopy_tier
-from ..solvers.tiered import solve_span
+from ..solvers.tiered import solve_span, solve_span_by_sweep
 from ..spaces.pipeline import THREADS
 from ..spaces.tier_files import (
     TierFiles,
@@ -186,7 +189,11 @@ class _Run:
         for tier in graph.order:
             if not files.is_expanded(tier):
                 files.progress["expanded"].append(tier)
+                if tier in reach and self._record_ends(tier):
+                    files.progress.setdefault("ends_recorded", []).append(tier)
         write_json_atomically(files.progress_path, files.progress)
+        for path in files.directory.glob("*.ends-*"):
+            path.unlink()
         for tier in reversed(graph.order):
             if not files.is_solved(tier):
                 self._solve(tier)
@@ -211,6 +218,22 @@ class _Run:
                     "memory": memory,
                 }
             )
+
+    def _record_ends(self, tier: int) -> bool:
+        """Copy into a tier's marks the ends its reach tasks recorded (each span's marks
+        with its ends, by batch_mark_tier), when every span of the current cut left them;
+        whether it did. This process alone writes the tier's marks now (its reach tasks
+        are done), and a crash before progress.json says so leaves ends that solving by
+        chunks judges again."""
+        paths = [self.files.directory / _ends_name(tier, span) for span in self.spans(tier)]
+        if not self.graph.sizes[tier] or not all(path.exists() for path in paths):
+            return False
+        marks = self.files.partial(tier, self.graph.sizes[tier])
+        for span, path in zip(self.spans(tier), paths, strict=True):
+            marks[span[0] : span[1]] = np.fromfile(path, dtype=marks.dtype)
+        if isinstance(marks, np.memmap):
+            marks.flush()
+        return True
 
     def _merge(self, tier: int, root: int) -> None:
         """Or the bit sets the tier's parents wrote into its marks (in this process: the
@@ -301,6 +324,11 @@ def _span_name(tier: int, span: tuple[int, int]) -> str:
     return f"{tier_file_name(tier, 'span')}-{span[0]}-{span[1]}"
 
 
+def _ends_name(tier: int, span: tuple[int, int]) -> str:
+    """The file of a span's marks with its ends recorded, written by its reach task."""
+    return f"{tier_file_name(tier, 'ends')}-{span[0]}-{span[1]}"
+
+
 class _Packed:
     """A game's rules pickled once; unpickled once per process that runs its tasks."""
 
@@ -351,7 +379,10 @@ def _reach_span_task(
         files.directory / tier_file_name(tier, "partial"), dtype=files.record.dtype, mode="r"
     ) if graph.sizes[tier] else np.zeros(0, dtype=files.record.dtype)  # fmt: skip
     kids = {k: np.zeros(graph.sizes[k], dtype=files.record.dtype) for k in graph.children[tier]}
-    count = reach_span(graph, files, Terminals(rules.name), tier, marks, tuple(span), kids)
+    start, stop = span
+    count, ends = reach_span(graph, files, Terminals(rules.name), tier, marks, (start, stop), kids)
+    if ends is not None:  # the span's marks with its ends recorded, for the coordinator
+        _write_atomically(files.directory / _ends_name(tier, (start, stop)), ends.tobytes())
     _bit_sets(files.directory, tier, kids, n)
     return count
 
@@ -382,10 +413,16 @@ def _solve_span_task(
     marks = np.memmap(
         files.directory / tier_file_name(tier, "partial"), dtype=files.record.dtype, mode="r"
     ) if graph.sizes[tier] else np.zeros(0, dtype=files.record.dtype)  # fmt: skip
-    out = np.zeros(stop - start, dtype=files.record.dtype)
-    if out.shape[0] == graph.sizes[tier] and start != 0:
-        raise AssertionError("a span that is the whole tier starts at 0")
-    summary = solve_span(graph, files, Terminals(rules.name), tier, marks, (start, stop), out)
+    swept = None
+    if files.ends_recorded(tier):
+        swept = solve_span_by_sweep(graph, files, tier, marks, (start, stop))
+    if swept is not None:
+        out, summary = swept
+    else:
+        out = np.zeros(stop - start, dtype=files.record.dtype)
+        if out.shape[0] == graph.sizes[tier] and start != 0:
+            raise AssertionError("a span that is the whole tier starts at 0")
+        summary = solve_span(graph, files, Terminals(rules.name), tier, marks, (start, stop), out)
     path = files.directory / name
     _write_atomically(path, out.tobytes())
     return {"sha256": file_sha256(path), "summary": summary.as_json()}
