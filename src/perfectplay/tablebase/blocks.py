@@ -9,6 +9,7 @@ writes a compressed copy of a tablebase directory, checking every tier first.
 from __future__ import annotations
 
 import shutil
+import sys
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -24,7 +25,8 @@ if TYPE_CHECKING:
     from .header import TierEntry
 
 BLOCK_RECORDS = 1 << 16
-KEEP_BLOCKS = 8
+KEEP_BLOCKS = 32
+"""Blocks kept per tier (2 MB of 1-byte records, 4 MB of 2-byte ones)."""
 
 
 class BlockReader:
@@ -38,9 +40,12 @@ class BlockReader:
         self.size = size
         self.block = block
         self.dtype = dtype
-        self._decompress = zstandard.ZstdDecompressor().decompress
+        self._zstd = zstandard
+        self._local = threading.local()  # a decompressor per thread: one is not thread-safe
         self._cache: OrderedDict[int, Any] = OrderedDict()
         self._lock = threading.Lock()
+        self._last: tuple[int, Any] = (-1, None)
+        """The block read last, with its number (one tuple: threads swap it whole)."""
 
     @classmethod
     def open(cls, directory: Path, header: Header, tier: int, record: RecordFormat) -> BlockReader:
@@ -70,12 +75,29 @@ class BlockReader:
                 self._cache.move_to_end(b)
                 return found
         frame = self.data[int(self.offsets[b]) : int(self.offsets[b + 1])]
-        array = np.frombuffer(self._decompress(frame), dtype=self.dtype)
+        decompress = getattr(self._local, "decompress", None)
+        if decompress is None:
+            decompress = self._local.decompress = self._zstd.ZstdDecompressor().decompress
+        array = np.frombuffer(decompress(frame), dtype=self.dtype)
         with self._lock:
             self._cache[b] = array
             while len(self._cache) > KEEP_BLOCKS:
                 self._cache.popitem(last=False)
         return array
+
+    def _entry(self, b: int) -> tuple[int, Any]:
+        """(b, block b's records for one probe), kept as the block read last."""
+        entry = (b, self._items(self._block(b)))
+        self._last = entry
+        return entry
+
+    def _items(self, array: Any) -> Any:
+        """What one probe indexes in a block: a memoryview of its records, whose items are
+        plain ints (faster than numpy scalars), where the machine reads them in the file's
+        little-endian order; else the array."""
+        if sys.byteorder != "little":
+            return array
+        return memoryview(array).cast("B" if array.dtype.itemsize == 1 else "H")
 
     @property
     def shape(self) -> tuple[int]:
@@ -83,6 +105,14 @@ class BlockReader:
         return (self.size,)
 
     def __getitem__(self, where: Any) -> Any:
+        if type(where) is int:  # one probe: the block read last, else any kept one
+            if not 0 <= where < self.size:
+                raise IndexError(f"index {where} is outside the tier's {self.size}")
+            b, i = divmod(where, self.block)
+            last = self._last
+            if last[0] != b:
+                last = self._entry(b)
+            return last[1][i]
         if isinstance(where, slice):
             where = np.arange(*where.indices(self.size))
         if isinstance(where, (int, np.integer)):

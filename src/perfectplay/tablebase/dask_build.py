@@ -7,14 +7,15 @@ a merge task per tier ors its parents' bit sets into its marks once they are all
 loopy tier is marked whole by one task. A span marked by the game's sweep
 (batch_mark_tier) also leaves its marks with its ends recorded (``tier-T.ends-S``); when
 every span of a tier left them, this process copies them into the tier's marks before
-solving, and the tier's span tasks solve by batch_solve_tier. Solving, leaves first: a task per span of a tier
-without moves inside reads the tier's marks and its children's final records and writes
-the records of its span to a file of its own (``tier-T.span-S``); a finishing task joins
-the spans into the tier's file (fsync, hash, rename); a loopy tier is solved whole by one
-task. No two tasks write the same file at once, every task writes through a temporary
-name renamed when complete, so a task run again after its worker died starts clean, and
-only this process (the client) writes ``progress.json``: a solve run again goes on from the
-tiers, merges and spans it records as finished (their files checked by hash).
+solving, and the tier's span tasks solve by batch_solve_tier. Solving, leaves first: a
+task per span of a tier without moves inside reads the tier's marks and its children's
+final records and writes the records of its span to a file of its own (``tier-T.span-S``);
+a finishing task joins the spans into the tier's file (fsync, hash, rename); a loopy tier
+is solved whole by one task. No two tasks write the same file at once, every task writes
+through a temporary name renamed when complete, so a task run again after its worker died
+starts clean, and only this process (the client) writes ``progress.json``: a solve run
+again goes on from the tiers, merges and spans it records as finished (their files
+checked by hash).
 
 Precondition: the directory is on a file system every worker and this process see.
 """
