@@ -20,7 +20,10 @@ The tier protocol, for solving out of core: a tier is a set of positions with a 
 ``batch_unrank``; an index that is no legal position unranks to -1). Every move from a
 position of tier t leads into a tier that ``child_tiers(t)`` lists; t lists itself when
 moves stay inside it (a loopy tier, solved by rounds), and the tiers form no other cycle.
-The rules themselves come from the batch protocol.
+The rules themselves come from the batch protocol. A game may also sweep a window of a tier
+whose moves lead into at most one other tier in one loop of its own (``batch_mark_tier``,
+``batch_solve_tier``), reading and writing records through the ``SweepCodes`` it is handed
+(re-exported here), never their format.
 
 ``HOOKS`` lists every method and attribute perfectplay looks for, as required, optional,
 speed (the batch protocol over integer codes) or tiers (the tier protocol, which also needs
