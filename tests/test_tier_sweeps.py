@@ -81,22 +81,51 @@ def test_marking_sweep_records_ends_and_marks_the_children(
         assert set(child[child != 0].tolist()) <= {CODES.reached}, tier
 
 
-def _retrograde(child_records: list[int]) -> int:
+def _retrograde(child_records: list[int], record: RecordFormat) -> int:
     """A position's record from its children's, as retrograde analysis decides."""
-    values = [(r >> RECORD.shift, r & RECORD.max_remoteness) for r in child_records]
+    values = [(r >> record.shift, r & record.max_remoteness) for r in child_records]
     wins = [p + 1 for v, p in values if v == Value.LOSS]
     ties = [p + 1 for v, p in values if v == Value.TIE]
     if wins:
-        return (int(Value.WIN) << RECORD.shift) | min(wins)
+        return (int(Value.WIN) << record.shift) | min(wins)
     if ties:
-        return (int(Value.TIE) << RECORD.shift) | min(ties)
-    return (int(Value.LOSS) << RECORD.shift) | (max(p for _, p in values) + 1)
+        return (int(Value.TIE) << record.shift) | min(ties)
+    return (int(Value.LOSS) << record.shift) | (max(p for _, p in values) + 1)
 
 
-def _random_records(size: int, rng: np.random.Generator) -> Any:
+def _random_records(size: int, rng: np.random.Generator, record: RecordFormat) -> Any:
     values = rng.choice([int(Value.WIN), int(Value.LOSS), int(Value.TIE)], size)
-    plies = rng.integers(0, 20, size)
-    return ((values << RECORD.shift) | plies).astype(RECORD.dtype)
+    plies = rng.integers(0, min(record.max_remoteness, 200), size)
+    return ((values << record.shift) | plies).astype(record.dtype)
+
+
+def _check_solving(game: ConnectFour, rng: np.random.Generator, record: RecordFormat) -> None:
+    """Mark then solve a random window of every tier (whose next tier a test can hold)
+    over random child records, and compare each solved record with ``_retrograde``."""
+    codes = sweep_codes(record)
+    for tier in range(game.width * game.height):
+        child_size = game.tier_size(tier + 1)
+        if child_size > LARGEST:
+            continue
+        start, stop = _window(game, tier, rng)
+        reached = rng.random(stop - start) < 0.6
+        records = np.where(reached, codes.reached, 0).astype(record.dtype)
+        marks = np.zeros(child_size, dtype=record.dtype)
+        game.batch_mark_tier(tier, start, records, marks, codes)  # ends recorded
+        going = records == codes.reached
+        ended = records.copy()
+        child = _random_records(child_size, rng, record)
+        solved = game.batch_solve_tier(tier, start, records, child, codes)
+        assert solved == int(going.sum()), tier
+        assert np.array_equal(records[~going], ended[~going]), tier  # ends left alone
+        found = game.batch_expand_tier(tier, start + np.flatnonzero(going))
+        assert found is not None
+        _, parents, child_index = found
+        rows = np.flatnonzero(going)
+        for row in range(rows.size):
+            kids = child_index[parents == row].tolist()
+            want = _retrograde([int(child[k]) for k in kids], record)
+            assert int(records[rows[row]]) == want, tier
 
 
 @pytest.mark.parametrize("mode", ["compiled", "interpreted"])
@@ -106,29 +135,16 @@ def test_solving_sweep_decides_as_retrograde_analysis(
 ) -> None:
     monkeypatch.setattr(compiled, "MODE", mode)
     game = ConnectFour(width, height, connect)
-    rng = np.random.default_rng(width * 1000 + height * 10 + connect)
-    for tier in range(width * height):
-        child_size = game.tier_size(tier + 1)
-        if child_size > LARGEST:
-            continue
-        start, stop = _window(game, tier, rng)
-        reached = rng.random(stop - start) < 0.6
-        records = np.where(reached, CODES.reached, 0).astype(RECORD.dtype)
-        marks = np.zeros(child_size, dtype=RECORD.dtype)
-        game.batch_mark_tier(tier, start, records, marks, CODES)  # ends recorded
-        going = records == CODES.reached
-        ended = records.copy()
-        child = _random_records(child_size, rng)
-        solved = game.batch_solve_tier(tier, start, records, child, CODES)
-        assert solved == int(going.sum()), tier
-        assert np.array_equal(records[~going], ended[~going]), tier  # ends left alone
-        found = game.batch_expand_tier(tier, start + np.flatnonzero(going))
-        assert found is not None
-        _, parents, child_index = found
-        rows = np.flatnonzero(going)
-        for row in range(rows.size):
-            kids = child_index[parents == row].tolist()
-            assert int(records[rows[row]]) == _retrograde([int(child[k]) for k in kids]), tier
+    _check_solving(game, np.random.default_rng(width * 1000 + height * 10 + connect), RECORD)
+
+
+@pytest.mark.parametrize(("width", "height", "connect"), [(4, 4, 4), (6, 4, 4), (3, 3, 3)])
+def test_solving_sweep_reads_and_writes_two_byte_records(
+    width: int, height: int, connect: int
+) -> None:
+    """Games longer than 31 plies keep 2-byte records: the same sweeps on uint16 arrays."""
+    game = ConnectFour(width, height, connect)
+    _check_solving(game, np.random.default_rng(width + height + connect), RecordFormat(2))
 
 
 @pytest.mark.parametrize("mode", ["compiled", "interpreted"])
