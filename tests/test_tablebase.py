@@ -352,6 +352,27 @@ def test_compressed_copy_answers_the_same(tmp_path: Path) -> None:
     assert packed * 8 < solution.stats.states * 8  # under a byte a position
 
 
+def test_compressed_two_byte_records_answer_the_same(tmp_path: Path) -> None:
+    """A game longer than 31 plies keeps 2-byte records; its compressed copy answers every
+    position as the original does, one probe at a time and many at once."""
+    game = Subtraction(100, (1, 2))
+    header, _ = build_tablebase(game, tmp_path / "tb")
+    assert header.record_bytes == 2
+    write_header(tmp_path / "small", compress(tmp_path / "tb", tmp_path / "small", header))
+    with (
+        open_tablebase(tmp_path / "tb", game) as plain,
+        open_tablebase(tmp_path / "small", game) as packed,
+    ):
+        for n in range(101):
+            assert packed.lookup(n) == plain.lookup(n)
+            assert plain.lookup(n) is not None
+        tier = next(iter(header.tiers))
+        indices = np.arange(header.tiers[tier].size, dtype=np.int64)
+        assert np.array_equal(
+            packed.probe_records(tier, indices), plain.probe_records(tier, indices)
+        )
+
+
 @pytest.mark.parametrize("form", ["mapped", "compressed"])
 def test_threads_share_one_tablebase(tmp_path: Path, form: str) -> None:
     """Threads probing one tablebase at once, in random order (in the compressed form,

@@ -253,3 +253,22 @@ def test_check_finds_sweeps_that_lie(game: Any, hook: str) -> None:
     problems = check_game(game(4, 4), samples=200)
     assert problems and all(hook in p for p in problems)
     assert check_game(ConnectFour(4, 4), samples=200) == []
+
+
+def test_sweeps_refuse_windows_they_cannot_index_safely() -> None:
+    """The compiled sweeps check no index: a window past the tier, a child array of the
+    wrong length, or records of another type than the codes were made for are refused."""
+    game = ConnectFour(4, 4)
+    size, child_size = game.tier_size(3), game.tier_size(4)
+    records = np.full(4, CODES.reached, dtype=RECORD.dtype)
+    child = np.zeros(child_size, dtype=RECORD.dtype)
+    with pytest.raises(ValueError, match="window"):
+        game.batch_mark_tier(3, size - 2, records, child, CODES)
+    with pytest.raises(ValueError, match="window"):
+        game.batch_mark_tier(3, 0, records, child[:-1], CODES)
+    wide = np.zeros(child_size, dtype=np.uint16)
+    with pytest.raises(ValueError, match="window"):
+        game.batch_solve_tier(3, 0, records, wide, CODES)
+    with pytest.raises(ValueError, match="window"):
+        game.batch_solve_tier(3, 0, records.astype(np.uint16), wide, CODES)
+    assert game.batch_mark_tier(3, 0, records, child, CODES) == 4

@@ -734,13 +734,18 @@ class DiscTiers:
             return None
         size = self.size(tier)
         child_size = self.size(tier + 1) if tier < self.cells else 0
-        if not 0 <= start <= start + records.shape[0] <= size or child_records.shape != (
-            child_size,
+        if (
+            not 0 <= start <= start + records.shape[0] <= size
+            or child_records.shape != (child_size,)
+            or records.dtype != child_records.dtype
+            or records.dtype.kind != "u"
+            or len(codes.worth) != 1 << (8 * records.dtype.itemsize)
         ):  # the compiled kernels do not check their indices
             raise ValueError(
                 f"a sweep of tier {tier} takes a window within its {size} indices (not "
                 f"{start}..{start + records.shape[0]}) and the {child_size} records of the "
-                f"next tier (not {child_records.shape})"
+                f"next tier (not {child_records.shape}), both of the records' type that "
+                f"the codes were made for"
             )
         if self.sweeping is None:
             self.sweeping = sweep_tables(self.cells, self.board.height, self.binom)

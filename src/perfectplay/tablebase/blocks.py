@@ -97,7 +97,8 @@ class BlockReader:
         little-endian order; else the array."""
         if sys.byteorder != "little":
             return array
-        return memoryview(array).cast("B" if array.dtype.itemsize == 1 else "H")
+        items = memoryview(array).cast("B")  # a cast goes through bytes
+        return items if array.dtype.itemsize == 1 else items.cast("H")
 
     @property
     def shape(self) -> tuple[int]:

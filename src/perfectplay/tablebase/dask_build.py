@@ -379,7 +379,9 @@ def _reach_span_task(
     marks = np.memmap(
         files.directory / tier_file_name(tier, "partial"), dtype=files.record.dtype, mode="r"
     ) if graph.sizes[tier] else np.zeros(0, dtype=files.record.dtype)  # fmt: skip
-    kids = {k: np.zeros(graph.sizes[k], dtype=files.record.dtype) for k in graph.children[tier]}
+    swept = graph.hooks.mark_tier is not None  # a sweep marks records; else bits will do
+    kind = files.record.dtype if swept else np.bool_
+    kids = {k: np.zeros(graph.sizes[k], dtype=kind) for k in graph.children[tier]}
     start, stop = span
     count, ends = reach_span(graph, files, Terminals(rules.name), tier, marks, (start, stop), kids)
     if ends is not None:  # the span's marks with its ends recorded, for the coordinator
