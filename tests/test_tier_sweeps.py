@@ -22,6 +22,7 @@ from perfectplay.records import (
     UNSOLVED_CHILD,
     RecordFormat,
     sweep_codes,
+    tally_records,
 )
 from perfectplay.selftest import check_game
 from perfectplay.solvers.tiered import combine
@@ -272,3 +273,18 @@ def test_sweeps_refuse_windows_they_cannot_index_safely() -> None:
     with pytest.raises(ValueError, match="window"):
         game.batch_solve_tier(3, 0, records.astype(np.uint16), wide, CODES)
     assert game.batch_mark_tier(3, 0, records, child, CODES) == 4
+
+
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+@pytest.mark.parametrize(("length", "dtype"), [(0, np.uint8), (4099, np.uint8),
+                                                (3001, np.uint16)])  # fmt: skip
+def test_records_are_tallied_as_bincount_counts_them(
+    length: int, dtype: Any, mode: str, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr(compiled, "MODE", mode)
+    rng = np.random.default_rng(length)
+    records = rng.integers(0, np.iinfo(dtype).max + 1, length).astype(dtype)
+    records[: length // 2] = records[0] if length else 0  # long runs of one record
+    tally = np.full(np.iinfo(dtype).max + 1, 7, dtype=np.int64)
+    tally_records(records, tally)
+    assert np.array_equal(tally - 7, np.bincount(records, minlength=tally.shape[0]))
