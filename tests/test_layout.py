@@ -16,7 +16,7 @@ LAYERS = [
     ("protocol",),
     ("cgt",),
     ("rules", "terminals", "identity"),
-    ("spaces",),
+    ("spaces", "compiled_games"),
     ("solvers",),
     ("answers", "tablebase.header", "tablebase.write", "solution"),
     ("solve", "sums", "outcomes", "selftest", "sweep_check", "book"),

@@ -53,7 +53,12 @@ def fingerprint(rules: Rules[Any, Any], playouts: int = 8, plies: int = 200) -> 
         for _ in range(plies):
             key = rules.key_of(state)
             facts: list[Any] = [key, rules.outcome(state)]
-            if rules.tiers is not None and isinstance(key, int):
+            # An engine's ranking follows from the rules: its tiers alone are fingerprinted
+            # (ranks would mean finding every position first).
+            if rules.tiers is not None and isinstance(key, int) and rules.tiers.ranked_by_engine:
+                code = np.array([key], dtype=np.int64)
+                facts.append(int(rules.tiers.tier_of(code)[0]) if rules.tiers.tier_of else None)
+            elif rules.tiers is not None and isinstance(key, int):
                 code = np.array([key], dtype=np.int64)
                 tier = rules.tiers.tier_of(code)[0] if rules.tiers.tier_of else None
                 facts += [tier, None if tier is None else rules.tiers.rank(int(tier), code)[0]]

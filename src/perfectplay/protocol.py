@@ -299,6 +299,27 @@ HOOKS: tuple[Hook, ...] = (
         "the tier solver solves by batch_expand_tier (or its three steps), in chunks",
     ),
     Hook(
+        "ranked_by_engine",
+        "tiers",
+        "ranked_by_engine: bool (CompiledGame sets it: the engine found each tier's reachable "
+        "codes, every index is a position play reaches, and a tablebase keeps the codes)",
+        "the tier solver marks what play reaches; a tablebase holds records only",
+        method=False,
+    ),
+    Hook(
+        "ranking",
+        "tiers",
+        "ranking() -> the engine's Ranking (each tier's sorted codes and child tiers); "
+        "use_ranking(ranking) takes one read from a tablebase (ranked_by_engine games)",
+        "no codes are saved beside the records",
+    ),
+    Hook(
+        "use_ranking",
+        "tiers",
+        "use_ranking(ranking): answer ranks from a Ranking read from a tablebase",
+        "the ranking is found again from the start",
+    ),
+    Hook(
         "batch_tier",
         "tiers",
         "batch_tier(codes) -> int64 tiers of the codes",

@@ -78,6 +78,12 @@ class TierRules:
     """One marking pass over a window of a tier's records (batch_mark_tier)."""
     solve_tier: Callable[[int, int, Any, Any, Any], int | None] | None = None
     """One solving pass over a window of a marked tier's records (batch_solve_tier)."""
+    ranked_by_engine: bool = False
+    """Every index is a position play reaches (the engine's ranking of a CompiledGame)."""
+    ranking: Callable[..., Any] | None = None
+    """The engine's Ranking (ranked_by_engine games), found on first use."""
+    use_ranking: Callable[[Any], None] | None = None
+    """Take a Ranking read from a tablebase (ranked_by_engine games)."""
 
 
 class Rules(Generic[S, M]):
@@ -136,6 +142,9 @@ class Rules(Generic[S, M]):
                 expand_tier=hooks.get("batch_expand_tier"),
                 mark_tier=hooks.get("batch_mark_tier"),
                 solve_tier=hooks.get("batch_solve_tier"),
+                ranked_by_engine=bool(hooks.get("ranked_by_engine", False)),
+                ranking=hooks.get("ranking"),
+                use_ranking=hooks.get("use_ranking"),
             )
 
     def starting_at(self, state: S) -> Rules[S, M]:

@@ -551,6 +551,13 @@ def reach(
         for tier in graph.order:
             if files.is_expanded(tier):
                 continue
+            if hooks.ranked_by_engine:  # every index is a position play reaches
+                records = files.partial(tier, graph.sizes[tier])
+                records[:] = files.record.reached
+                records.flush()
+                del records
+                files.mark_expanded(tier)
+                continue
             records = files.partial(tier, graph.sizes[tier])
             kids = {k: files.partial(k, graph.sizes[k]) for k in graph.children[tier]}
             if tier in graph.loopy:

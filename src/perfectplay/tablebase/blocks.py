@@ -158,7 +158,8 @@ def compress(source: Path, target: Path, header: Header, level: int = 19) -> Hea
                 "index_sha256": file_sha256(target / index_name),
             }
         )
-    for extra in (header.keys, header.grundy):
+    kept_codes = [] if header.codes is None else header.codes["tiers"]
+    for extra in (header.keys, header.grundy, *kept_codes):
         if extra is not None:
             if file_sha256(source / extra["file"]) != extra["sha256"]:
                 raise TablebaseError(f"{source}: {extra['file']} fails its checksum")
@@ -172,6 +173,7 @@ def compress(source: Path, target: Path, header: Header, level: int = 19) -> Hea
         keys=header.keys,
         grundy=header.grundy,
         compressed={"block_records": BLOCK_RECORDS, "level": level, "tiers": tiers},
+        codes=header.codes,
     )
 
 

@@ -20,6 +20,7 @@ from ..solve import solve
 from ..solvers.tiered import solve_tiers
 from ..spaces.tier_files import TierFiles, tier_file_name
 from ..spaces.tiers import TierGraph
+from .codes import write_codes
 from .header import Header, TierEntry, existing, write_header
 
 
@@ -34,15 +35,21 @@ def build_tiered(
     found = existing(directory, identity)
     if found is not None:
         return found, 0.0
+    ranking = None
+    if rules.tiers is not None and rules.tiers.ranking is not None:
+        ranking = rules.tiers.ranking(progress)  # every tier's codes, found once
     graph = TierGraph(rules)
     # A loopy tier bounds no game's length: 2-byte records, remoteness up to 8,191.
     record = format_for(graph.longest if graph.longest is not None else 1 << 8)
     files = TierFiles(directory, record, identity)
     seconds = solve_tiers(graph, files, progress, memory)
-    return build_header(rules, graph, files), seconds
+    codes = None if ranking is None else write_codes(directory, ranking)
+    return build_header(rules, graph, files, codes), seconds
 
 
-def build_header(rules: Rules[Any, Any], graph: TierGraph, files: TierFiles) -> Header:
+def build_header(
+    rules: Rules[Any, Any], graph: TierGraph, files: TierFiles, codes: dict[str, Any] | None = None
+) -> Header:
     """Write the header of a tiered solve whose tiers are all finished; the header."""
     assert rules.batch is not None and rules.tiers is not None
     root = np.array([rules.key_of(rules.initial_state())], dtype=np.int64)
@@ -70,6 +77,7 @@ def build_header(rules: Rules[Any, Any], graph: TierGraph, files: TierFiles) -> 
         keys=None,
         grundy=None,
         compressed=None,
+        codes=codes,
     )
     write_header(files.directory, header)
     return header

@@ -13,7 +13,9 @@ Format version 1::
       "keys": {"file", "sha256", "count"} | null,    # graph layout: sorted int64 keys
       "grundy": {"file", "sha256"} | null,           # graph layout: int32, in key order
       "compressed": {"block_records": B, "tiers": [{"tier", "file", "sha256",
-                     "index_file", "index_sha256"}]} | null
+                     "index_file", "index_sha256"}]} | null,
+      "codes"?: {"tiers": [{"tier", "file", "sha256", "count", "children"}]}
+                                              # tiers ranked by the engine: sorted int64
     }
 
 A tier file longer than one block also has the SHA-256 of each block, so that a reader
@@ -67,6 +69,9 @@ class Header:
     keys: dict[str, Any] | None
     grundy: dict[str, Any] | None
     compressed: dict[str, Any] | None
+    codes: dict[str, Any] | None = None
+    """Tiers ranked by the engine: {"tiers": [{"tier", "file", "sha256", "count",
+    "children"}]}, each tier's sorted int64 codes (see ``tablebase.codes``)."""
 
     def to_json(self) -> dict[str, Any]:
         """The header as written to disk."""
@@ -81,6 +86,7 @@ class Header:
             "keys": self.keys,
             "grundy": self.grundy,
             "compressed": self.compressed,
+            **({"codes": self.codes} if self.codes is not None else {}),
         }
 
     def counts(self) -> dict[str, Any]:
@@ -153,6 +159,12 @@ def _parse(data: Any) -> Header:
         for raw in compressed["tiers"]:
             _plain_name(raw["file"])
             _plain_name(raw["index_file"])
+    codes = data.get("codes")
+    if codes is not None:
+        for raw in codes["tiers"]:
+            _plain_name(raw["file"])
+            _digest(raw["sha256"])
+            int(raw["tier"]), int(raw["count"]), [int(t) for t in raw["children"]]
     return Header(
         identity=dict(data["identity"]),
         layout=str(data["layout"]),
@@ -162,6 +174,7 @@ def _parse(data: Any) -> Header:
         keys=data.get("keys"),
         grundy=data.get("grundy"),
         compressed=compressed,
+        codes=codes,
     )
 
 

@@ -28,6 +28,7 @@ from ..spaces.tier_files import file_sha256
 from ..values import GameValue, Value
 from .blocks import BlockReader
 from .checked import CheckedRecords
+from .codes import read_codes
 from .header import Header, TablebaseError, describe_mismatch, read_header
 
 _VALUES = (Value.WIN, Value.LOSS, Value.TIE, Value.DRAW)  # by value code - 1
@@ -47,6 +48,9 @@ class Tablebase(Answers[S, M]):
         self._tiers: Any = rules.tiers
         self._sizes = {tier: entry.size for tier, entry in header.tiers.items()}
         self._check_files()
+        if header.codes is not None and rules.tiers is not None and rules.tiers.use_ranking:
+            # The engine's ranking, read back (checksums first) instead of found again.
+            rules.tiers.use_ranking(read_codes(directory, header.codes, header.initial[0]))
 
     def _check_files(self) -> None:
         """Every file present at its full length (checksums come when a file is first used)."""

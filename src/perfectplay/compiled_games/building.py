@@ -1,0 +1,280 @@
+"""Compiling a compiled game: its rule functions and the engine's loops around them, cached.
+
+``compile_game`` returns the loops of ``drivers`` bound to one game's rules and parameters,
+either as plain Python (small work, tests) or compiled by numba. Compiled loops come from a
+copy of ``drivers.py`` in the cache directory (``PERFECTPLAY_CACHE``, else
+``~/.cache/perfectplay``) named by a hash of the game's source file, its class, its parameters
+and the drivers' text: numba caches the machine code beside the copy, so a fresh process
+loads it instead of compiling, and an edited game gets a new copy. A rule function numba
+cannot compile is reported in one line (the function, its line, numba's reason).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import inspect
+import os
+import re
+import sys
+import threading
+import types
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import GameError
+from . import drivers
+
+RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward", "unmoves")
+"""The rule functions a compiled game may write (the first four are required)."""
+
+LOOPS = ("outcomes", "keys", "tiers", "legal_moves", "expand", "unmoves", "find", "find_all",
+         "expand_ranked", "start")  # fmt: skip
+
+_lock = threading.Lock()
+_built: dict[tuple[str, bool], Loops] = {}
+
+
+@dataclass(frozen=True)
+class Loops:
+    """The drivers' loops bound to one game and parameter set (compiled or plain)."""
+
+    compiled: bool
+    outcomes: Any
+    keys: Any
+    tiers: Any
+    legal_moves: Any
+    expand: Any
+    unmoves: Any
+    find: Any
+    find_all: Any
+    expand_ranked: Any
+    start: Any
+
+
+def cache_directory() -> Path:
+    """Where copies of the drivers and their machine code are kept."""
+    root = os.environ.get("PERFECTPLAY_CACHE")
+    return Path(root) if root else Path.home() / ".cache" / "perfectplay"
+
+
+def _identity(cls: type, params: tuple[int, ...], functions: dict[str, Any]) -> str:
+    """A hash of what the compiled code depends on."""
+    digest = hashlib.sha256()
+    digest.update(Path(drivers.__file__).read_bytes())
+    digest.update(f"{cls.__module__}.{cls.__qualname__}{params}".encode())
+    try:
+        source_file = inspect.getsourcefile(cls)
+        digest.update(Path(source_file).read_bytes() if source_file else b"")
+    except (OSError, TypeError):
+        pass
+    for name in sorted(functions):
+        try:
+            digest.update(inspect.getsource(functions[name]).encode())
+        except (OSError, TypeError):
+            digest.update(functions[name].__code__.co_code)
+    digest.update(np.__version__.encode())
+    return digest.hexdigest()[:20]
+
+
+def compile_game(
+    cls: type, params: tuple[int, ...], functions: dict[str, Any], max_moves: int, scored: bool,
+    compiled: bool,
+) -> Loops:  # fmt: skip
+    """The loops of ``drivers`` over one game's rules (see the module docstring)."""
+    ident = _identity(cls, params, functions)
+    with _lock:
+        found = _built.get((ident, compiled))
+        if found is None:
+            found = _build(cls, ident, params, functions, max_moves, scored, compiled)
+            _built[(ident, compiled)] = found
+        return found
+
+
+def _build(
+    cls: type, ident: str, params: tuple[int, ...], functions: dict[str, Any], max_moves: int,
+    scored: bool, compiled: bool,
+) -> Loops:  # fmt: skip
+    module: Any = _driver_module(cls, ident, compiled)
+    bound = dict(functions)
+    bound.setdefault("key", _same)
+    bound.setdefault("tier", _zero)
+    bound.setdefault("to_move", _zero)
+    bound.setdefault("reward", _no_reward)
+    bound.setdefault("unmoves", _no_unmoves)
+    if compiled:
+        bound = _compiled_rules(cls, params, bound, max_moves)
+    module.P = params
+    module.MAX_MOVES = max_moves
+    module.SCORED = scored
+    module.HAS_TO_MOVE = "to_move" in functions
+    module.HAS_REWARD = "reward" in functions
+    for name in RULES:
+        setattr(module, f"_{name}", bound[name])
+    loops: dict[str, Any] = {}
+    for name in ("_grown", *LOOPS):
+        function = getattr(module, name)
+        if compiled:
+            import numba
+
+            function = numba.njit(cache=True, nogil=True)(function)
+            setattr(module, name, function)  # loops calling loops see compiled ones
+        if name in LOOPS:
+            loops[name] = function
+    if compiled:
+        _first_calls(cls, loops)
+    return Loops(compiled=compiled, **loops)
+
+
+def _driver_module(cls: type, ident: str, compiled: bool) -> types.ModuleType:
+    """A fresh module of the drivers' text: a file in the cache directory when compiled (so
+    numba can cache it), else executed in memory."""
+    text = Path(drivers.__file__).read_text()
+    name = f"perfectplay_game_{re.sub(r'[^A-Za-z0-9_]', '_', cls.__name__)}_{ident}"
+    if not compiled:
+        module = types.ModuleType(name)
+        exec(compile(text, drivers.__file__, "exec"), module.__dict__)
+        return module
+    folder = cache_directory() / "games"
+    path = folder / f"{name}.py"
+    if not path.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(f".tmp{os.getpid()}")
+        temporary.write_text(text)
+        os.replace(temporary, path)
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _same(p: Any, s: Any) -> Any:
+    return s
+
+
+def _zero(p: Any, s: Any) -> int:
+    return 0
+
+
+def _no_reward(p: Any, s: Any, m: Any) -> float:
+    return 0.0
+
+
+def _no_unmoves(p: Any, s: Any, out: Any) -> int:
+    return 0
+
+
+def _compiled_rules(
+    cls: type, params: tuple[int, ...], functions: dict[str, Any], max_moves: int
+) -> dict[str, Any]:
+    """Each rule function compiled by numba for its arguments, now: a function numba cannot
+    compile is a GameError naming it, its line and numba's reason."""
+    import numba
+
+    p = numba.typeof(params)  # type: ignore[no-untyped-call]
+    arguments = {
+        "start": (p,),
+        "moves": (p, numba.int64, numba.int64[::1]),
+        "play": (p, numba.int64, numba.int64),
+        "outcome": (p, numba.int64),
+        "key": (p, numba.int64),
+        "tier": (p, numba.int64),
+        "to_move": (p, numba.int64),
+        "reward": (p, numba.int64, numba.int64),
+        "unmoves": (p, numba.int64, numba.int64[::1]),
+    }
+    done: dict[int, Any] = {}
+    compiled = {}
+    for name, function in functions.items():
+        dispatcher = _jitted(function, done)
+        try:
+            dispatcher.compile(arguments[name])
+        except Exception as exc:
+            raise GameError(_numba_problem(cls, name, function, exc)) from None
+        compiled[name] = dispatcher
+    return compiled
+
+
+def _jitted(function: Any, done: dict[int, Any]) -> Any:
+    """``function`` under numba.njit, with the plain functions it calls from its own module
+    (helpers) jitted too, without changing the user's module."""
+    import numba
+
+    if isinstance(function, numba.core.registry.CPUDispatcher):
+        return function
+    if id(function) in done:
+        return done[id(function)]
+    from ..compiled import Kernel
+
+    helpers: dict[str, Any] = {}
+    for name in function.__code__.co_names:
+        value = function.__globals__.get(name)
+        if isinstance(value, Kernel):
+            helpers[name] = value.compiled
+        elif (
+            isinstance(value, types.FunctionType)
+            and value.__module__ == function.__module__
+            and value is not function
+        ):
+            helpers[name] = _jitted(value, done)
+    if helpers:
+        copy = types.FunctionType(
+            function.__code__,
+            {**function.__globals__, **helpers},
+            function.__name__,
+            function.__defaults__,
+            function.__closure__,
+        )
+        copy.__qualname__ = function.__qualname__
+        copy.__module__ = function.__module__
+        function = copy
+    cache = function.__closure__ is None and _cacheable(function)
+    dispatcher = numba.njit(cache=cache, nogil=True)(function)
+    done[id(function)] = dispatcher
+    return dispatcher
+
+
+def _cacheable(function: Any) -> bool:
+    """Whether numba can cache it: defined in a real file (not a notebook or stdin)."""
+    filename = function.__code__.co_filename
+    return bool(filename) and not filename.startswith("<") and Path(filename).is_file()
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _numba_problem(cls: type, name: str, function: Any, exc: Exception) -> str:
+    """One line: the rule function, where numba failed in it, and numba's reason."""
+    text = _ANSI.sub("", str(exc))
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    reason = next(
+        (line for line in lines if not line.startswith(("-", "During:", "File", "^", ">"))),
+        type(exc).__name__,
+    )
+    reason = reason.rstrip(":").removesuffix(" in (nopython mode)")
+    where = re.findall(r'File "([^"]+)", line (\d+)', text)
+    code = function.__code__
+    place = f"{Path(code.co_filename).name}:{code.co_firstlineno}"
+    for path, line in reversed(where):
+        if Path(path).name == Path(code.co_filename).name:
+            place = f"{Path(path).name}:{line}"
+            break
+    return (
+        f"{cls.__name__}.{name}() at {place} cannot be compiled by numba: {reason} "
+        "(compiled rules take and return int64 and numpy arrays; see the README)"
+    )
+
+
+def _first_calls(cls: type, loops: dict[str, Any]) -> None:
+    """Compile the loops now, so that a failure shows here in one line, not mid-solve."""
+    import numba
+
+    try:
+        loops["start"]()
+    except numba.core.errors.NumbaError as exc:
+        raise GameError(_numba_problem(cls, "start", drivers.start, exc)) from None

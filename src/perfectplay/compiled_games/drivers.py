@@ -1,0 +1,226 @@
+"""The engine's loops around a compiled game's rules, one copy per game and parameter set.
+
+``building.compile_game`` copies this file's text into a cache directory under a name that
+hashes the game's source, the parameters and this text, imports the copy, binds the
+module globals below to the game's rule functions, and compiles each loop with numba
+(``cache=True``: the copy's machine code lands beside it, and a fresh process loads it in
+milliseconds). The rules are globals, not arguments, because numba does not cache a function
+that takes another function as an argument. In interpreted runs the same loops run as plain
+Python over the plain rule functions.
+
+Conventions: a state is a non-negative int64 code; ``moves(p, s, out)`` writes the moves of a
+state that goes on into ``out`` and returns how many; ``outcome(p, s)`` is 0 while the game
+goes on, else 1 WIN, 2 LOSS, 3 TIE for the player to move (a float score, NaN while it goes
+on, in scored games). Children are canonical: ``key`` is applied to every state a move makes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+# Bound by building.compile_game before any loop runs (placeholders for the linters).
+P: Any = ()
+"""The game's parameters, a tuple of ints (a compile-time constant)."""
+MAX_MOVES = 64
+"""The size of the move buffer: no state has more moves."""
+SCORED = False
+HAS_TO_MOVE = False
+HAS_REWARD = False
+_start: Any = None
+_moves: Any = None
+_play: Any = None
+_outcome: Any = None
+_key: Any = None
+_tier: Any = None
+_to_move: Any = None
+_reward: Any = None
+_unmoves: Any = None
+
+
+def outcomes(codes: Any, out: Any) -> None:
+    """out[i] = outcome of codes[i] (int8 codes, or float64 scores with NaN)."""
+    for i in range(codes.shape[0]):
+        out[i] = _outcome(P, codes[i])
+
+
+def keys(codes: Any, out: Any) -> None:
+    """out[i] = the canonical key of codes[i]."""
+    for i in range(codes.shape[0]):
+        out[i] = _key(P, codes[i])
+
+
+def tiers(codes: Any, out: Any) -> None:
+    """out[i] = the tier of codes[i]."""
+    for i in range(codes.shape[0]):
+        out[i] = _tier(P, codes[i])
+
+
+def legal_moves(code: Any) -> Any:
+    """The moves of one state and their count (the count unchecked: the caller checks it
+    against MAX_MOVES; the array holds the moves when it fits)."""
+    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    n = _moves(P, code, buffer)
+    return buffer, n
+
+
+def expand(codes: Any, with_outcome: bool) -> Any:
+    """The moves of codes: (parents, children, same_mover, rewards, bad).
+
+    Children are keyed; ``parents[j]`` is the row of the move's state. With ``with_outcome``
+    a state that has ended has no moves (the batch protocol expands only states that go on).
+    same_mover is 1 where the move keeps the player to move (HAS_TO_MOVE games), rewards the
+    mover's points (HAS_REWARD games). ``bad`` is -1, or the row of a state whose move
+    count is negative or past MAX_MOVES.
+    """
+    n = codes.shape[0]
+    cap = max(16, n * 4)
+    parents = np.empty(cap, dtype=np.int64)
+    children = np.empty(cap, dtype=np.int64)
+    same = np.zeros(cap if HAS_TO_MOVE else 0, dtype=np.uint8)
+    rewards = np.zeros(cap if HAS_REWARD else 0, dtype=np.float64)
+    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    e = 0
+    for i in range(n):
+        s = codes[i]
+        if with_outcome:
+            o = _outcome(P, s)
+            if SCORED:
+                if o == o:  # not NaN: the game has ended
+                    continue
+            elif o != 0:
+                continue
+        k = _moves(P, s, buffer)
+        if k < 0 or k > MAX_MOVES:
+            return parents[:0], children[:0], same[:0], rewards[:0], i
+        if e + k > cap:
+            cap = 2 * cap + k
+            parents = _grown(parents, cap)
+            children = _grown(children, cap)
+            if HAS_TO_MOVE:
+                same = _grown(same, cap)
+            if HAS_REWARD:
+                rewards = _grown(rewards, cap)
+        mover = _to_move(P, s) if HAS_TO_MOVE else 0
+        for j in range(k):
+            child = _play(P, s, buffer[j])
+            parents[e] = i
+            children[e] = _key(P, child)
+            if HAS_TO_MOVE:
+                same[e] = 1 if _to_move(P, child) == mover else 0
+            if HAS_REWARD:
+                rewards[e] = _reward(P, s, buffer[j])
+            e += 1
+    return (
+        parents[:e],
+        children[:e],
+        same[: e if HAS_TO_MOVE else 0],
+        rewards[: e if HAS_REWARD else 0],
+        -1,
+    )
+
+
+def _grown(array: Any, cap: int) -> Any:
+    bigger = np.empty(cap, dtype=array.dtype)
+    bigger[: array.shape[0]] = array
+    return bigger
+
+
+def unmoves(codes: Any) -> Any:
+    """The un-moves of codes: (rows, parents, bad) with parents keyed, as ``expand``."""
+    n = codes.shape[0]
+    cap = max(16, n * 4)
+    rows = np.empty(cap, dtype=np.int64)
+    parents = np.empty(cap, dtype=np.int64)
+    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    e = 0
+    for i in range(n):
+        k = _unmoves(P, codes[i], buffer)
+        if k < 0 or k > MAX_MOVES:
+            return rows[:0], parents[:0], i
+        if e + k > cap:
+            cap = 2 * cap + k
+            rows = _grown(rows, cap)
+            parents = _grown(parents, cap)
+        for j in range(k):
+            rows[e] = i
+            parents[e] = _key(P, buffer[j])
+            e += 1
+    return rows[:e], parents[:e], -1
+
+
+def find(codes: Any, buckets: Any, base: int, shift: int, code: int) -> int:
+    """The index of ``code`` in the sorted ``codes``, or -1 when it is not there.
+
+    ``buckets[b]`` is the first index whose code's bucket, (code - base) >> shift, is at
+    least b: a search looks only inside its code's bucket (a few codes on average)."""
+    if code < base:
+        return -1
+    b = (code - base) >> shift
+    if b >= buckets.shape[0] - 1:
+        return -1
+    lo = buckets[b]
+    hi = buckets[b + 1]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if codes[mid] < code:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < buckets[b + 1] and codes[lo] == code:
+        return lo
+    return -1
+
+
+def find_all(codes: Any, buckets: Any, base: int, shift: int, queries: Any, out: Any) -> None:
+    """out[i] = find(codes, ..., queries[i])."""
+    for i in range(queries.shape[0]):
+        out[i] = find(codes, buckets, base, shift, queries[i])
+
+
+def expand_ranked(
+    tier_codes: Any,
+    indices: Any,
+    kid_codes: Any,
+    buckets: Any,
+    base: int,
+    shift: int,
+    outcome: Any,
+) -> Any:
+    """For positions given by index in a tier whose moves all lead into one other tier:
+    outcome[i] their end (0 goes on), and (parents, child indices) of the moves of those
+    that go on, parents counting only those. A child not in the child tier gets -1."""
+    n = indices.shape[0]
+    cap = max(16, n * 4)
+    parents = np.empty(cap, dtype=np.int64)
+    found = np.empty(cap, dtype=np.int64)
+    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    e = 0
+    row = 0
+    for i in range(n):
+        s = tier_codes[indices[i]]
+        o = _outcome(P, s)
+        outcome[i] = o
+        if o != 0:
+            continue
+        k = _moves(P, s, buffer)
+        if k < 0 or k > MAX_MOVES:
+            outcome[i] = -1
+            return parents[:0], found[:0]
+        if e + k > cap:
+            cap = 2 * cap + k
+            parents = _grown(parents, cap)
+            found = _grown(found, cap)
+        for j in range(k):
+            child = _key(P, _play(P, s, buffer[j]))
+            parents[e] = row
+            found[e] = find(kid_codes, buckets, base, shift, child)
+            e += 1
+        row += 1
+    return parents[:e], found[:e]
+
+
+def start() -> int:
+    """The start, keyed."""
+    return int(_key(P, _start(P)))

@@ -1,0 +1,367 @@
+"""The compiled game form: a game's rules written once, as functions over int64 states.
+
+A user subclasses ``CompiledGame``, declares its parameters as annotated class attributes
+(ints or bools, with defaults) and writes the rules as functions in numba's subset of
+Python, each taking the parameters ``p`` (a tuple of ints, in declaration order) first::
+
+    start(p) -> int                      the initial state
+    moves(p, s, out) -> int              write the moves of s into out, return their count
+    play(p, s, m) -> int                 the state after move m (s unchanged: ints are values)
+    outcome(p, s) -> int                 ONGOING (0) or WIN / LOSS / TIE for the player to move
+                                         (scored = True: a float score, or NaN while it goes on)
+  optional:
+    key(p, s) -> int                     a canonical code (symmetric states share one)
+    tier(p, s) -> int                    never lowered by a move; moves may stay in a tier
+    to_move(p, s) -> int                 who moves (a move keeping it gives another turn)
+    reward(p, s, m) -> float             points the mover collects (scored games)
+    unmoves(p, s, out) -> int            every state from which one move leads to s, once
+                                         per such move (speeds up tiers with moves inside)
+
+``max_moves`` (default 64) bounds a state's moves: the buffer ``out`` holds that many.
+Everything else a game may define (``show``, ``format_move``, ``parse_move``,
+``parse_state``, ``draw_svg``, ``name``...) stays plain Python, as in the plain protocol.
+
+The class then speaks every protocol perfectplay reads, derived from the rules: the plain
+methods (``initial``, ``moves``, ``play``, ``outcome``, and ``key``, ``to_move``,
+``reward`` when written), the batch protocol, and, with a ``tier`` function, the tier
+protocol with a ranking the engine finds by itself (``ranking``). The rule functions are
+moved out of the class into ``rule_functions`` when it is defined, so that ``game.moves``
+is the plain method; ``compiled_rules(compiled=...)`` gives the engine's loops over them.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..errors import GameError
+from ..memory import MemoryWatch
+from ..progress import ProgressCallback
+from ..protocol import Expansion
+from ..values import Value
+from .building import RULES, Loops, compile_game
+from .ranking import CodeSet, Ranking, discover
+
+ONGOING = 0
+"""What ``outcome`` returns while the game goes on (WIN, LOSS, TIE are perfectplay's)."""
+REQUIRED = ("start", "moves", "play", "outcome")
+INTERPRET_BELOW = 20_000
+"""Batch calls over fewer states run the rules as plain Python while numba is not loaded."""
+_MODE = os.environ.get("PERFECTPLAY_KERNELS", "auto")
+
+
+class CompiledGame:
+    """Base class of games whose rules are compiled functions (see the module docstring)."""
+
+    rule_functions: ClassVar[dict[str, Any]] = {}
+    """The rule functions the class wrote, by name (moved out of the class)."""
+    parameter_names: ClassVar[tuple[str, ...]] = ()
+    max_moves: ClassVar[int] = 64
+    scored: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        found = dict(getattr(cls, "rule_functions", {}))
+        for name in RULES:
+            raw = cls.__dict__.get(name)
+            if raw is None:
+                continue
+            function = raw.__func__ if isinstance(raw, staticmethod) else raw
+            if not callable(function):
+                raise GameError(f"{cls.__name__}.{name} must be a function")
+            found[name] = function
+            delattr(cls, name)
+        cls.rule_functions = found
+        names = []
+        for klass in reversed(cls.__mro__):
+            for name, hint in inspect.get_annotations(klass).items():
+                if hint in ("int", "bool", int, bool) and name not in names:
+                    names.append(name)
+        cls.parameter_names = tuple(names)
+        setattr(cls, "__init__", _make_init(cls, names))  # noqa: B010 (typed as object's)
+
+    def __init__(self, **params: Any) -> None:  # replaced per subclass by _make_init
+        self._setup(params)
+
+    def _setup(self, params: dict[str, Any]) -> None:
+        missing = [name for name in REQUIRED if name not in self.rule_functions]
+        if missing:
+            raise GameError(
+                f"{type(self).__name__} lacks the rule function(s) {', '.join(missing)} "
+                f"(a compiled game writes {', '.join(REQUIRED)})"
+            )
+        for name in self.parameter_names:
+            value = params.get(name, getattr(type(self), name, None))
+            if isinstance(value, bool):
+                value = int(value)
+            if not isinstance(value, (int, np.integer)):
+                raise ValueError(f"parameter {name} must be an integer, got {value!r}")
+            default = getattr(type(self), name, 0)
+            setattr(self, name, bool(value) if isinstance(default, bool) else int(value))
+        self.params: tuple[int, ...] = tuple(int(getattr(self, n)) for n in self.parameter_names)
+        self._plain = self.rule_functions
+        self._buffer = np.empty(self.max_moves, dtype=np.int64)
+        self._loops: dict[bool, Loops] = {}
+        self._ranking: Ranking | None = None
+        self._ranking_lock = threading.Lock()
+        self._codes_loader: Any = None
+        if "key" in self.rule_functions:
+            self.key = self._plain_key
+        if "to_move" in self.rule_functions:
+            self.to_move = self._plain_to_move
+        if "reward" in self.rule_functions:
+            self.reward = self._plain_reward
+        if "tier" in self.rule_functions:
+            self.initial_tier = self._initial_tier
+            self.child_tiers = self._child_tiers
+            self.tier_size = self._tier_size
+            self.batch_rank = self._batch_rank
+            self.batch_unrank = self._batch_unrank
+            self.batch_tier = self._batch_tier
+            self.tier_index = self._tier_index
+            self.batch_expand_tier = self._batch_expand_tier
+            self.ranked_by_engine = True
+            if "unmoves" in self.rule_functions:
+                self.batch_parents = self._batch_parents
+
+    # ----- the plain protocol, from the rule functions run as Python -----------------------
+
+    def initial(self) -> int:
+        """The start."""
+        return int(self._plain["start"](self.params))
+
+    def moves(self, state: int) -> list[int]:
+        """The moves of a state, as ints."""
+        n = int(self._plain["moves"](self.params, state, self._buffer))
+        if not 0 <= n <= self.max_moves:
+            raise GameError(
+                f"{type(self).__name__}.moves() returned a count of {n} moves; expected 0.."
+                f"{self.max_moves} (raise max_moves for more)"
+            )
+        return [int(m) for m in self._buffer[:n]]
+
+    def play(self, state: int, move: int) -> int:
+        """The state after a move."""
+        return int(self._plain["play"](self.params, state, move))
+
+    def outcome(self, state: int) -> Value | float | None:
+        """None while the game goes on, else the end for the player to move."""
+        found = self._plain["outcome"](self.params, state)
+        if self.scored:
+            score = float(found)
+            return None if math.isnan(score) else score
+        code = int(found)
+        if code == ONGOING:
+            return None
+        try:
+            return Value(code)
+        except ValueError:
+            raise GameError(
+                f"{type(self).__name__}.outcome() returned {code} for state {state}; expected "
+                "ONGOING (0), WIN (1), LOSS (2) or TIE (3)"
+            ) from None
+
+    def _plain_key(self, state: int) -> int:
+        return int(self._plain["key"](self.params, state))
+
+    def _plain_to_move(self, state: int) -> int:
+        return int(self._plain["to_move"](self.params, state))
+
+    def _plain_reward(self, state: int, move: int) -> float:
+        return float(self._plain["reward"](self.params, state, move))
+
+    # ----- the engine's loops ------------------------------------------------------------
+
+    def compiled_rules(self, compiled: bool = True) -> Loops:
+        """The engine's loops over this game's rules, compiled by numba or plain Python."""
+        if compiled not in self._loops:
+            self._loops[compiled] = compile_game(
+                type(self), self.params, self.rule_functions, self.max_moves, self.scored,
+                compiled,
+            )  # fmt: skip
+        return self._loops[compiled]
+
+    def loops_for(self, work: int) -> Loops:
+        """Compiled loops for large work (or once numba is loaded), plain ones for small."""
+        if _MODE != "auto":
+            return self.compiled_rules(_MODE == "compiled")
+        return self.compiled_rules(work >= INTERPRET_BELOW or "numba" in sys.modules)
+
+    # ----- the batch protocol ------------------------------------------------------------
+
+    def batch_outcome(self, codes: Any) -> Any:
+        """Outcome codes (int8) or scores (float, NaN while the game goes on)."""
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        out = np.empty(codes.shape[0], dtype=np.float64 if self.scored else np.int8)
+        self.loops_for(codes.shape[0]).outcomes(codes, out)
+        return out
+
+    def batch_expand(self, codes: Any) -> Expansion:
+        """The moves of states that go on, their children keyed."""
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        parents, children, same, rewards, bad = self.loops_for(codes.shape[0]).expand(codes, False)
+        if bad >= 0:
+            self.moves(int(codes[bad]))  # raises the GameError that names the count
+        return Expansion(
+            parents,
+            children,
+            rewards if "reward" in self.rule_functions else None,
+            same.astype(bool) if "to_move" in self.rule_functions else None,
+        )
+
+    def batch_key(self, codes: Any) -> Any:
+        """Canonical codes."""
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        out = np.empty_like(codes)
+        self.loops_for(codes.shape[0]).keys(codes, out)
+        return out
+
+    # ----- the tier protocol, ranked by the engine ---------------------------------------
+
+    def ranking(
+        self, progress: ProgressCallback | None = None, memory: MemoryWatch | None = None
+    ) -> Ranking:
+        """Every tier's reachable codes (found once, then kept; see ``ranking``)."""
+        with self._ranking_lock:
+            if self._ranking is None:
+                self._ranking = discover(
+                    self.compiled_rules(_MODE != "interpreted"), type(self).__name__,
+                    progress, memory, self._describe,
+                )  # fmt: skip
+            return self._ranking
+
+    def use_ranking(self, ranking: Ranking) -> None:
+        """Take a ranking read from a tablebase instead of finding it."""
+        with self._ranking_lock:
+            self._ranking = ranking
+
+    def _describe(self, code: int) -> str:
+        show = getattr(self, "show", None)
+        if callable(show):
+            try:
+                return f"state {code} ({show(code)!s:.60})"
+            except Exception:
+                pass
+        return f"state {code}"
+
+    def _initial_tier(self) -> int:
+        return int(self._plain["tier"](self.params, self._root()))
+
+    def _root(self) -> int:
+        start = self.initial()
+        return self._plain_key(start) if "key" in self.rule_functions else start
+
+    def _child_tiers(self, tier: int) -> tuple[int, ...]:
+        return self.ranking().children.get(tier, ())
+
+    def _tier_size(self, tier: int) -> int:
+        found = self.ranking().tiers.get(tier)
+        return 0 if found is None else len(found)
+
+    def _set(self, tier: int) -> CodeSet | None:
+        return self.ranking().tiers.get(tier)
+
+    def _batch_rank(self, tier: int, codes: Any) -> Any:
+        found = self._set(tier)
+        if found is None:
+            return np.full(np.shape(codes)[0], -1, dtype=np.int64)
+        return found.rank(self.loops_for(len(found)), codes)
+
+    def _batch_unrank(self, tier: int, indices: Any) -> Any:
+        indices = np.asarray(indices, dtype=np.int64)
+        found = self._set(tier)
+        size = 0 if found is None else len(found)
+        out = np.full(indices.shape[0], -1, dtype=np.int64)
+        good = (indices >= 0) & (indices < size)
+        if found is not None:
+            out[good] = np.asarray(found.codes)[indices[good]]
+        return out
+
+    def _batch_tier(self, codes: Any) -> Any:
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        out = np.empty_like(codes)
+        self.loops_for(codes.shape[0]).tiers(codes, out)
+        return out
+
+    def _tier_index(self, code: int) -> tuple[int, int]:
+        tier = int(self._plain["tier"](self.params, code))
+        found = self._set(tier)
+        if found is None:
+            return tier, -1
+        loops = self.loops_for(len(found))
+        return tier, int(loops.find(found.codes, found.buckets, found.base, found.shift, code))
+
+    def _batch_expand_tier(self, tier: int, indices: Any) -> Any:
+        """(outcome, parents, child indices) of positions of a tier whose moves lead into one
+        other tier; None when they do not (the tier solver then goes step by step)."""
+        ranking = self.ranking()
+        kids = ranking.children.get(tier, ())
+        if len(kids) != 1 or kids[0] == tier or self.scored or "to_move" in self.rule_functions:
+            return None
+        here, kid = ranking.tiers[tier], ranking.tiers[kids[0]]
+        indices = np.ascontiguousarray(indices, dtype=np.int64)
+        outcome = np.empty(indices.shape[0], dtype=np.int8)
+        loops = self.loops_for(len(here))
+        parents, found = loops.expand_ranked(
+            here.codes, indices, kid.codes, kid.buckets, kid.base, kid.shift, outcome
+        )
+        return outcome, parents, found
+
+    def _batch_parents(self, tier: int, codes: Any) -> Expansion:
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        rows, parents, bad = self.loops_for(codes.shape[0]).unmoves(codes)
+        if bad >= 0:
+            raise GameError(
+                f"{type(self).__name__}.unmoves() of state {int(codes[bad])} gave a count "
+                f"that is negative or more than max_moves ({self.max_moves})"
+            )
+        return Expansion(rows, parents)
+
+
+def _make_init(cls: type, names: list[str]) -> Any:
+    """A constructor taking the declared parameters as keywords, with their defaults, so
+    that ``-p NAME=VALUE`` and identity read them like any game's."""
+
+    def __init__(self: CompiledGame, **params: Any) -> None:
+        unknown = sorted(set(params) - set(names))
+        if unknown:
+            raise TypeError(
+                f"{cls.__name__} has no parameter {unknown[0]!r}; it takes: "
+                f"{', '.join(names) or 'none'}"
+            )
+        self._setup(params)
+
+    annotations: dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):
+        annotations.update(inspect.get_annotations(klass))
+    hints = {n: annotations.get(n, int) for n in names}
+    resolved = {n: (bool if h in ("bool", bool) else int) for n, h in hints.items()}
+    __init__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        + [
+            inspect.Parameter(
+                n, inspect.Parameter.KEYWORD_ONLY, default=getattr(cls, n), annotation=t
+            )
+            for n, t in resolved.items()
+        ]
+    )
+    __init__.__annotations__ = {**resolved, "return": None}
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    __init__.__module__ = cls.__module__
+    return __init__
+
+
+def source_path(cls: type) -> Path | None:
+    """The file a compiled game was written in, when there is one."""
+    try:
+        found = inspect.getsourcefile(cls)
+    except TypeError:
+        return None
+    return Path(found) if found else None
