@@ -58,7 +58,7 @@ class ConnectFour(CompiledGame):
         return n
 
     def play(p, s, c):
-        width, height = p
+        height = p[1]
         base = c * (height + 1)
         column = (s >> base) & ((1 << (height + 1)) - 1)
         top = 0

@@ -7,6 +7,7 @@ OpenSpiel is imported only for an ``openspiel:`` name.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import sys
@@ -94,7 +95,8 @@ def _load_file(path_text: str) -> Any:
     path = Path(path_text)
     if not path.is_file():
         raise GameNotFound(f"no such file: {path_text}")
-    name = f"perfectplay_user_{abs(hash(str(path.resolve())))}"
+    # A name stable across processes: numba's disk cache refers to functions by module.
+    name = f"perfectplay_user_{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]}"
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise GameNotFound(f"cannot load {path_text} as Python")

@@ -194,13 +194,21 @@ def _compiled_rules(
         dispatcher = _jitted(function, done)
         try:
             dispatcher.compile(arguments[name])
-        except Exception as exc:
+        except numba.core.errors.NumbaError as exc:
             raise GameError(_numba_problem(cls, name, function, exc)) from None
+        except Exception:
+            # A disk cache numba cannot read back (written for another module name, say):
+            # compile without it.
+            dispatcher = _jitted(function, {}, cache=False)
+            try:
+                dispatcher.compile(arguments[name])
+            except Exception as exc:
+                raise GameError(_numba_problem(cls, name, function, exc)) from None
         compiled[name] = dispatcher
     return compiled
 
 
-def _jitted(function: Any, done: dict[int, Any]) -> Any:
+def _jitted(function: Any, done: dict[int, Any], cache: bool = True) -> Any:
     """``function`` under numba.njit, with the plain functions it calls from its own module
     (helpers) jitted too, without changing the user's module."""
     import numba
@@ -221,7 +229,7 @@ def _jitted(function: Any, done: dict[int, Any]) -> Any:
             and value.__module__ == function.__module__
             and value is not function
         ):
-            helpers[name] = _jitted(value, done)
+            helpers[name] = _jitted(value, done, cache)
     if helpers:
         copy = types.FunctionType(
             function.__code__,
@@ -233,7 +241,7 @@ def _jitted(function: Any, done: dict[int, Any]) -> Any:
         copy.__qualname__ = function.__qualname__
         copy.__module__ = function.__module__
         function = copy
-    cache = function.__closure__ is None and _cacheable(function)
+    cache = cache and function.__closure__ is None and _cacheable(function)
     dispatcher = numba.njit(cache=cache, nogil=True)(function)
     done[id(function)] = dispatcher
     return dispatcher

@@ -169,7 +169,7 @@ def find(codes: Any, buckets: Any, base: int, shift: int, code: int) -> int:
         else:
             hi = mid
     if lo < buckets[b + 1] and codes[lo] == code:
-        return lo
+        return int(lo)
     return -1
 
 

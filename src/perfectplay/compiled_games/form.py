@@ -272,7 +272,7 @@ class CompiledGame:
         found = self._set(tier)
         if found is None:
             return np.full(np.shape(codes)[0], -1, dtype=np.int64)
-        return found.rank(self.loops_for(len(found)), codes)
+        return found.rank(self.loops_for(int(np.shape(codes)[0])), codes)
 
     def _batch_unrank(self, tier: int, indices: Any) -> Any:
         indices = np.asarray(indices, dtype=np.int64)
@@ -295,7 +295,7 @@ class CompiledGame:
         found = self._set(tier)
         if found is None:
             return tier, -1
-        loops = self.loops_for(len(found))
+        loops = self.loops_for(1)  # one probe: no compiler to load for it
         return tier, int(loops.find(found.codes, found.buckets, found.base, found.shift, code))
 
     def _batch_expand_tier(self, tier: int, indices: Any) -> Any:

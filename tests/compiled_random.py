@@ -1,0 +1,214 @@
+"""Random compiled games for the tests of ``perfectplay.compiled_games``.
+
+Every rule is a deterministic pseudo-random function of (seed, state), computed by a small
+integer hash that numba compiles and plain Python runs alike (32-bit words, products below
+2**59: no overflow in either). States are 0..n-1 and the start is 0.
+
+Parameters (in this order in ``p``): seed, n (states), degree (at most that many moves),
+mode (where a move may lead: 0 anywhere, 1 the same tier or a higher one, 2 a strictly
+higher tier, 3 the next tier only), block (states per tier: tier = state // block), sym
+(the rules read only a state's class s >> 1, so s and s ^ 1 are interchangeable: a key
+that merges them, s & ~1, is a true symmetry; block is then even).
+
+A move is a label whose low 3 bits say which of the state's moves it is, so ``play`` really
+reads the move it is given; a state ends by a random WIN / LOSS / TIE about one time in
+four (never the start), and a state that goes on with no move has lost.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from perfectplay.compiled_games import ONGOING, CompiledGame
+
+M32 = 0xFFFFFFFF
+
+
+def mix(x):
+    """A 32-bit avalanche hash (x in 0..2**32-1)."""
+    x = ((x >> 16) ^ x) * 0x45D9F3B & M32
+    x = ((x >> 16) ^ x) * 0x45D9F3B & M32
+    return (x >> 16) ^ x
+
+
+def rnd(seed, s, salt):
+    """A pseudo-random 32-bit word for (seed, state, salt)."""
+    return mix((mix((seed * 0x9E3779B1 + salt * 0x85EBCA6B) & M32) ^ s) & M32)
+
+
+def rule_state(p, s):
+    """What the rules read of a state: its class under the symmetry (sym) or itself."""
+    return s >> 1 if p[5] else s
+
+
+def degree_of(p, s):
+    """How many moves a state has (0 when its range of children is empty)."""
+    if children_start(p, s) >= p[1]:
+        return 0
+    return rnd(p[0], rule_state(p, s), 1) % (p[2] + 1)
+
+
+def children_start(p, s):
+    """The smallest state a move of s may lead to."""
+    mode, block = p[3], p[4]
+    if mode == 0:
+        return 0
+    if mode == 1:
+        return (s // block) * block
+    return (s // block + 1) * block
+
+
+def child_of(p, s, j):
+    """The state the j-th move of s leads to."""
+    n, mode, block = p[1], p[3], p[4]
+    lo = children_start(p, s)
+    hi = n
+    if mode == 3:
+        hi = min(n, lo + block)
+    return lo + rnd(p[0], rule_state(p, s), 10 + j) % (hi - lo)
+
+
+def random_end(p, s):
+    """ONGOING, or WIN / LOSS / TIE for the player to move."""
+    if s == 0:
+        return ONGOING
+    r = rnd(p[0], rule_state(p, s), 2) % 12
+    return r + 1 if r < 3 else ONGOING
+
+
+class RandomGame(CompiledGame):
+    """A random graph over n states: cycles, draws, dead ends."""
+
+    seed: int = 0
+    n: int = 40
+    degree: int = 3
+    mode: int = 0
+    block: int = 8
+    sym: bool = False
+    max_moves = 8
+
+    def start(p):
+        return 0
+
+    def moves(p, s, out):
+        k = degree_of(p, s)
+        for j in range(k):
+            out[j] = (rnd(p[0], rule_state(p, s), 50 + j) % 1000) * 8 + j
+        return k
+
+    def play(p, s, m):
+        return child_of(p, s, m & 7)
+
+    def outcome(p, s):
+        return random_end(p, s)
+
+
+class TurnsGame(RandomGame):
+    """A random graph whose states say who moves: some moves give another turn."""
+
+    def to_move(p, s):
+        return rnd(p[0], rule_state(p, s), 3) & 1
+
+
+class KeyGame(RandomGame):
+    """A random graph whose states come in interchangeable pairs, merged by a key."""
+
+    sym: bool = True
+
+    def key(p, s):
+        return s - (s & 1)
+
+
+class TierGame(RandomGame):
+    """Random tiers: tier = state // block, moves never lower it (mode 1: loopy tiers)."""
+
+    mode: int = 1
+    n: int = 60
+
+    def tier(p, s):
+        return s // p[4]
+
+
+class TierTurnsGame(TierGame):
+    """Random tiers with extra turns."""
+
+    def to_move(p, s):
+        return rnd(p[0], rule_state(p, s), 3) & 1
+
+
+class TierKeyGame(TierGame):
+    """Random tiers whose states come in pairs merged by a key (block is even)."""
+
+    sym: bool = True
+
+    def key(p, s):
+        return s - (s & 1)
+
+
+class TierUnmovesGame(TierGame):
+    """Random loopy tiers that also list their un-moves inside a tier (found by scanning
+    the tier: every state of it that goes on and has a move to s, once per such move)."""
+
+    max_moves = 64
+
+    def unmoves(p, s, out):
+        block = p[4]
+        lo = (s // block) * block
+        hi = min(p[1], lo + block)
+        count = 0
+        for t in range(lo, hi):
+            if random_end(p, t) != ONGOING:
+                continue
+            for j in range(degree_of(p, t)):
+                if child_of(p, t, j) == s:
+                    if count == out.shape[0]:
+                        return -1
+                    out[count] = t
+                    count += 1
+        return count
+
+
+def score_children_start(p, s):
+    return s + 1
+
+
+class ScoredGame(CompiledGame):
+    """A random scored game without cycles (every move leads to a larger state), with
+    rewards: ends score -5..5, moves earn -3..3 for the mover, a state that goes on with no
+    move is worth -inf."""
+
+    seed: int = 0
+    n: int = 40
+    degree: int = 3
+    scored = True
+    max_moves = 8
+
+    def start(p):
+        return 0
+
+    def moves(p, s, out):
+        if s + 1 >= p[1]:
+            return 0
+        k = rnd(p[0], s, 1) % (p[2] + 1)
+        for j in range(k):
+            out[j] = j * 8 + 5
+        return k
+
+    def play(p, s, m):
+        lo = s + 1
+        return lo + rnd(p[0], s, 10 + m // 8) % (p[1] - lo)
+
+    def outcome(p, s):
+        if s + 1 >= p[1] or (s != 0 and rnd(p[0], s, 2) % 4 == 0):
+            return float(rnd(p[0], s, 4) % 11) - 5.0
+        return np.nan
+
+    def reward(p, s, m):
+        return float(rnd(p[0], s, 20 + m // 8) % 7) - 3.0
+
+
+class ScoredTurnsGame(ScoredGame):
+    """The random scored game with extra turns."""
+
+    def to_move(p, s):
+        return rnd(p[0], s, 3) & 1
