@@ -5,14 +5,15 @@ integer hash that numba compiles and plain Python runs alike (32-bit words, prod
 2**59: no overflow in either). States are 0..n-1 and the start is 0.
 
 Parameters (in this order in ``p``): seed, n (states), degree (at most that many moves),
-mode (where a move may lead: 0 anywhere, 1 the same tier or a higher one, 2 a strictly
-higher tier, 3 the next tier only), block (states per tier: tier = state // block), sym
-(the rules read only a state's class s >> 1, so s and s ^ 1 are interchangeable: a key
-that merges them, s & ~1, is a true symmetry; block is then even).
+mode (where a move may lead: 0 anywhere; 1 the same tier or the next, 2 one of the next
+two tiers, 3 the next tier only), block (states per tier: tier = state // block), sym (the
+rules read only a state's class s >> 1, so s and s ^ 1 are interchangeable: a key merging
+them, s & ~1, is a true symmetry; block is then even). Mode 0 in a tier game lowers tiers:
+only for the test of that error.
 
 A move is a label whose low 3 bits say which of the state's moves it is, so ``play`` really
 reads the move it is given; a state ends by a random WIN / LOSS / TIE about one time in
-four (never the start), and a state that goes on with no move has lost.
+eight (never the start), and a state that goes on with no move (one in eight) has lost.
 """
 
 from __future__ import annotations
@@ -45,7 +46,10 @@ def degree_of(p, s):
     """How many moves a state has (0 when its range of children is empty)."""
     if children_start(p, s) >= p[1]:
         return 0
-    return rnd(p[0], rule_state(p, s), 1) % (p[2] + 1)
+    r = rnd(p[0], rule_state(p, s), 1)
+    if rule_state(p, s) == 0:
+        return p[2]
+    return 0 if r % 8 == 0 else 1 + (r >> 3) % p[2]
 
 
 def children_start(p, s):
@@ -62,17 +66,15 @@ def child_of(p, s, j):
     """The state the j-th move of s leads to."""
     n, mode, block = p[1], p[3], p[4]
     lo = children_start(p, s)
-    hi = n
-    if mode == 3:
-        hi = min(n, lo + block)
+    hi = min(n, lo + block) if mode == 3 else min(n, lo + 2 * block) if mode else n
     return lo + rnd(p[0], rule_state(p, s), 10 + j) % (hi - lo)
 
 
 def random_end(p, s):
     """ONGOING, or WIN / LOSS / TIE for the player to move."""
-    if s == 0:
+    if rule_state(p, s) == 0:
         return ONGOING
-    r = rnd(p[0], rule_state(p, s), 2) % 12
+    r = rnd(p[0], rule_state(p, s), 2) % 24
     return r + 1 if r < 3 else ONGOING
 
 
@@ -80,10 +82,10 @@ class RandomGame(CompiledGame):
     """A random graph over n states: cycles, draws, dead ends."""
 
     seed: int = 0
-    n: int = 40
+    n: int = 200
     degree: int = 3
     mode: int = 0
-    block: int = 8
+    block: int = 20
     sym: bool = False
     max_moves = 8
 
@@ -103,11 +105,15 @@ class RandomGame(CompiledGame):
         return random_end(p, s)
 
 
+def random_turn(p, s):
+    return rnd(p[0], rule_state(p, s), 3) & 1
+
+
 class TurnsGame(RandomGame):
     """A random graph whose states say who moves: some moves give another turn."""
 
     def to_move(p, s):
-        return rnd(p[0], rule_state(p, s), 3) & 1
+        return random_turn(p, s)
 
 
 class KeyGame(RandomGame):
@@ -119,11 +125,18 @@ class KeyGame(RandomGame):
         return s - (s & 1)
 
 
+class TurnsKeyGame(KeyGame):
+    """Pairs merged by a key, and extra turns."""
+
+    def to_move(p, s):
+        return random_turn(p, s)
+
+
 class TierGame(RandomGame):
     """Random tiers: tier = state // block, moves never lower it (mode 1: loopy tiers)."""
 
     mode: int = 1
-    n: int = 60
+    n: int = 120
 
     def tier(p, s):
         return s // p[4]
@@ -133,7 +146,7 @@ class TierTurnsGame(TierGame):
     """Random tiers with extra turns."""
 
     def to_move(p, s):
-        return rnd(p[0], rule_state(p, s), 3) & 1
+        return random_turn(p, s)
 
 
 class TierKeyGame(TierGame):
@@ -146,8 +159,9 @@ class TierKeyGame(TierGame):
 
 
 class TierUnmovesGame(TierGame):
-    """Random loopy tiers that also list their un-moves inside a tier (found by scanning
-    the tier: every state of it that goes on and has a move to s, once per such move)."""
+    """Random loopy tiers that also list their un-moves inside a tier, found by scanning
+    the tier: every state of it that goes on and has a move to s, once per such move (the
+    rules cannot know which of those states play reaches)."""
 
     max_moves = 64
 
@@ -168,17 +182,13 @@ class TierUnmovesGame(TierGame):
         return count
 
 
-def score_children_start(p, s):
-    return s + 1
-
-
 class ScoredGame(CompiledGame):
-    """A random scored game without cycles (every move leads to a larger state), with
-    rewards: ends score -5..5, moves earn -3..3 for the mover, a state that goes on with no
-    move is worth -inf."""
+    """A random scored game without cycles (a move leads 1..6 states further): ends (one
+    state in 16, and the last) score -5..5 for the player to move, a state that goes on with
+    no move (one in 16) is worth -inf."""
 
     seed: int = 0
-    n: int = 40
+    n: int = 60
     degree: int = 3
     scored = True
     max_moves = 8
@@ -189,26 +199,31 @@ class ScoredGame(CompiledGame):
     def moves(p, s, out):
         if s + 1 >= p[1]:
             return 0
-        k = rnd(p[0], s, 1) % (p[2] + 1)
+        r = rnd(p[0], s, 1)
+        k = p[2] if s == 0 else 0 if r % 16 == 0 else 1 + (r >> 4) % p[2]
         for j in range(k):
             out[j] = j * 8 + 5
         return k
 
     def play(p, s, m):
         lo = s + 1
-        return lo + rnd(p[0], s, 10 + m // 8) % (p[1] - lo)
+        return lo + rnd(p[0], s, 10 + m // 8) % min(p[1] - lo, 6)
 
     def outcome(p, s):
-        if s + 1 >= p[1] or (s != 0 and rnd(p[0], s, 2) % 4 == 0):
+        if s + 1 >= p[1] or (s != 0 and rnd(p[0], s, 2) % 16 == 0):
             return float(rnd(p[0], s, 4) % 11) - 5.0
         return np.nan
+
+
+class RewardGame(ScoredGame):
+    """The random scored game whose moves earn -3..3 points for the mover."""
 
     def reward(p, s, m):
         return float(rnd(p[0], s, 20 + m // 8) % 7) - 3.0
 
 
-class ScoredTurnsGame(ScoredGame):
-    """The random scored game with extra turns."""
+class RewardTurnsGame(RewardGame):
+    """Rewards and extra turns."""
 
     def to_move(p, s):
         return rnd(p[0], s, 3) & 1

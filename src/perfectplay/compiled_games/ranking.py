@@ -26,6 +26,7 @@ from ..errors import GameError, InterruptedSolve
 from ..memory import MemoryWatch
 from ..progress import ProgressCallback
 from .building import Loops
+from .sorting import merge_distinct, missing_from, sort_distinct
 
 CODES_PER_BUCKET = 8
 CHUNK = 1 << 17
@@ -84,23 +85,7 @@ def _distinct(arrays: list[Any]) -> Any:
     """The sorted distinct codes of several arrays."""
     if not arrays:
         return np.zeros(0, dtype=np.int64)
-    return np.unique(np.concatenate(arrays) if len(arrays) > 1 else arrays[0])
-
-
-def _merged(known: Any, new: Any) -> Any:
-    """Two sorted distinct arrays with no code in common, merged in order."""
-    out = np.concatenate((known, new))
-    out.sort(kind="stable")  # timsort's runs: a merge of two sorted runs
-    return out
-
-
-def _absent(known: Any, codes: Any) -> Any:
-    """The codes (sorted, distinct) that ``known`` (sorted) lacks."""
-    if known.shape[0] == 0:
-        return codes
-    where = np.searchsorted(known, codes)
-    where[where == known.shape[0]] = 0
-    return codes[known[where] != codes]
+    return sort_distinct(np.concatenate(arrays) if len(arrays) > 1 else arrays[0])
 
 
 class _Pending:
@@ -169,10 +154,10 @@ def discover(
                     ranking.expanded += int(chunk.shape[0])
                     if memory is not None:
                         memory.check(f"finding the positions of {name}", found + pending.held)
-                new = _absent(known, _distinct(inside))
+                new = missing_from(known, _distinct(inside))
                 if new.shape[0]:
                     kids.add(tier)
-                    known = _merged(known, new)
+                    known = merge_distinct(known, new)
                 frontier = new
             ranking.tiers[tier] = CodeSet.of(known)
             ranking.children[tier] = tuple(sorted(kids))
@@ -233,7 +218,7 @@ def _expand_chunk(
             for a, b in zip(np.r_[0, cuts], np.r_[cuts, order.shape[0]], strict=True)
         ]
     for kid, codes in groups:
-        distinct = np.unique(codes)
+        distinct = sort_distinct(codes)
         if kid == tier:
             inside.append(distinct)
         else:

@@ -1,0 +1,117 @@
+"""Sorted sets of codes: radix sort with duplicates dropped, merge, and difference, compiled.
+
+The engine keeps each tier's codes as a sorted array of distinct int64, and finds a tier's
+codes by sorting the children its parents send it. numpy's ``unique`` takes about 0.7 us a
+code here (13 s for 8.7 million), and its comparison sort about 75 ns; a least-significant-
+digit radix sort over the bits the codes actually span (11 bits a pass, codes less their
+minimum) takes a few ns a code a pass: three passes for Connect Four 6x4's 30-bit codes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..compiled import kernel
+
+RADIX_BITS = 11
+
+
+@kernel
+def sort_distinct(codes: Any) -> Any:
+    """The distinct values of ``codes`` (non-negative int64), sorted; ``codes`` unchanged."""
+    n = codes.shape[0]
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    low = codes[0]
+    high = codes[0]
+    for i in range(n):
+        c = codes[i]
+        if c < low:
+            low = c
+        if c > high:
+            high = c
+    span = high - low
+    bits = 0
+    while span >> bits:
+        bits += 1
+    source = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        source[i] = codes[i] - low
+    target = np.empty(n, dtype=np.int64)
+    radix = 1 << RADIX_BITS
+    mask = radix - 1
+    shift = 0
+    counts = np.zeros(radix, dtype=np.int64)
+    while shift < bits:
+        counts[:] = 0
+        for i in range(n):
+            counts[(source[i] >> shift) & mask] += 1
+        total = 0
+        for d in range(radix):
+            c = counts[d]
+            counts[d] = total
+            total += c
+        for i in range(n):
+            v = source[i]
+            d = (v >> shift) & mask
+            target[counts[d]] = v
+            counts[d] += 1
+        source, target = target, source
+        shift += RADIX_BITS
+    kept = 0
+    previous = -1
+    for i in range(n):
+        v = source[i]
+        if v != previous:  # every value is at least 0: the first one is kept
+            source[kept] = v + low
+            kept += 1
+            previous = v
+    return source[:kept].copy()
+
+
+@kernel
+def merge_distinct(a: Any, b: Any) -> Any:
+    """The sorted union of two sorted arrays of distinct codes."""
+    out = np.empty(a.shape[0] + b.shape[0], dtype=np.int64)
+    i = 0
+    j = 0
+    k = 0
+    while i < a.shape[0] and j < b.shape[0]:
+        if a[i] < b[j]:
+            out[k] = a[i]
+            i += 1
+        elif b[j] < a[i]:
+            out[k] = b[j]
+            j += 1
+        else:
+            out[k] = a[i]
+            i += 1
+            j += 1
+        k += 1
+    while i < a.shape[0]:
+        out[k] = a[i]
+        i += 1
+        k += 1
+    while j < b.shape[0]:
+        out[k] = b[j]
+        j += 1
+        k += 1
+    return out[:k].copy()
+
+
+@kernel
+def missing_from(known: Any, codes: Any) -> Any:
+    """The codes (sorted, distinct) that the sorted ``known`` lacks, in order."""
+    out = np.empty(codes.shape[0], dtype=np.int64)
+    i = 0
+    k = 0
+    for j in range(codes.shape[0]):
+        c = codes[j]
+        while i < known.shape[0] and known[i] < c:
+            i += 1
+        if i == known.shape[0] or known[i] != c:
+            out[k] = c
+            k += 1
+    return out[:k].copy()
