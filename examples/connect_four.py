@@ -1,33 +1,33 @@
 """Connect Four as a compiled game: the rules once, in Python, over one int64 per position.
 
-Encoding: column c holds bits c*(height+1) .. c*(height+1)+height. In a column with k discs,
-bits 0..k-1 tell whose each disc is (1: the first player's) and bit k is set, a marker
-above the top disc. The marker makes the code unique, and a column's height is the position
-of its highest set bit.
+A position is one int64: bit c*height + r tells whose disc is in column c, row r (1: the
+first player's; 0: the second player's, or no disc), and three bits per column above those
+(from bit width*height) hold the column's height. 7 x 6 takes 42 + 21 = 63 bits.
 """
 
 from perfectplay import LOSS, TIE
 from perfectplay.compiled_games import ONGOING, CompiledGame
 
 
-def filled(p, s):
-    """The cells holding a disc, as bits (every column's bits below its marker)."""
+def column_height(p, s, c):
     width, height = p
-    mask = 0
-    for c in range(width):
-        column = (s >> (c * (height + 1))) & ((1 << (height + 1)) - 1)
-        top = 0
-        while column >> (top + 1):
-            top += 1
-        mask |= ((1 << top) - 1) << (c * (height + 1))
-    return mask
+    return (s >> (width * height + 3 * c)) & 7
 
 
-def has_four(p, discs):
-    """Whether four of these discs are in a row: up, across or along a diagonal."""
+def discs(p, s):
+    """How many discs are on the board."""
+    n = 0
+    for c in range(p[0]):
+        n += column_height(p, s, c)
+    return n
+
+
+def has_four(p, bits):
+    """Whether four of ``bits`` (one bit a cell, columns height + 1 bits apart, so that no
+    line wraps from one column into the next) are in a row."""
     height = p[1]
     for step in (1, height + 1, height, height + 2):
-        pairs = discs & (discs >> step)
+        pairs = bits & (bits >> step)
         if pairs & (pairs >> (2 * step)):
             return True
     return False
@@ -39,53 +39,52 @@ class ConnectFour(CompiledGame):
     name = "connect-four-compiled"
     width: int = 5
     height: int = 4
-    max_moves = 16
+    max_moves = 7
 
     def start(p):
-        width, height = p
-        s = 0
-        for c in range(width):
-            s |= 1 << (c * (height + 1))  # every column empty: just its marker
-        return s
+        return 0  # every column empty
 
     def moves(p, s, out):
-        width, height = p
         n = 0
-        for c in range(width):
-            if not (s >> (c * (height + 1) + height)) & 1:  # the top cell is free
+        for c in range(p[0]):
+            if column_height(p, s, c) < p[1]:
                 out[n] = c
                 n += 1
         return n
 
     def play(p, s, c):
-        height = p[1]
-        base = c * (height + 1)
-        column = (s >> base) & ((1 << (height + 1)) - 1)
-        top = 0
-        while column >> (top + 1):
-            top += 1
-        if popcount(filled(p, s)) % 2 == 1:  # the second player's disc: a 0 bit
-            s &= ~(1 << (base + top))
-        return s | (1 << (base + top + 1))  # the marker moves up
+        width, height = p
+        row = column_height(p, s, c)
+        if discs(p, s) % 2 == 0:  # the first player's disc: a 1 bit
+            s |= 1 << (c * height + row)
+        return s + (1 << (width * height + 3 * c))  # the column grows by one
 
     def outcome(p, s):
         width, height = p
-        discs = filled(p, s)
-        count = popcount(discs)
-        mine = s & discs if count % 2 == 1 else discs & ~s  # the last mover's discs
-        if has_four(p, mine):
+        first = 0  # the first player's discs, and the second's, columns height + 1 apart
+        second = 0
+        count = 0
+        for c in range(width):
+            k = column_height(p, s, c)
+            count += k
+            column = (s >> (c * height)) & ((1 << k) - 1)
+            first |= column << (c * (height + 1))
+            second |= (column ^ ((1 << k) - 1)) << (c * (height + 1))
+        if has_four(p, first if count % 2 == 1 else second):  # the last mover's discs
             return LOSS
         if count == width * height:
             return TIE
         return ONGOING
 
     def tier(p, s):
-        return popcount(filled(p, s))
+        return discs(p, s)
 
-
-def popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    def show(self, s):
+        rows = []
+        for r in reversed(range(self.height)):
+            row = ""
+            for c in range(self.width):
+                k = (s >> (self.width * self.height + 3 * c)) & 7
+                row += "." if r >= k else "XO"[1 - (s >> (c * self.height + r)) & 1]
+            rows.append(row)
+        return "/".join(rows)

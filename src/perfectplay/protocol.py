@@ -221,6 +221,13 @@ HOOKS: tuple[Hook, ...] = (
         "search runs in Python, one call of the game per node",
     ),
     Hook(
+        "engine_loops",
+        "speed",
+        "engine_loops(compiled: bool) -> the engine's loops over the rules, compiled or plain "
+        "Python (CompiledGame defines it; see perfectplay.compiled_games)",
+        "check does not compare compiled and plain runs",
+    ),
+    Hook(
         "initial_tier",
         "tiers",
         "initial_tier: int (the tier of the initial state)",

@@ -38,13 +38,19 @@ def check_game(game: Any, *, samples: int = 1000, seed: int = 0) -> list[str]:
         check.playouts()
     except PerfectplayError as exc:
         return [str(exc)]
-    if check.rules.batch is not None and check.codes():
-        try:
+    try:
+        if check.rules.key is not None:
+            check.key_symmetry()
+        if check.rules.batch is not None and check.codes():
             check.batch(check.rules.batch)
+            if check.rules.engine_loops is not None:
+                check.compiled_agreement(check.rules.engine_loops)
             if check.rules.tiers is not None:
                 check.tiers(check.rules.tiers)
-        except Exception as exc:  # a plain method failing on a move the playouts did not try
-            check.lines.append(f"{check.rules.name}: {type(exc).__name__}: {exc}")
+    except PerfectplayError as exc:  # a compiled game's rules that numba cannot compile
+        check.lines.append(str(exc))
+    except Exception as exc:  # a plain method failing on a move the playouts did not try
+        check.lines.append(f"{check.rules.name}: {type(exc).__name__}: {exc}")
     more = [f"{check.rules.name}.{h}: {n - SHOWN} more" for h, n in check.count.items()]
     return check.lines + [
         line for line, n in zip(more, check.count.values(), strict=True) if n > SHOWN
@@ -159,6 +165,66 @@ class Check:
                     "batch_expand", f"code {code} (state {describe(self.states[code])}) {said}"
                 )
 
+    def key_symmetry(self) -> None:
+        """A key is a true symmetry: sampled states sharing a key (with the children of
+        every sampled state) have the same outcome and the same multiset of children's
+        keys, with the same rewards and turns. A key that merges states play tells apart
+        would give them one value."""
+        rules = self.rules
+        seen: dict[Any, Any] = {}
+        pool = [state for path in self.paths for state in path]
+        for state in list(pool):
+            if rules.outcome(state) is None:
+                pool += [rules.play(state, move) for move in rules.moves(state)]
+        for state in pool:
+            key = rules.key_of(state)
+            other = seen.setdefault(key, state)
+            if other == state:
+                continue
+            if rules.outcome(other) != rules.outcome(state):
+                self.add(
+                    "key",
+                    f"states {describe(other)} and {describe(state)} share key {describe(key)} "
+                    f"but end differently ({describe(rules.outcome(other))}, "
+                    f"{describe(rules.outcome(state))})",
+                )
+            elif rules.outcome(state) is None and self.plain_children(
+                other, True
+            ) != self.plain_children(state, True):
+                self.add(
+                    "key",
+                    f"states {describe(other)} and {describe(state)} share key {describe(key)} "
+                    "but their moves lead to different positions: a key must be a symmetry "
+                    "of the rules",
+                )
+
+    def compiled_agreement(self, loops_of: Callable[[bool], Any]) -> None:
+        """A compiled game's loops give the same answers compiled and as plain Python, on
+        the sampled codes: outcomes, keys, tiers and moves (in order)."""
+        codes = np.fromiter(self.states, dtype=np.int64, count=len(self.states))
+        compiled, plain = loops_of(True), loops_of(False)
+        for name in ("outcomes", "keys", "tiers"):
+            scored = name == "outcomes" and bool(getattr(self.rules.game, "scored", False))
+            kind = np.float64 if scored else np.int64
+            got, want = np.empty(codes.shape[0], kind), np.empty(codes.shape[0], kind)
+            getattr(compiled, name)(codes, got)
+            getattr(plain, name)(codes, want)
+            differ = np.flatnonzero(~((got == want) | (np.isnan(got) & np.isnan(want))))
+            for i in differ[:SHOWN].tolist():
+                self.add(
+                    "compiled",
+                    f"{name} of code {int(codes[i])}: compiled {got[i]}, plain Python {want[i]}",
+                )
+        got_moves, want_moves = compiled.expand(codes, True), plain.expand(codes, True)
+        for part, a, b in zip(("parents", "children"), got_moves[:2], want_moves[:2], strict=True):
+            if a.shape != b.shape or not np.array_equal(a, b):
+                self.add(
+                    "compiled",
+                    f"the moves of the sampled codes differ compiled and as plain Python "
+                    f"({part}; integer overflow or undefined behaviour in the rules?)",
+                )
+                break
+
     def plain_children(self, state: Any, detail: bool) -> Counter[Any]:
         """The keys of play(state, m) for every move m (with rewards and turns if detail)."""
         rules, found = self.rules, Counter[Any]()
@@ -184,6 +250,9 @@ class TierCheck(Check):
 
     def tiers(self, tiers: TierRules) -> None:
         """Every check of the tier protocol."""
+        if tiers.ranked_by_engine:
+            self.engine_tiers(tiers)
+            return
         reachable = self.tier_graph(tiers)
         reached = self.reached_tiers(tiers)
         self.ranks(tiers, reached)
@@ -210,6 +279,30 @@ class TierCheck(Check):
         for tier in chosen:
             self.unranks(tiers, tier, max(1, self.samples // len(chosen)))
         if tiers.parents is not None and tiers.tier_of is not None:
+            self.unmoves(tiers, reached)
+
+    def engine_tiers(self, tiers: TierRules) -> None:
+        """A game the engine ranks: no move lowers the tier (the ranking itself follows
+        from the rules, and finding it means finding every position), and un-moves."""
+        assert tiers.tier_of is not None
+        codes = np.fromiter(self.states, dtype=np.int64, count=len(self.states))
+        reached = dict(
+            zip(
+                codes.tolist(),
+                self.array("batch_tier", tiers.tier_of, codes).tolist(),
+                strict=False,
+            )
+        )
+        for code, kids in self.children.items():
+            told = self.array("batch_tier", tiers.tier_of, np.array(kids, dtype=np.int64))
+            for kid, kid_tier in zip(kids, told.tolist(), strict=False):
+                if kid_tier < reached.get(code, kid_tier):
+                    self.add(
+                        "tier",
+                        f"a move from code {code} (tier {reached[code]}) leads to code {kid} "
+                        f"of tier {kid_tier}: a move may not lower the tier",
+                    )
+        if tiers.parents is not None:
             self.unmoves(tiers, reached)
 
     def ranked_children(self, tiers: TierRules, reached: dict[int, int]) -> None:

@@ -31,8 +31,8 @@ from . import drivers
 RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward", "unmoves")
 """The rule functions a compiled game may write (the first four are required)."""
 
-LOOPS = ("outcomes", "keys", "tiers", "legal_moves", "expand", "unmoves", "find", "find_all",
-         "expand_ranked", "start")  # fmt: skip
+LOOPS = ("outcomes", "keys", "tiers", "legal_moves", "expand", "expand_tiers", "unmoves",
+         "find", "find_all", "expand_ranked", "start")  # fmt: skip
 
 _lock = threading.Lock()
 _built: dict[tuple[str, bool], Loops] = {}
@@ -48,6 +48,7 @@ class Loops:
     tiers: Any
     legal_moves: Any
     expand: Any
+    expand_tiers: Any
     unmoves: Any
     find: Any
     find_all: Any

@@ -121,6 +121,41 @@ def expand(codes: Any, with_outcome: bool) -> Any:
     )
 
 
+def expand_tiers(codes: Any) -> Any:
+    """The keyed children of the codes that go on, with their tiers: (parents, children,
+    child tiers, bad), ``bad`` as ``expand``'s."""
+    n = codes.shape[0]
+    cap = max(16, n * 4)
+    parents = np.empty(cap, dtype=np.int64)
+    children = np.empty(cap, dtype=np.int64)
+    child_tiers = np.empty(cap, dtype=np.int64)
+    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    e = 0
+    for i in range(n):
+        s = codes[i]
+        o = _outcome(P, s)
+        if SCORED:
+            if o == o:  # not NaN: the game has ended
+                continue
+        elif o != 0:
+            continue
+        k = _moves(P, s, buffer)
+        if k < 0 or k > MAX_MOVES:
+            return parents[:0], children[:0], child_tiers[:0], i
+        if e + k > cap:
+            cap = 2 * cap + k
+            parents = _grown(parents, cap)
+            children = _grown(children, cap)
+            child_tiers = _grown(child_tiers, cap)
+        for j in range(k):
+            child = _key(P, _play(P, s, buffer[j]))
+            parents[e] = i
+            children[e] = child
+            child_tiers[e] = _tier(P, child)
+            e += 1
+    return parents[:e], children[:e], child_tiers[:e], -1
+
+
 def _grown(array: Any, cap: int) -> Any:
     bigger = np.empty(cap, dtype=array.dtype)
     bigger[: array.shape[0]] = array

@@ -26,7 +26,7 @@ methods (``initial``, ``moves``, ``play``, ``outcome``, and ``key``, ``to_move``
 ``reward`` when written), the batch protocol, and, with a ``tier`` function, the tier
 protocol with a ranking the engine finds by itself (``ranking``). The rule functions are
 moved out of the class into ``rule_functions`` when it is defined, so that ``game.moves``
-is the plain method; ``compiled_rules(compiled=...)`` gives the engine's loops over them.
+is the plain method; ``engine_loops(compiled=...)`` gives the engine's loops over them.
 """
 
 from __future__ import annotations
@@ -179,7 +179,7 @@ class CompiledGame:
 
     # ----- the engine's loops ------------------------------------------------------------
 
-    def compiled_rules(self, compiled: bool = True) -> Loops:
+    def engine_loops(self, compiled: bool = True) -> Loops:
         """The engine's loops over this game's rules, compiled by numba or plain Python."""
         if compiled not in self._loops:
             self._loops[compiled] = compile_game(
@@ -191,8 +191,8 @@ class CompiledGame:
     def loops_for(self, work: int) -> Loops:
         """Compiled loops for large work (or once numba is loaded), plain ones for small."""
         if _MODE != "auto":
-            return self.compiled_rules(_MODE == "compiled")
-        return self.compiled_rules(work >= INTERPRET_BELOW or "numba" in sys.modules)
+            return self.engine_loops(_MODE == "compiled")
+        return self.engine_loops(work >= INTERPRET_BELOW or "numba" in sys.modules)
 
     # ----- the batch protocol ------------------------------------------------------------
 
@@ -232,7 +232,7 @@ class CompiledGame:
         with self._ranking_lock:
             if self._ranking is None:
                 self._ranking = discover(
-                    self.compiled_rules(_MODE != "interpreted"), type(self).__name__,
+                    self.engine_loops(_MODE != "interpreted"), type(self).__name__,
                     progress, memory, self._describe,
                 )  # fmt: skip
             return self._ranking

@@ -25,6 +25,7 @@ import numpy as np
 from ..errors import GameError, InterruptedSolve
 from ..memory import MemoryWatch
 from ..progress import ProgressCallback
+from ..spaces.pipeline import in_parallel
 from .building import Loops
 from .sorting import merge_distinct, missing_from, sort_distinct
 
@@ -129,7 +130,8 @@ def discover(
     memory: MemoryWatch | None = None,
     describe: Callable[[int], str] = str,
 ) -> Ranking:
-    """Every reachable position, tier by tier (see the module docstring)."""
+    """Every reachable position, tier by tier (see the module docstring). Chunks of a tier
+    are expanded and sorted on every core; their children are gathered here, in order."""
     started = time.perf_counter()
     root = int(loops.start())
     if root < 0:
@@ -140,7 +142,7 @@ def discover(
     pending = _Pending()
     pending.add(int(tier_out[0]), probe)
     ranking = Ranking({}, {}, int(tier_out[0]))
-    found = 0
+    found = [0]
     try:
         while (popped := pending.pop()) is not None:
             tier, known = popped
@@ -148,12 +150,24 @@ def discover(
             kids: set[int] = set()
             while frontier.shape[0]:
                 inside: list[Any] = []
-                for start in range(0, frontier.shape[0], CHUNK):
-                    chunk = frontier[start : start + CHUNK]
-                    inside += _expand_chunk(loops, name, tier, chunk, pending, kids, describe)
-                    ranking.expanded += int(chunk.shape[0])
+
+                def compute(chunk: Any, tier: int = tier) -> _Children:
+                    return _children(loops, name, tier, chunk, describe)
+
+                def gather(children: _Children, inside: list[Any] = inside,
+                           kids: set[int] = kids, tier: int = tier) -> None:  # fmt: skip
+                    for kid, codes in children.groups:
+                        if kid == tier:
+                            inside.append(codes)
+                        else:
+                            kids.add(kid)
+                            pending.add(kid, codes)
+                    ranking.expanded += children.expanded
                     if memory is not None:
-                        memory.check(f"finding the positions of {name}", found + pending.held)
+                        memory.check(f"finding the positions of {name}", found[0] + pending.held)
+
+                chunks = (frontier[a : a + CHUNK] for a in range(0, frontier.shape[0], CHUNK))
+                in_parallel(chunks, compute, gather)
                 new = missing_from(known, _distinct(inside))
                 if new.shape[0]:
                     kids.add(tier)
@@ -161,44 +175,44 @@ def discover(
                 frontier = new
             ranking.tiers[tier] = CodeSet.of(known)
             ranking.children[tier] = tuple(sorted(kids))
-            found += int(known.shape[0])
+            found[0] += int(known.shape[0])
             if progress is not None:
-                progress(found, found + pending.held, level=tier)
+                progress(found[0], found[0] + pending.held, level=tier)
     except KeyboardInterrupt:
         raise InterruptedSolve(
-            f"interrupted while finding the positions of {name} ({found:,} so far)"
+            f"interrupted while finding the positions of {name} ({found[0]:,} so far)"
         ) from None
     ranking.seconds = time.perf_counter() - started
     return ranking
 
 
-def _expand_chunk(
-    loops: Loops,
-    name: str,
-    tier: int,
-    chunk: Any,
-    pending: _Pending,
-    kids: set[int],
-    describe: Callable[[int], str],
-) -> list[Any]:
-    """Send the children of a chunk of a tier to their tiers; those of this tier returned."""
-    parents, children, _, _, bad = loops.expand(chunk, True)
+@dataclass
+class _Children:
+    """A chunk's children: sorted distinct codes per tier."""
+
+    groups: list[tuple[int, Any]]
+    expanded: int
+
+
+def _children(
+    loops: Loops, name: str, tier: int, chunk: Any, describe: Callable[[int], str]
+) -> _Children:
+    """The children of a chunk of a tier, by tier, each sorted and distinct (in a thread)."""
+    parents, children, child_tiers, bad = loops.expand_tiers(chunk)
     if bad >= 0:
         raise GameError(
             f"{name}.moves() of {describe(int(chunk[bad]))} gave a count of moves that is "
             "negative or more than the game's max_moves"
         )
     if children.shape[0] == 0:
-        return []
+        return _Children([], int(chunk.shape[0]))
     if children.min() < 0:
         i = int(np.flatnonzero(children < 0)[0])
         raise GameError(
             f"{name}: a move from {describe(int(chunk[parents[i]]))} gives code "
             f"{int(children[i])}; states are non-negative int64 codes"
         )
-    child_tiers = np.empty(children.shape[0], dtype=np.int64)
-    loops.tiers(children, child_tiers)
-    low = int(child_tiers.min())
+    low, high = int(child_tiers.min()), int(child_tiers.max())
     if low < tier:
         i = int(np.flatnonzero(child_tiers < tier)[0])
         raise GameError(
@@ -206,22 +220,9 @@ def _expand_chunk(
             f"{describe(int(children[i]))} in tier {int(child_tiers[i])}; a move may not "
             "lower the tier"
         )
-    inside: list[Any] = []
-    if low == int(child_tiers.max()):
-        groups = [(low, children)]
-    else:
-        order = np.argsort(child_tiers, kind="stable")
-        sorted_tiers = child_tiers[order]
-        cuts = np.flatnonzero(np.diff(sorted_tiers)) + 1
-        groups = [
-            (int(sorted_tiers[a]), children[order[a:b]])
-            for a, b in zip(np.r_[0, cuts], np.r_[cuts, order.shape[0]], strict=True)
-        ]
-    for kid, codes in groups:
-        distinct = sort_distinct(codes)
-        if kid == tier:
-            inside.append(distinct)
-        else:
-            kids.add(kid)
-            pending.add(kid, distinct)
-    return inside
+    if low == high:
+        return _Children([(low, sort_distinct(children))], int(chunk.shape[0]))
+    groups = []
+    for kid in np.unique(child_tiers).tolist():
+        groups.append((int(kid), sort_distinct(children[child_tiers == kid])))
+    return _Children(groups, int(chunk.shape[0]))
