@@ -176,12 +176,14 @@ class Check:
         for state in list(pool):
             if rules.outcome(state) is None:
                 pool += [rules.play(state, move) for move in rules.moves(state)]
+        told: set[Any] = set()
         for state in pool:
             key = rules.key_of(state)
             other = seen.setdefault(key, state)
-            if other == state:
+            if other == state or key in told:
                 continue
             if rules.outcome(other) != rules.outcome(state):
+                told.add(key)
                 self.add(
                     "key",
                     f"states {describe(other)} and {describe(state)} share key {describe(key)} "
@@ -191,6 +193,7 @@ class Check:
             elif rules.outcome(state) is None and self.plain_children(
                 other, True
             ) != self.plain_children(state, True):
+                told.add(key)
                 self.add(
                     "key",
                     f"states {describe(other)} and {describe(state)} share key {describe(key)} "

@@ -47,7 +47,7 @@ from ..progress import ProgressCallback
 from ..protocol import Expansion
 from ..values import Value
 from .building import RULES, Loops, compile_game
-from .ranking import CodeSet, Ranking, discover
+from .ranking import CodeSet, Ranking, discover, kept_ranking, save_ranking
 
 ONGOING = 0
 """What ``outcome`` returns while the game goes on (WIN, LOSS, TIE are perfectplay's)."""
@@ -226,16 +226,36 @@ class CompiledGame:
     # ----- the tier protocol, ranked by the engine ---------------------------------------
 
     def ranking(
-        self, progress: ProgressCallback | None = None, memory: MemoryWatch | None = None
+        self,
+        progress: ProgressCallback | None = None,
+        memory: MemoryWatch | None = None,
+        directory: Path | None = None,
+        identity: dict[str, Any] | None = None,
     ) -> Ranking:
-        """Every tier's reachable codes (found once, then kept; see ``ranking``)."""
+        """Every tier's reachable codes, found once, then kept (see ``ranking``). With
+        ``directory`` (a tablebase being built) the codes are kept there, out of core: a
+        ranking a solve of the same game left there is taken up again."""
         with self._ranking_lock:
-            if self._ranking is None:
-                self._ranking = discover(
-                    self.engine_loops(_MODE != "interpreted"), type(self).__name__,
-                    progress, memory, self._describe,
-                )  # fmt: skip
-            return self._ranking
+            current = self._ranking
+            if current is not None and (directory is None or current.directory == directory):
+                return current
+            loops = self.engine_loops(_MODE != "interpreted")
+            if directory is None:
+                found = discover(loops, type(self).__name__, progress, memory, self._describe)
+            else:
+                directory.mkdir(parents=True, exist_ok=True)
+                kept = kept_ranking(directory, identity or {})
+                if kept is not None:
+                    found = kept
+                elif current is not None:
+                    found = save_ranking(directory, current, identity or {})
+                else:
+                    found = discover(
+                        loops, type(self).__name__, progress, memory, self._describe,
+                        directory, identity,
+                    )  # fmt: skip
+            self._ranking = found
+            return found
 
     def use_ranking(self, ranking: Ranking) -> None:
         """Take a ranking read from a tablebase instead of finding it."""
@@ -266,7 +286,7 @@ class CompiledGame:
         return 0 if found is None else len(found)
 
     def _set(self, tier: int) -> CodeSet | None:
-        return self.ranking().tiers.get(tier)
+        return self.ranking().use(tier)
 
     def _batch_rank(self, tier: int, codes: Any) -> Any:
         found = self._set(tier)
@@ -305,7 +325,8 @@ class CompiledGame:
         kids = ranking.children.get(tier, ())
         if len(kids) != 1 or kids[0] == tier or self.scored or "to_move" in self.rule_functions:
             return None
-        here, kid = ranking.tiers[tier], ranking.tiers[kids[0]]
+        here, kid = ranking.use(tier), ranking.use(kids[0])
+        assert here is not None and kid is not None
         indices = np.ascontiguousarray(indices, dtype=np.int64)
         outcome = np.empty(indices.shape[0], dtype=np.int8)
         loops = self.loops_for(len(here))

@@ -14,18 +14,24 @@ found in rounds of new codes), deduplicated by sorting each chunk's children and
 
 from __future__ import annotations
 
+import hashlib
 import heapq
+import json
+import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import GameError, InterruptedSolve
+from ..errors import GameError, InterruptedSolve, TablebaseError
 from ..memory import MemoryWatch
 from ..progress import ProgressCallback
 from ..spaces.pipeline import in_parallel
+from ..spaces.tier_files import file_sha256
 from .building import Loops
 from .sorting import merge_distinct, missing_from, sort_distinct
 
@@ -34,22 +40,27 @@ CHUNK = 1 << 17
 """States expanded at once while discovering (about 50 bytes each with their children)."""
 
 
-@dataclass(frozen=True)
 class CodeSet:
-    """One tier's sorted reachable codes, with the bucket index that finds a code in them."""
+    """One tier's sorted reachable codes, with the bucket index that finds a code in them.
 
-    codes: Any
-    """Sorted, distinct int64 codes (an array or a read-only map)."""
-    buckets: Any
-    base: int
-    shift: int
+    The codes are an array, or a file of little-endian int64 mapped while the tier is in
+    use (``release`` unmaps it: out of core, only the tiers being solved stay resident)."""
+
+    def __init__(self, codes: Any, buckets: Any, base: int, shift: int, path: Path | None = None):
+        self._codes = codes
+        self.buckets = buckets
+        self.base = base
+        self.shift = shift
+        self.path = path
+        self.size = int(codes.shape[0])
 
     @classmethod
-    def of(cls, codes: Any) -> CodeSet:
-        """The set of sorted, distinct ``codes``, with its bucket index."""
+    def of(cls, codes: Any, path: Path | None = None) -> CodeSet:
+        """The set of sorted, distinct ``codes``, with its bucket index (``path``: where the
+        same codes are kept, mapped again after ``release``)."""
         n = int(codes.shape[0])
         if n == 0:
-            return cls(codes, np.zeros(2, dtype=np.int64), 0, 0)
+            return cls(codes, np.zeros(2, dtype=np.int64), 0, 0, path)
         base = int(codes[0])
         span = int(codes[-1]) - base + 1
         wanted = max(1, n // CODES_PER_BUCKET)
@@ -57,10 +68,24 @@ class CodeSet:
         count = ((span - 1) >> shift) + 1
         edges = base + (np.arange(count + 1, dtype=np.int64) << shift)
         buckets = np.searchsorted(codes, edges).astype(np.int64)
-        return cls(codes, buckets, base, shift)
+        return cls(codes, buckets, base, shift, path)
+
+    @property
+    def codes(self) -> Any:
+        """The sorted codes (mapped from the file again if released)."""
+        found = self._codes
+        if found is None:
+            assert self.path is not None
+            found = self._codes = _mapped(self.path, self.size)
+        return found
+
+    def release(self) -> None:
+        """Unmap the codes of a tier kept in a file (arrays in memory stay)."""
+        if self.path is not None:
+            self._codes = None
 
     def __len__(self) -> int:
-        return int(self.codes.shape[0])
+        return self.size
 
     def rank(self, loops: Loops, queries: Any) -> Any:
         """The index of each query code in this set, -1 where it is not a member."""
@@ -68,6 +93,16 @@ class CodeSet:
         out = np.empty(queries.shape[0], dtype=np.int64)
         loops.find_all(self.codes, self.buckets, self.base, self.shift, queries, out)
         return out
+
+
+def _mapped(path: Path, size: int) -> Any:
+    if size == 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.memmap(path, dtype="<i8", mode="r", shape=(size,))
+
+
+KEEP = 4
+"""Tiers whose codes stay mapped at once (a tier being solved and its child tiers)."""
 
 
 @dataclass
@@ -80,6 +115,124 @@ class Ranking:
     initial_tier: int
     seconds: float = 0.0
     expanded: int = field(default=0)
+    directory: Path | None = None
+    """Where the codes are kept (``codes.json`` and a file per tier), if anywhere."""
+    _recent: list[int] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def use(self, tier: int) -> CodeSet | None:
+        """A tier's code set, kept mapped; the tiers not used lately are released."""
+        found = self.tiers.get(tier)
+        if found is None or found.path is None:
+            return found
+        with self._lock:
+            if tier in self._recent:
+                self._recent.remove(tier)
+            self._recent.append(tier)
+            while len(self._recent) > KEEP:
+                self.tiers[self._recent.pop(0)].release()
+        return found
+
+    def as_json(self) -> dict[str, Any]:
+        """What a tablebase header and ``codes.json`` keep of it (with ``save_tier``'s)."""
+        return {"tiers": [self.entries[t] for t in sorted(self.tiers)]}
+
+    entries: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Per tier kept in files: {"tier", "file", "sha256", "count", "children"}."""
+
+
+CODES_JSON = "codes.json"
+
+
+def codes_file_name(tier: int) -> str:
+    """The file of a tier's codes: ``tier-000012.codes`` (beside ``tier-000012.rec``)."""
+    return f"tier-{tier:06d}.codes"
+
+
+def save_tier(directory: Path, tier: int, known: Any) -> tuple[CodeSet, dict[str, Any]]:
+    """Write a tier's codes into ``directory`` (fsync'd); its set, mapped from the file,
+    and its entry (children filled in later)."""
+    name = codes_file_name(tier)
+    path = directory / name
+    array = np.ascontiguousarray(known, dtype="<i8")
+    temporary = path.with_suffix(".codes-partial")
+    with temporary.open("wb") as handle:
+        array.tofile(handle)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+    digest = hashlib.sha256(array.tobytes()).hexdigest() if array.size else (
+        hashlib.sha256(b"").hexdigest()
+    )  # fmt: skip
+    found = CodeSet.of(array, path)
+    found.release()
+    entry = {"tier": tier, "file": name, "sha256": digest, "count": int(array.shape[0])}
+    return found, entry
+
+
+def finish_ranking(directory: Path, ranking: Ranking, identity: dict[str, Any]) -> None:
+    """Write ``codes.json`` (atomically, last): the ranking in ``directory`` is whole."""
+    for tier, entry in ranking.entries.items():
+        entry["children"] = list(ranking.children.get(tier, ()))
+    data = {"identity": identity, "initial_tier": ranking.initial_tier, **ranking.as_json()}
+    temporary = directory / (CODES_JSON + ".partial")
+    temporary.write_text(json.dumps(data))
+    os.replace(temporary, directory / CODES_JSON)
+
+
+def save_ranking(directory: Path, ranking: Ranking, identity: dict[str, Any]) -> Ranking:
+    """A ranking found in memory, written into ``directory``; the same ranking read from
+    there."""
+    kept = Ranking({}, dict(ranking.children), ranking.initial_tier, ranking.seconds,
+                   ranking.expanded, directory)  # fmt: skip
+    for tier, found in sorted(ranking.tiers.items()):
+        kept.tiers[tier], kept.entries[tier] = save_tier(directory, tier, found.codes)
+    finish_ranking(directory, kept, identity)
+    return kept
+
+
+def load_ranking(
+    directory: Path, entries: list[dict[str, Any]], initial_tier: int, check: bool = True
+) -> Ranking:
+    """A ranking kept in ``directory``: each file at its length and, with ``check``, its
+    SHA-256 (TablebaseError otherwise, naming the file)."""
+    ranking = Ranking({}, {}, initial_tier, directory=directory)
+    for raw in entries:
+        tier, name, count = int(raw["tier"]), str(raw["file"]), int(raw["count"])
+        path = directory / name
+        if not path.is_file():
+            raise TablebaseError(f"{directory}: {name} is missing")
+        if path.stat().st_size != 8 * count:
+            raise TablebaseError(
+                f"{directory}: {name} holds {path.stat().st_size:,} bytes, not {8 * count:,} "
+                "(truncated or damaged)"
+            )
+        if check and file_sha256(path) != raw["sha256"]:
+            raise TablebaseError(
+                f"{directory}: {name} fails its checksum (damaged or changed); no answer "
+                "from it can be trusted"
+            )
+        found = CodeSet.of(_mapped(path, count), path)
+        found.release()
+        ranking.tiers[tier] = found
+        ranking.children[tier] = tuple(int(t) for t in raw["children"])
+        ranking.entries[tier] = dict(raw)
+    return ranking
+
+
+def kept_ranking(directory: Path, identity: dict[str, Any]) -> Ranking | None:
+    """The whole ranking a solve of this game left in ``directory``, checked; None when
+    there is none, or it was made for another game or fails a check (found again then)."""
+    path = directory / CODES_JSON
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text())
+        if data.get("identity") != identity:
+            return None
+        return load_ranking(directory, data["tiers"], int(data["initial_tier"]))
+    except (TablebaseError, ValueError, KeyError, TypeError):
+        return None
 
 
 def _distinct(arrays: list[Any]) -> Any:
@@ -129,9 +282,13 @@ def discover(
     progress: ProgressCallback | None = None,
     memory: MemoryWatch | None = None,
     describe: Callable[[int], str] = str,
+    directory: Path | None = None,
+    identity: dict[str, Any] | None = None,
 ) -> Ranking:
     """Every reachable position, tier by tier (see the module docstring). Chunks of a tier
-    are expanded and sorted on every core; their children are gathered here, in order."""
+    are expanded and sorted on every core; their children are gathered here, in order.
+    With ``directory``, each tier's codes go to a file there as soon as the tier is found
+    (only the tiers still being found stay in memory), and ``codes.json`` last."""
     started = time.perf_counter()
     root = int(loops.start())
     if root < 0:
@@ -141,7 +298,7 @@ def discover(
     loops.tiers(probe, tier_out)
     pending = _Pending()
     pending.add(int(tier_out[0]), probe)
-    ranking = Ranking({}, {}, int(tier_out[0]))
+    ranking = Ranking({}, {}, int(tier_out[0]), directory=directory)
     found = [0]
     try:
         while (popped := pending.pop()) is not None:
@@ -173,9 +330,13 @@ def discover(
                     kids.add(tier)
                     known = merge_distinct(known, new)
                 frontier = new
-            ranking.tiers[tier] = CodeSet.of(known)
+            if directory is None:
+                ranking.tiers[tier] = CodeSet.of(known)
+            else:
+                ranking.tiers[tier], ranking.entries[tier] = save_tier(directory, tier, known)
             ranking.children[tier] = tuple(sorted(kids))
             found[0] += int(known.shape[0])
+            del known, frontier  # out of core: only the tiers still being found stay
             if progress is not None:
                 progress(found[0], found[0] + pending.held, level=tier)
     except KeyboardInterrupt:
@@ -183,6 +344,8 @@ def discover(
             f"interrupted while finding the positions of {name} ({found[0]:,} so far)"
         ) from None
     ranking.seconds = time.perf_counter() - started
+    if directory is not None:
+        finish_ranking(directory, ranking, identity or {})
     return ranking
 
 

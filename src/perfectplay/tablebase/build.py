@@ -20,7 +20,6 @@ from ..solve import solve
 from ..solvers.tiered import solve_tiers
 from ..spaces.tier_files import TierFiles, tier_file_name
 from ..spaces.tiers import TierGraph
-from .codes import write_codes
 from .header import Header, TierEntry, existing, write_header
 
 
@@ -37,13 +36,14 @@ def build_tiered(
         return found, 0.0
     ranking = None
     if rules.tiers is not None and rules.tiers.ranking is not None:
-        ranking = rules.tiers.ranking(progress)  # every tier's codes, found once
+        # Every tier's codes, found once and kept in the directory (taken up again there).
+        ranking = rules.tiers.ranking(progress, None, directory, identity)
     graph = TierGraph(rules)
     # A loopy tier bounds no game's length: 2-byte records, remoteness up to 8,191.
     record = format_for(graph.longest if graph.longest is not None else 1 << 8)
     files = TierFiles(directory, record, identity)
     seconds = solve_tiers(graph, files, progress, memory)
-    codes = None if ranking is None else write_codes(directory, ranking)
+    codes = None if ranking is None else ranking.as_json()
     return build_header(rules, graph, files, codes), seconds
 
 
