@@ -116,7 +116,8 @@ def _build(
     for name in RULES:
         setattr(module, f"_{name}", bound[name])
     loops: dict[str, Any] = {}
-    for name in ("_grown", *LOOPS):
+    helpers = ("_grown", "find", "find_near")  # called by loops: compiled first
+    for name in (*helpers, *(n for n in LOOPS if n not in helpers)):
         function = getattr(module, name)
         if compiled:
             import numba

@@ -243,37 +243,37 @@ def _distinct(arrays: list[Any]) -> Any:
 
 
 class _Pending:
-    """Codes sent to tiers not yet reached, kept as sorted distinct pieces and compacted
-    when they grow (so duplicates never pile up past twice the distinct codes)."""
+    """Codes sent to tiers not yet reached, kept per tier as a stack of sorted distinct
+    pieces of decreasing sizes: a new piece is merged (linearly, duplicates dropped) into
+    the pieces above it no more than twice its size, so each code is merged O(log pieces)
+    times and duplicates never pile up far past the distinct codes."""
 
     def __init__(self) -> None:
         self.pieces: dict[int, list[Any]] = {}
-        self.sizes: dict[int, int] = {}
-        self.compacted: dict[int, int] = {}
         self.heap: list[int] = []
 
     def add(self, tier: int, codes: Any) -> None:
         if tier not in self.pieces:
-            self.pieces[tier], self.sizes[tier], self.compacted[tier] = [], 0, 0
+            self.pieces[tier] = []
             heapq.heappush(self.heap, tier)
-        self.pieces[tier].append(codes)
-        self.sizes[tier] += int(codes.shape[0])
-        if self.sizes[tier] > 2 * self.compacted[tier] + (1 << 22):
-            whole = _distinct(self.pieces[tier])
-            self.pieces[tier] = [whole]
-            self.sizes[tier] = self.compacted[tier] = int(whole.shape[0])
+        stack = self.pieces[tier]
+        while stack and stack[-1].shape[0] <= 2 * codes.shape[0]:
+            codes = merge_distinct(stack.pop(), codes)
+        stack.append(codes)
 
     def pop(self) -> tuple[int, Any] | None:
         if not self.heap:
             return None
         tier = heapq.heappop(self.heap)
-        codes = _distinct(self.pieces.pop(tier))
-        del self.sizes[tier], self.compacted[tier]
+        stack = self.pieces.pop(tier)
+        codes = stack.pop()
+        while stack:
+            codes = merge_distinct(stack.pop(), codes)
         return tier, codes
 
     @property
     def held(self) -> int:
-        return sum(self.sizes.values())
+        return sum(int(p.shape[0]) for stack in self.pieces.values() for p in stack)
 
 
 def discover(

@@ -20,7 +20,9 @@ RADIX_BITS = 11
 
 @kernel
 def sort_distinct(codes: Any) -> Any:
-    """The distinct values of ``codes`` (non-negative int64), sorted; ``codes`` unchanged."""
+    """The distinct values of ``codes`` (non-negative int64), sorted; ``codes`` unchanged.
+    One pass finds the span, one counts every pass's digits (and copies), then each pass
+    only scatters."""
     n = codes.shape[0]
     if n == 0:
         return np.zeros(0, dtype=np.int64)
@@ -34,32 +36,32 @@ def sort_distinct(codes: Any) -> Any:
             high = c
     span = high - low
     bits = 0
-    while span >> bits:
+    while bits < 63 and span >> bits:
         bits += 1
-    source = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        source[i] = codes[i] - low
-    target = np.empty(n, dtype=np.int64)
+    passes = (bits + RADIX_BITS - 1) // RADIX_BITS
     radix = 1 << RADIX_BITS
     mask = radix - 1
-    shift = 0
-    counts = np.zeros(radix, dtype=np.int64)
-    while shift < bits:
-        counts[:] = 0
-        for i in range(n):
-            counts[(source[i] >> shift) & mask] += 1
+    counts = np.zeros((max(passes, 1), radix), dtype=np.int64)
+    source = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        v = codes[i] - low
+        source[i] = v
+        for k in range(passes):
+            counts[k, (v >> (k * RADIX_BITS)) & mask] += 1
+    target = np.empty(n, dtype=np.int64)
+    for k in range(passes):
         total = 0
         for d in range(radix):
-            c = counts[d]
-            counts[d] = total
+            c = counts[k, d]
+            counts[k, d] = total
             total += c
+        shift = k * RADIX_BITS
         for i in range(n):
             v = source[i]
             d = (v >> shift) & mask
-            target[counts[d]] = v
-            counts[d] += 1
+            target[counts[k, d]] = v
+            counts[k, d] += 1
         source, target = target, source
-        shift += RADIX_BITS
     kept = 0
     previous = -1
     for i in range(n):
