@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench bench-tiers bench-dobutsu bench-dask bench-contest bench-search bench-play peers clean
+.PHONY: demo test lint bench bench-compiled bench-tiers bench-dobutsu bench-dask bench-contest bench-search bench-play peers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,11 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/speed.py
 	$(BIN)/python bench/search.py
 	$(BIN)/python bench/play.py
+
+# A compiled game (examples/connect_four.py) beside the built-in's hand-ranked tiers and
+# beside the plain protocol.
+bench-compiled: $(VENV)/.installed
+	$(BIN)/python bench/compiled.py
 
 bench-tiers: $(VENV)/.installed
 	$(BIN)/python bench/tiers.py

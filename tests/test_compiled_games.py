@@ -361,7 +361,7 @@ def test_compiled_loops_agree_with_plain_ones_and_the_reference(
     solved = expected(game)
     assert len(solved) >= 200  # a game worth compiling
     states = np.array(sorted(solved), dtype=np.int64)
-    plain, fast = game.compiled_rules(False), game.compiled_rules(True)
+    plain, fast = game.engine_loops(False), game.engine_loops(True)
     assert fast.compiled and not plain.compiled
     for name in ("outcomes", "keys", "tiers"):
         kind = np.float64 if (name == "outcomes" and game.scored) else np.int64
@@ -437,7 +437,7 @@ def absent_queries(codes: list[int], code_set: CodeSet) -> list[int]:
 @pytest.mark.parametrize("mode", MODES)
 def test_code_sets_rank_members_and_refuse_everything_else(mode: str) -> None:
     game = TierGame(**COMPILED_CASES["tiers, next only"][1])
-    loops = game.compiled_rules(mode == "compiled")
+    loops = game.engine_loops(mode == "compiled")
     for name, raw in adversarial_code_sets():
         codes = sorted(set(raw))
         code_set = CodeSet.of(np.array(codes, dtype=np.int64))
@@ -663,14 +663,14 @@ def test_a_rule_numba_cannot_compile_is_a_one_line_game_error(
     assert place is not None, message
     assert first <= int(place.group(1)) < first + len(lines), message
     with pytest.raises(GameError):  # the same game, asked again
-        cls().compiled_rules(True)
+        cls().engine_loops(True)
 
 
 def test_a_rule_numba_cannot_compile_is_told_numbas_reason() -> None:
     """The one line carries numba's reason (here: it cannot type ``table``), not only the
     name of the step of its pipeline that failed."""
     with pytest.raises(GameError) as caught:
-        DictMoves().compiled_rules(True)
+        DictMoves().engine_loops(True)
     message = str(caught.value)
     assert "table" in message, message
     assert f"{Path(__file__).name}:{line_of(DictMoves.rule_functions['moves'], 'table = {}')}" in (

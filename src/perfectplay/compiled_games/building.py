@@ -31,8 +31,8 @@ from . import drivers
 RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward", "unmoves")
 """The rule functions a compiled game may write (the first four are required)."""
 
-LOOPS = ("outcomes", "keys", "tiers", "legal_moves", "expand", "expand_tiers", "unmoves",
-         "find", "find_all", "expand_ranked", "start")  # fmt: skip
+LOOPS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "unmoves", "find", "find_all",
+         "expand_ranked", "start")  # fmt: skip
 
 _lock = threading.Lock()
 _built: dict[tuple[str, bool], Loops] = {}
@@ -46,7 +46,6 @@ class Loops:
     outcomes: Any
     keys: Any
     tiers: Any
-    legal_moves: Any
     expand: Any
     expand_tiers: Any
     unmoves: Any
@@ -127,7 +126,7 @@ def _build(
         if name in LOOPS:
             loops[name] = function
     if compiled:
-        _first_calls(cls, loops)
+        _first_calls(cls, loops, scored)
     return Loops(compiled=compiled, **loops)
 
 
@@ -280,11 +279,24 @@ def _numba_problem(cls: type, name: str, function: Any, exc: Exception) -> str:
     )
 
 
-def _first_calls(cls: type, loops: dict[str, Any]) -> None:
-    """Compile the loops now, so that a failure shows here in one line, not mid-solve."""
+def _first_calls(cls: type, loops: dict[str, Any], scored: bool) -> None:
+    """Compile (or load from the cache) every loop now, on empty input: a failure shows
+    here in one line, not mid-solve, and a timed solve does not pay for compiling."""
     import numba
 
+    none = np.zeros(0, dtype=np.int64)
+    two = np.zeros(2, dtype=np.int64)
     try:
         loops["start"]()
+        loops["outcomes"](none, np.zeros(0, dtype=np.float64 if scored else np.int8))
+        loops["keys"](none, none.copy())
+        loops["tiers"](none, none.copy())
+        loops["expand"](none, True)
+        loops["expand"](none, False)
+        loops["expand_tiers"](none)
+        loops["unmoves"](none)
+        loops["find"](none, two, 0, 0, 0)
+        loops["find_all"](none, two, 0, 0, none, none.copy())
+        loops["expand_ranked"](none, none, none, two, 0, 0, np.zeros(0, dtype=np.int8))
     except numba.core.errors.NumbaError as exc:
         raise GameError(_numba_problem(cls, "start", drivers.start, exc)) from None

@@ -57,14 +57,6 @@ def tiers(codes: Any, out: Any) -> None:
         out[i] = _tier(P, codes[i])
 
 
-def legal_moves(code: Any) -> Any:
-    """The moves of one state and their count (the count unchecked: the caller checks it
-    against MAX_MOVES; the array holds the moves when it fits)."""
-    buffer = np.empty(MAX_MOVES, dtype=np.int64)
-    n = _moves(P, code, buffer)
-    return buffer, n
-
-
 def expand(codes: Any, with_outcome: bool) -> Any:
     """The moves of codes: (parents, children, same_mover, rewards, bad).
 
@@ -217,7 +209,7 @@ def find_near(codes: Any, buckets: Any, base: int, shift: int, code: int, hint: 
     move of positions taken in code order often come in code order too, a few codes apart,
     so this reads memory already in cache."""
     n = codes.shape[0]
-    if 0 <= hint and hint + NEAR < n and codes[hint] <= code and code <= codes[hint + NEAR]:
+    if hint >= 0 and hint + NEAR < n and codes[hint] <= code and code <= codes[hint + NEAR]:
         lo = hint
         hi = hint + NEAR
         while lo < hi:

@@ -43,6 +43,8 @@ def build_tiered(
     record = format_for(graph.longest if graph.longest is not None else 1 << 8)
     files = TierFiles(directory, record, identity)
     seconds = solve_tiers(graph, files, progress, memory)
+    if ranking is not None:
+        seconds += ranking.seconds  # finding the positions is part of the solve
     codes = None if ranking is None else ranking.as_json()
     return build_header(rules, graph, files, codes), seconds
 

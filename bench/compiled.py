@@ -1,0 +1,140 @@
+"""Compiled games against the hand-written path and against the plain protocol.
+
+Run: make bench-compiled   (or .venv/bin/python bench/compiled.py [--large] [--threads N])
+
+Side by side, each solve in a fresh process (its peak memory its own), on Connect Four
+written as a user would (examples/connect_four.py: rules only, no ranking, no sweeps):
+- the compiled game's tiered solve (``--save``) beside the built-in Connect Four's hand-ranked
+  tiered solve with its sweeps, on the same board and the same number of threads (5x4;
+  6x4 with --large; 5x5 with --large checks the count 69,763,700 and the tie);
+- positions a second of the compiled solve beside the same game explored through its plain
+  methods (the rule functions run by the Python interpreter, ``solve(game, batch=False)``)
+  on 4x4;
+- bytes a position at peak above the process's baseline, and on disk (records and codes)
+  after ``compress``.
+Targets (issue 27): within 2x of the built-in's time; at least 100x the plain protocol's
+positions per second; at most 12 bytes a position at peak above the baseline; at most
+4 bytes a position on disk after compress.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+EXAMPLE = HERE.parent / "examples" / "connect_four.py"
+
+
+def child(kind: str, width: int, height: int, directory: str) -> None:
+    """In a fresh process: one solve, its figures printed as JSON."""
+    import importlib.util
+
+    from perfectplay import build_tablebase, solve
+    from perfectplay.games import ConnectFour as Builtin
+    from perfectplay.memory import resident_bytes
+
+    spec = importlib.util.spec_from_file_location("connect_four_example", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["connect_four_example"] = module
+    spec.loader.exec_module(module)
+    game: Any = (
+        Builtin(width, height)
+        if kind == "builtin"
+        else module.ConnectFour(width=width, height=height)
+    )
+    if kind == "compiled":
+        game.engine_loops(True)  # loaded (from numba's cache) before the baseline
+        import numba
+    if kind == "builtin":
+        import numba  # noqa: F401
+    baseline = resident_bytes()
+    shutil.rmtree(directory, ignore_errors=True)
+    started = time.perf_counter()
+    if kind == "plain":
+        solution = solve(game, batch=False)
+        seconds = time.perf_counter() - started
+        positions, value = solution.stats.states, str(solution.value())
+    else:
+        header, _ = build_tablebase(game, directory)
+        seconds = time.perf_counter() - started
+        positions = header.counts()["positions"]
+        value = "?"
+        from perfectplay import open_tablebase
+
+        with open_tablebase(directory, game) as base:
+            value = f"{base.value()} in {base.remoteness()}"
+    print(json.dumps({"seconds": seconds, "positions": positions, "value": value,
+                      "baseline": baseline}))  # fmt: skip
+
+
+def run(kind: str, width: int, height: int, threads: int, directory: Path) -> dict[str, Any]:
+    """One solve in a fresh process, with its wall time and peak memory (GNU time)."""
+    env = {**os.environ, "PERFECTPLAY_THREADS": str(threads)}
+    command = ["/usr/bin/time", "-f", "PEAK %M", sys.executable, __file__, "--child", kind,
+               str(width), str(height), str(directory)]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
+    figures: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    peak = [line for line in done.stderr.splitlines() if line.startswith("PEAK")][-1]
+    figures["peak"] = int(peak.split()[1]) * 1024
+    return figures
+
+
+def compressed_bytes(directory: Path) -> int:
+    """Bytes on disk of the compressed copy (records and codes)."""
+    target = directory.with_name(directory.name + "-zst")
+    shutil.rmtree(target, ignore_errors=True)
+    cli = Path(sys.executable).with_name("perfectplay")
+    subprocess.run([str(cli), "compress", str(directory), str(target)], check=True,
+                   capture_output=True)  # fmt: skip
+    return sum(p.stat().st_size for p in target.iterdir() if p.suffix in (".zst", ".idx",
+                                                                          ".codes"))  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--large", action="store_true", help="6x4 and 5x5 too")
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        kind, width, height, directory = args.child
+        child(kind, int(width), int(height), directory)
+        return
+    work = Path(tempfile.mkdtemp(prefix="perfectplay-bench-compiled-"))
+    print(f"Connect Four, {args.threads} thread(s); peak = resident memory above the baseline")
+    plain = run("plain", 4, 4, args.threads, work / "plain")
+    rate_plain = plain["positions"] / plain["seconds"]
+    print(f"plain protocol 4x4: {plain['positions']:,} positions in {plain['seconds']:.1f} s "
+          f"= {rate_plain:,.0f} positions/s")  # fmt: skip
+    boards = [(5, 4)] + ([(6, 4), (5, 5)] if args.large else [])
+    for width, height in boards:
+        compiled = run("compiled", width, height, args.threads, work / f"c{width}{height}")
+        rate = compiled["positions"] / compiled["seconds"]
+        above = (compiled["peak"] - compiled["baseline"]) / compiled["positions"]
+        disk = compressed_bytes(work / f"c{width}{height}") / compiled["positions"]
+        line = (f"{width}x{height} compiled: {compiled['positions']:,} positions, "
+                f"{compiled['value']}, {compiled['seconds']:.1f} s, {rate:,.0f} positions/s "
+                f"({rate / rate_plain:,.0f}x the plain protocol), {above:.1f} B/position at "
+                f"peak above the baseline, {disk:.2f} B/position compressed")  # fmt: skip
+        if (width, height) != (5, 5):
+            builtin = run("builtin", width, height, args.threads, work / f"b{width}{height}")
+            line += (
+                f"; built-in hand-ranked tiers: {builtin['seconds']:.1f} s "
+                f"(compiled / built-in = {compiled['seconds'] / builtin['seconds']:.2f})"
+            )
+        print(line, flush=True)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
