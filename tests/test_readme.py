@@ -73,3 +73,39 @@ def test_readme_tablebase_example_prints_what_it_claims(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     assert run.stdout == claimed
     assert (tmp_path / "c4-4x4" / "header.json").exists()
+
+
+def test_readme_compiled_game_is_the_example_file() -> None:
+    text = README.read_text()
+    section = text[text.index("## Your own game at C speed") :]
+    code = re.search(r"```python\n(.*?)```", section, re.DOTALL)
+    assert code
+    example = README.parent / "examples" / "connect_four.py"
+    assert code.group(1) == example.read_text()
+    assert len(code.group(1).splitlines()) < 100
+
+
+def test_readme_compiled_walkthrough_runs_as_shown(tmp_path: Path) -> None:
+    text = README.read_text()
+    section = text[text.index("## Your own game at C speed") :]
+    section = section[: section.index("How it works")]
+    commands = re.findall(r"```sh\n(perfectplay .*?)\n```", section)
+    shown = re.findall(r"```text\n(.*?)```", section, re.DOTALL)
+    assert len(commands) == 2 and len(shown) == 2
+    (tmp_path / "examples").mkdir()
+    example = README.parent / "examples" / "connect_four.py"
+    (tmp_path / "examples" / "connect_four.py").write_text(example.read_text())
+    cli = Path(sys.executable).with_name("perfectplay")
+    for command, lines in zip(commands, shown, strict=True):
+        run = subprocess.run(
+            [str(cli), *command.split()[1:]],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=300,
+            check=False,
+        )
+        assert run.returncode == 0, run.stderr
+        printed = [" ".join(line.split()) for line in run.stdout.splitlines()]
+        for line in lines.splitlines():
+            assert " ".join(line.split()) in printed, line
