@@ -89,16 +89,24 @@ def compile_game(
     with _lock:
         found = _built.get((ident, compiled))
         if found is None:
-            found = _build(cls, ident, params, functions, max_moves, scored, compiled)
+            try:
+                found = _build(cls, ident, params, functions, max_moves, scored, compiled)
+            except GameError:
+                raise
+            except Exception:
+                # numba's disk cache cannot serve this process (a class sent to a Dask
+                # worker by value, whose module has no name there): compile afresh.
+                found = _build(cls, ident, params, functions, max_moves, scored, compiled,
+                               cache=False)  # fmt: skip
             _built[(ident, compiled)] = found
         return found
 
 
 def _build(
     cls: type, ident: str, params: tuple[int, ...], functions: dict[str, Any], max_moves: int,
-    scored: bool, compiled: bool,
+    scored: bool, compiled: bool, cache: bool = True,
 ) -> Loops:  # fmt: skip
-    module: Any = _driver_module(cls, ident, compiled)
+    module: Any = _driver_module(cls, ident, compiled and cache)
     bound = dict(functions)
     bound.setdefault("key", _same)
     bound.setdefault("tier", _zero)
@@ -106,7 +114,7 @@ def _build(
     bound.setdefault("reward", _no_reward)
     bound.setdefault("unmoves", _no_unmoves)
     if compiled:
-        bound = _compiled_rules(cls, params, bound, max_moves)
+        bound = _compiled_rules(cls, params, bound, cache)
     module.P = params
     module.MAX_MOVES = max_moves
     module.SCORED = scored
@@ -121,7 +129,7 @@ def _build(
         if compiled:
             import numba
 
-            function = numba.njit(cache=True, nogil=True)(function)
+            function = numba.njit(cache=cache, nogil=True)(function)
             setattr(module, name, function)  # loops calling loops see compiled ones
         if name in LOOPS:
             loops[name] = function
@@ -171,7 +179,7 @@ def _no_unmoves(p: Any, s: Any, out: Any) -> int:
 
 
 def _compiled_rules(
-    cls: type, params: tuple[int, ...], functions: dict[str, Any], max_moves: int
+    cls: type, params: tuple[int, ...], functions: dict[str, Any], cache: bool
 ) -> dict[str, Any]:
     """Each rule function compiled by numba for its arguments, now: a function numba cannot
     compile is a GameError naming it, its line and numba's reason."""
@@ -192,7 +200,7 @@ def _compiled_rules(
     done: dict[int, Any] = {}
     compiled = {}
     for name, function in functions.items():
-        dispatcher = _jitted(function, done)
+        dispatcher = _jitted(function, done, cache)
         try:
             dispatcher.compile(arguments[name])
         except numba.core.errors.NumbaError as exc:

@@ -47,7 +47,7 @@ from ..progress import ProgressCallback
 from ..protocol import Expansion
 from ..values import Value
 from .building import RULES, Loops, compile_game
-from .ranking import CodeSet, Ranking, discover, kept_ranking, save_ranking
+from .ranking import CodeSet, Ranking, discover, kept_ranking, load_kept, save_ranking
 
 ONGOING = 0
 """What ``outcome`` returns while the game goes on (WIN, LOSS, TIE are perfectplay's)."""
@@ -130,6 +130,22 @@ class CompiledGame:
             self.ranked_by_engine = True
             if "unmoves" in self.rule_functions:
                 self.batch_parents = self._batch_parents
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a copy in another process needs (Dask): the parameters, and where the
+        ranking is kept; compiled loops and mapped codes are made again there."""
+        state = dict(self.__dict__)
+        ranking = state.pop("_ranking", None)
+        state["_ranking_directory"] = None if ranking is None else ranking.directory
+        for name in ("_loops", "_ranking_lock"):
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._loops = {}
+        self._ranking = None
+        self._ranking_lock = threading.Lock()
 
     # ----- the plain protocol, from the rule functions run as Python -----------------------
 
@@ -239,6 +255,12 @@ class CompiledGame:
             current = self._ranking
             if current is not None and (directory is None or current.directory == directory):
                 return current
+            kept_in = self.__dict__.get("_ranking_directory")
+            if current is None and directory is None and kept_in is not None:
+                found = load_kept(kept_in)  # a copy in another process: read, not found again
+                if found is not None:
+                    self._ranking = found
+                    return found
             loops = self.engine_loops(_MODE != "interpreted")
             if directory is None:
                 found = discover(loops, type(self).__name__, progress, memory, self._describe)

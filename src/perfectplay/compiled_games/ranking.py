@@ -220,6 +220,16 @@ def load_ranking(
     return ranking
 
 
+def load_kept(directory: Path) -> Ranking | None:
+    """The whole ranking kept in ``directory`` (checked), whatever game it names: for a
+    copy of the game that found it, in another process."""
+    path = directory / CODES_JSON
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text())
+    return load_ranking(directory, data["tiers"], int(data["initial_tier"]))
+
+
 def kept_ranking(directory: Path, identity: dict[str, Any]) -> Ranking | None:
     """The whole ranking a solve of this game left in ``directory``, checked; None when
     there is none, or it was made for another game or fails a check (found again then)."""

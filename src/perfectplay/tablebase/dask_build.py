@@ -27,6 +27,7 @@ import importlib
 import itertools
 import os
 import pickle
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -82,6 +83,9 @@ def build_on_dask(
         return found, 0.0
     dask = _dask()
     started = time.perf_counter()
+    ranking = None
+    if rules.tiers.ranking is not None:  # found here once, kept in the directory for all
+        ranking = rules.tiers.ranking(None, None, directory, identity)
     graph = TierGraph(rules)
     record = format_for(graph.longest if graph.longest is not None else 1 << 8)
     files = TierFiles(directory, record, identity)
@@ -115,7 +119,8 @@ def build_on_dask(
         client.close()
         if cluster is not None:
             cluster.close()
-    return build_header(rules, graph, files), time.perf_counter() - started
+    codes = None if ranking is None else ranking.as_json()
+    return build_header(rules, graph, files, codes), time.perf_counter() - started
 
 
 def _dask() -> Any:
@@ -334,7 +339,13 @@ class _Packed:
     """A game's rules pickled once; unpickled once per process that runs its tasks."""
 
     def __init__(self, rules: Rules[Any, Any]) -> None:
-        self.blob: bytes = importlib.import_module("cloudpickle").dumps(rules)
+        cloudpickle = importlib.import_module("cloudpickle")
+        module = sys.modules.get(type(rules.game).__module__)
+        if module is not None and not _importable(module):
+            # A game loaded from a file (path/to/game.py:Class): workers cannot import its
+            # module by name, so its code travels in the pickle.
+            cloudpickle.register_pickle_by_value(module)
+        self.blob: bytes = cloudpickle.dumps(rules)
         self.key = hashlib.sha256(self.blob).hexdigest()
 
     def load(self) -> Rules[Any, Any]:
@@ -342,6 +353,27 @@ class _Packed:
         if found is None:
             found = _LOADED[self.key] = pickle.loads(self.blob)  # our own pickle, not a user's
         return found
+
+
+def _importable(module: Any) -> bool:
+    """Whether another process finds ``module`` by name: built in, or a file under a
+    directory of sys.path."""
+    file = getattr(module, "__file__", None)
+    if file is None:
+        return True
+    where = Path(file).resolve()
+    for entry in sys.path:
+        try:
+            base = Path(entry or ".").resolve()
+        except OSError:
+            continue
+        relative = where.relative_to(base) if where.is_relative_to(base) else None
+        if relative is not None and ".".join(relative.with_suffix("").parts) in (
+            module.__name__,
+            module.__name__ + ".__init__",
+        ):
+            return True
+    return False
 
 
 _LOADED: dict[str, Any] = {}
