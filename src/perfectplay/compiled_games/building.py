@@ -32,7 +32,7 @@ RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward"
 """The rule functions a compiled game may write (the first four are required)."""
 
 LOOPS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "unmoves", "find", "find_all",
-         "expand_ranked", "start")  # fmt: skip
+         "expand_ranked", "reverse_edges", "gather_parents", "start")  # fmt: skip
 
 _lock = threading.Lock()
 _built: dict[tuple[str, bool], Loops] = {}
@@ -52,6 +52,8 @@ class Loops:
     find: Any
     find_all: Any
     expand_ranked: Any
+    reverse_edges: Any
+    gather_parents: Any
     start: Any
 
 
@@ -306,5 +308,7 @@ def _first_calls(cls: type, loops: dict[str, Any], scored: bool) -> None:
         loops["find"](none, two, 0, 0, 0)
         loops["find_all"](none, two, 0, 0, none, none.copy())
         loops["expand_ranked"](none, none, none, two, 0, 0, np.zeros(0, dtype=np.int8))
+        offsets, parents = loops["reverse_edges"](none, two, 0, 0, 0)
+        loops["gather_parents"](none, offsets, parents, none)
     except numba.core.errors.NumbaError as exc:
         raise GameError(_numba_problem(cls, "start", drivers.start, exc)) from None

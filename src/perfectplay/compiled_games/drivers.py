@@ -276,6 +276,60 @@ def expand_ranked(
     return parents[:e], found[:e]
 
 
+def reverse_edges(codes: Any, buckets: Any, base: int, shift: int, tier: int) -> Any:
+    """The moves inside a tier, backward: (offsets, parents) such that the positions from
+    which a move leads to index j are parents[offsets[j]:offsets[j + 1]] (indices, once per
+    such move). Two passes over the tier's moves: count, then fill (no edge list kept)."""
+    n = codes.shape[0]
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    for sweep in range(2):
+        if sweep == 1:
+            for j in range(n):
+                offsets[j + 1] += offsets[j]
+            parents = np.empty(offsets[n], dtype=np.int64)
+            fill = offsets[:n].copy()
+        for i in range(n):
+            s = codes[i]
+            if _outcome(P, s) != 0:
+                continue
+            k = _moves(P, s, buffer)
+            for j in range(k):
+                child = _key(P, _play(P, s, buffer[j]))
+                if _tier(P, child) != tier:
+                    continue
+                at = find(codes, buckets, base, shift, child)
+                if at < 0:
+                    continue
+                if sweep == 0:
+                    offsets[at + 1] += 1
+                else:
+                    parents[fill[at]] = i
+                    fill[at] += 1
+    return offsets, parents
+
+
+def gather_parents(codes: Any, offsets: Any, parents: Any, ranks: Any) -> Any:
+    """(rows, parent codes): for each queried rank, the codes of its parents."""
+    total = 0
+    for q in range(ranks.shape[0]):
+        a = ranks[q]
+        if a >= 0:
+            total += offsets[a + 1] - offsets[a]
+    rows = np.empty(total, dtype=np.int64)
+    found = np.empty(total, dtype=np.int64)
+    e = 0
+    for q in range(ranks.shape[0]):
+        a = ranks[q]
+        if a < 0:
+            continue
+        for t in range(offsets[a], offsets[a + 1]):
+            rows[e] = q
+            found[e] = codes[parents[t]]
+            e += 1
+    return rows, found
+
+
 def start() -> int:
     """The start, keyed."""
     return int(_key(P, _start(P)))

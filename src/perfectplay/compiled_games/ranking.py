@@ -325,6 +325,7 @@ def discover(
                            kids: set[int] = kids, tier: int = tier) -> None:  # fmt: skip
                     for kid, codes in children.groups:
                         if kid == tier:
+                            kids.add(tier)  # moves inside the tier: it is loopy
                             inside.append(codes)
                         else:
                             kids.add(kid)
@@ -337,7 +338,6 @@ def discover(
                 in_parallel(chunks, compute, gather)
                 new = missing_from(known, _distinct(inside))
                 if new.shape[0]:
-                    kids.add(tier)
                     known = merge_distinct(known, new)
                 frontier = new
             if directory is None:
