@@ -45,6 +45,10 @@ def compress_command(directory: Path, target: Path, level: int, quiet: bool, as_
     before = files_bytes(directory, [entry.file for entry in header.tiers.values()])
     after = files_bytes(target, after_names)
     positions = header.counts()["positions"]
+    codes_before = codes_after = 0
+    if header.codes is not None and compressed.codes is not None:  # an engine's ranking
+        codes_before = files_bytes(directory, [t["file"] for t in header.codes["tiers"]])
+        codes_after = files_bytes(target, [t["file"] for t in compressed.codes["tiers"]])
     report: dict[str, Any] = {
         "source": str(directory),
         "target": str(target),
@@ -55,6 +59,8 @@ def compress_command(directory: Path, target: Path, level: int, quiet: bool, as_
         "bytes_before": files_bytes(directory),
         "bytes_after": files_bytes(target),
         "bits_per_position": round(8 * after / positions, 4) if positions else None,
+        "code_bytes_before": codes_before,
+        "code_bytes_after": codes_after,
     }
     if as_json:
         emit_json(report)
@@ -64,6 +70,11 @@ def compress_command(directory: Path, target: Path, level: int, quiet: bool, as_
         [
             ("tablebase", f"{directory} -> {target} (zstd level {level})"),
             ("tier files", f"{before:,} bytes -> {after:,} bytes (blocks and their index)"),
+            *(
+                [("codes", f"{codes_before:,} bytes -> {codes_after:,} bytes (the ranking)")]
+                if codes_before
+                else []
+            ),
             ("all files", f"{report['bytes_before']:,} bytes -> {report['bytes_after']:,} bytes"),
             ("positions", f"{positions:,}"),
             ("bits per position", "-" if bits is None else f"{bits:.3f}"),

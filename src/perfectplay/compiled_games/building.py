@@ -272,7 +272,11 @@ def _numba_problem(cls: type, name: str, function: Any, exc: Exception) -> str:
     text = _ANSI.sub("", str(exc))
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     reason = next(
-        (line for line in lines if not line.startswith(("-", "During:", "File", "^", ">"))),
+        (
+            line
+            for line in lines
+            if not line.startswith(("-", "During:", "File", "^", ">", "Failed in"))
+        ),
         type(exc).__name__,
     )
     reason = reason.rstrip(":").removesuffix(" in (nopython mode)")

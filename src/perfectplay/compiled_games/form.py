@@ -129,9 +129,12 @@ class CompiledGame:
             self.batch_expand_tier = self._batch_expand_tier
             self.ranked_by_engine = True
             # Un-moves: the game's own, else the moves inside a tier turned around.
-            self.batch_parents = (
-                self._batch_parents if "unmoves" in self.rule_functions else self._derived_parents
-            )
+            # (The un-move solvers take moves that pass the turn: a game with to_move keeps
+            # its loopy tiers to rounds.)
+            if "unmoves" in self.rule_functions:
+                self.batch_parents = self._batch_parents
+            elif "to_move" not in self.rule_functions and not self.scored:
+                self.batch_parents = self._derived_parents
 
     def __getstate__(self) -> dict[str, Any]:
         """What a copy in another process needs (Dask): the parameters, and where the
@@ -386,7 +389,13 @@ class CompiledGame:
                 f"{type(self).__name__}.unmoves() of state {int(codes[bad])} gave a count "
                 f"that is negative or more than max_moves ({self.max_moves})"
             )
-        return Expansion(rows, parents)
+        # The rules cannot know which parents play reaches: those outside the tier's
+        # reachable codes have no record, and are left out.
+        found = self._set(tier)
+        if found is None:
+            return Expansion(rows[:0], parents[:0])
+        kept = found.rank(self.loops_for(parents.shape[0]), parents) >= 0
+        return Expansion(rows[kept], parents[kept])
 
 
 def _make_init(cls: type, names: list[str]) -> Any:

@@ -33,6 +33,7 @@ from ..progress import ProgressCallback
 from ..spaces.pipeline import in_parallel
 from ..spaces.tier_files import file_sha256
 from .building import Loops
+from .packed_codes import ENCODING, unpack
 from .sorting import merge_distinct, missing_from, sort_distinct
 
 CODES_PER_BUCKET = 8
@@ -66,8 +67,12 @@ class CodeSet:
         wanted = max(1, n // CODES_PER_BUCKET)
         shift = max(0, (span - 1).bit_length() - wanted.bit_length() + 1)
         count = ((span - 1) >> shift) + 1
-        edges = base + (np.arange(count + 1, dtype=np.int64) << shift)
-        buckets = np.searchsorted(codes, edges).astype(np.int64)
+        # Bucket edges in uint64 (codes near 2**63 would wrap in int64); an edge past the
+        # largest int64 starts past every code.
+        edges = np.uint64(base) + (np.arange(count + 1, dtype=np.uint64) << np.uint64(shift))
+        beyond = edges >= np.uint64(1 << 63)
+        buckets = np.full(count + 1, n, dtype=np.int64)
+        buckets[~beyond] = np.searchsorted(codes, edges[~beyond].astype(np.int64))
         return cls(codes, buckets, base, shift, path)
 
     @property
@@ -202,6 +207,19 @@ def load_ranking(
         path = directory / name
         if not path.is_file():
             raise TablebaseError(f"{directory}: {name} is missing")
+        if raw.get("encoding") == ENCODING:  # packed for shipping: decoded whole, checked
+            if file_sha256(path) != raw["sha256"]:
+                raise TablebaseError(
+                    f"{directory}: {name} fails its checksum (damaged or changed); no answer "
+                    "from it can be trusted"
+                )
+            try:
+                ranking.tiers[tier] = CodeSet.of(unpack(path, count))
+            except Exception as exc:
+                raise TablebaseError(f"{directory}: {name} cannot be decoded ({exc})") from None
+            ranking.children[tier] = tuple(int(t) for t in raw["children"])
+            ranking.entries[tier] = dict(raw)
+            continue
         if path.stat().st_size != 8 * count:
             raise TablebaseError(
                 f"{directory}: {name} holds {path.stat().st_size:,} bytes, not {8 * count:,} "

@@ -158,8 +158,10 @@ def compress(source: Path, target: Path, header: Header, level: int = 19) -> Hea
                 "index_sha256": file_sha256(target / index_name),
             }
         )
-    kept_codes = [] if header.codes is None else header.codes["tiers"]
-    for extra in (header.keys, header.grundy, *kept_codes):
+    codes = None
+    if header.codes is not None:  # an engine's ranking: each tier's codes packed
+        codes = {"tiers": [_packed(source, target, entry) for entry in header.codes["tiers"]]}
+    for extra in (header.keys, header.grundy):
         if extra is not None:
             if file_sha256(source / extra["file"]) != extra["sha256"]:
                 raise TablebaseError(f"{source}: {extra['file']} fails its checksum")
@@ -173,8 +175,22 @@ def compress(source: Path, target: Path, header: Header, level: int = 19) -> Hea
         keys=header.keys,
         grundy=header.grundy,
         compressed={"block_records": BLOCK_RECORDS, "level": level, "tiers": tiers},
-        codes=header.codes,
+        codes=codes,
     )
+
+
+def _packed(source: Path, target: Path, entry: dict[str, Any]) -> dict[str, Any]:
+    """A tier's codes packed into ``target`` (checked first); the header's entry for them."""
+    from ..compiled_games.packed_codes import ENCODING, pack
+
+    path = source / entry["file"]
+    if not path.is_file() or file_sha256(path) != entry["sha256"]:
+        raise TablebaseError(f"{source}: {entry['file']} is missing or fails its checksum")
+    count = int(entry["count"])
+    codes = np.fromfile(path, dtype="<i8") if count else np.zeros(0, dtype=np.int64)
+    name = f"{entry['file']}.zst"
+    pack(codes, target / name)
+    return {**entry, "file": name, "sha256": file_sha256(target / name), "encoding": ENCODING}
 
 
 def _verified(source: Path, entry: TierEntry, record: RecordFormat) -> Any:
