@@ -327,6 +327,14 @@ HOOKS: tuple[Hook, ...] = (
         "the ranking is found again from the start",
     ),
     Hook(
+        "tier_moves",
+        "tiers",
+        "tier_moves(tier) -> (outcome, offsets, parents, pending, out_rows, out_children): "
+        "every move of a loopy tier of an engine-ranked game, the moves inside it backward "
+        "(see perfectplay.solvers.loopy_edges)",
+        "a loopy tier is solved through un-moves or by rounds",
+    ),
+    Hook(
         "batch_tier",
         "tiers",
         "batch_tier(codes) -> int64 tiers of the codes",

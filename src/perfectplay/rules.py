@@ -84,6 +84,8 @@ class TierRules:
     """The engine's Ranking (ranked_by_engine games), found on first use."""
     use_ranking: Callable[[Any], None] | None = None
     """Take a Ranking read from a tablebase (ranked_by_engine games)."""
+    tier_moves: Callable[[int], Any] | None = None
+    """Every move of a loopy tier laid out (see ``solvers.loopy_edges``), or None."""
 
 
 class Rules(Generic[S, M]):
@@ -147,6 +149,7 @@ class Rules(Generic[S, M]):
                 ranked_by_engine=bool(hooks.get("ranked_by_engine", False)),
                 ranking=hooks.get("ranking"),
                 use_ranking=hooks.get("use_ranking"),
+                tier_moves=hooks.get("tier_moves"),
             )
 
     def starting_at(self, state: S) -> Rules[S, M]:

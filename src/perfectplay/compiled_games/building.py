@@ -32,7 +32,7 @@ RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward"
 """The rule functions a compiled game may write (the first four are required)."""
 
 LOOPS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "unmoves", "find", "find_all",
-         "expand_ranked", "reverse_edges", "gather_parents", "start")  # fmt: skip
+         "expand_ranked", "reverse_edges", "gather_parents", "tier_moves", "start")  # fmt: skip
 
 _lock = threading.Lock()
 _built: dict[tuple[str, bool], Loops] = {}
@@ -54,6 +54,7 @@ class Loops:
     expand_ranked: Any
     reverse_edges: Any
     gather_parents: Any
+    tier_moves: Any
     start: Any
 
 
@@ -314,5 +315,6 @@ def _first_calls(cls: type, loops: dict[str, Any], scored: bool) -> None:
         loops["expand_ranked"](none, none, none, two, 0, 0, np.zeros(0, dtype=np.int8))
         offsets, parents = loops["reverse_edges"](none, two, 0, 0, 0)
         loops["gather_parents"](none, offsets, parents, none)
+        loops["tier_moves"](none, two, 0, 0, 0)
     except numba.core.errors.NumbaError as exc:
         raise GameError(_numba_problem(cls, "start", drivers.start, exc)) from None

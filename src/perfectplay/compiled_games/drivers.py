@@ -309,6 +309,62 @@ def reverse_edges(codes: Any, buckets: Any, base: int, shift: int, tier: int) ->
     return offsets, parents
 
 
+def tier_moves(codes: Any, buckets: Any, base: int, shift: int, tier: int) -> Any:
+    """Every move of a loopy tier, for the engine's solver: (outcome, offsets, parents,
+    pending, out_rows, out_children). Moves inside the tier come backward, as a compressed
+    list (the parents of index j are parents[offsets[j]:offsets[j + 1]], int32, once per
+    move); ``pending[i]`` counts index i's moves inside the tier; moves out of it come as
+    (row, child code) pairs. Ended positions have no moves. Two passes: count, then fill."""
+    n = codes.shape[0]
+    outcome = np.zeros(n, dtype=np.int8)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    pending = np.zeros(n, dtype=np.int32)
+    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    outside = 0
+    for i in range(n):
+        s = codes[i]
+        o = _outcome(P, s)
+        outcome[i] = o
+        if o != 0:
+            continue
+        k = _moves(P, s, buffer)
+        for j in range(k):
+            child = _key(P, _play(P, s, buffer[j]))
+            at = -1
+            if _tier(P, child) == tier:
+                at = find(codes, buckets, base, shift, child)
+            if at >= 0:
+                offsets[at + 1] += 1
+                pending[i] += 1
+            else:
+                outside += 1
+    for j in range(n):
+        offsets[j + 1] += offsets[j]
+    parents = np.empty(offsets[n], dtype=np.int32)
+    fill = offsets[:n].copy()
+    out_rows = np.empty(outside, dtype=np.int64)
+    out_children = np.empty(outside, dtype=np.int64)
+    e = 0
+    for i in range(n):
+        if outcome[i] != 0:
+            continue
+        s = codes[i]
+        k = _moves(P, s, buffer)
+        for j in range(k):
+            child = _key(P, _play(P, s, buffer[j]))
+            at = -1
+            if _tier(P, child) == tier:
+                at = find(codes, buckets, base, shift, child)
+            if at >= 0:
+                parents[fill[at]] = i
+                fill[at] += 1
+            else:
+                out_rows[e] = i
+                out_children[e] = child
+                e += 1
+    return outcome, offsets, parents, pending, out_rows, out_children
+
+
 def gather_parents(codes: Any, offsets: Any, parents: Any, ranks: Any) -> Any:
     """(rows, parent codes): for each queried rank, the codes of its parents."""
     total = 0

@@ -135,6 +135,8 @@ class CompiledGame:
                 self.batch_parents = self._batch_parents
             elif "to_move" not in self.rule_functions and not self.scored:
                 self.batch_parents = self._derived_parents
+            if "to_move" not in self.rule_functions and not self.scored:
+                self.tier_moves = self._tier_moves
 
     def __getstate__(self) -> dict[str, Any]:
         """What a copy in another process needs (Dask): the parameters, and where the
@@ -361,6 +363,13 @@ class CompiledGame:
             here.codes, indices, kid.codes, kid.buckets, kid.base, kid.shift, outcome
         )
         return outcome, parents, found
+
+    def _tier_moves(self, tier: int) -> Any:
+        """Every move of a loopy tier laid out for the engine's solver (loopy_edges)."""
+        found = self._set(tier)
+        assert found is not None
+        loops = self.loops_for(len(found))
+        return loops.tier_moves(found.codes, found.buckets, found.base, found.shift, tier)
 
     def _derived_parents(self, tier: int, codes: Any) -> Expansion:
         """Un-moves without an ``unmoves`` rule: the tier's moves inside it, turned around

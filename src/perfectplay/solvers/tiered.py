@@ -47,9 +47,7 @@ from ..spaces.tiers import (
     sweep_tier,
 )
 from ..terminals import Terminals
-from .loopy_counters import fits, solve_with_counters
-from .loopy_frontiers import solve_with_unmoves
-from .loopy_tiers import solve_loopy_tier
+from .loopy_choice import loopy_solver
 
 U8 = Any  # uint8 arrays, for the kernel's signature
 
@@ -89,11 +87,8 @@ def solve_tiers(
             size = graph.sizes[tier]
             if tier in graph.loopy:
                 records = files.reopen(tier, size)  # half-solved loops are not trusted
-                if fits(graph, files, tier):
-                    summary = solve_with_counters(graph, files, terminals, tier, records, progress)
-                else:
-                    solver = solve_with_unmoves if graph.hooks.parents else solve_loopy_tier
-                    summary = solver(graph, files, terminals, tier, records)
+                solver = loopy_solver(graph, files, tier, progress)
+                summary = solver(graph, files, terminals, tier, records)
             else:
                 records = files.partial(tier, size)
                 swept = None

@@ -40,9 +40,7 @@ from ..identity import identity_of
 from ..memory import show_size
 from ..records import RecordFormat, TierSummary, format_for
 from ..rules import Rules
-from ..solvers.loopy_counters import fits, solve_with_counters
-from ..solvers.loopy_frontiers import solve_with_unmoves
-from ..solvers.loopy_tiers import solve_loopy_tier
+from ..solvers.loopy_choice import loopy_solver
 from ..solvers.tiered import solve_span, solve_span_by_sweep
 from ..spaces.pipeline import THREADS
 from ..spaces.tier_files import (
@@ -488,11 +486,7 @@ def _solve_loopy_task(
     files = _files(directory, record_bytes, rules)
     terminals = Terminals(rules.name)
     records = files.reopen(tier, graph.sizes[tier])
-    if fits(graph, files, tier):
-        summary = solve_with_counters(graph, files, terminals, tier, records)
-    else:
-        solver = solve_with_unmoves if graph.hooks.parents else solve_loopy_tier
-        summary = solver(graph, files, terminals, tier, records)
+    summary = loopy_solver(graph, files, tier)(graph, files, terminals, tier, records)
     if isinstance(records, np.memmap):
         records.flush()
     partial = files.directory / tier_file_name(tier, "partial")

@@ -1,0 +1,267 @@
+"""Loopy tiers from their moves laid out whole: retrograde analysis by levels, compiled.
+
+Precondition: a loopy tier of a game whose ranking the engine made (every index a position
+play reaches) and that lays out the tier's moves (``tier_moves``: the moves inside the
+tier backward, as a compressed list, and the moves out of it as (row, child code)), with
+moves that pass the turn; its other child tiers solved.
+Contract: the values and remoteness of retrograde analysis on the explored graph, as
+``loopy_frontiers`` gives them (the winner hurries, the loser stalls, a tie comes soonest,
+what never ends is a DRAW), in one compiled loop instead of one numpy step per level.
+
+Cost: the game's moves twice (counted, then laid out) and O(moves) for the analysis.
+Memory: 4 bytes a move inside the tier, 16 a move out of it, about 30 an index.
+
+The analysis, levels r = 0, 1, 2, ... (remoteness):
+1. wins and losses: a position is decided at level r when it wins in r by a move out of the
+   tier (the fastest), or a move inside reaches a position lost at r - 1 (a win in r), or
+   its last move inside that was not known to lose is found to lose at r - 1 and it has no
+   move to a tie or a draw: then it loses at the later of r and its slowest move out;
+2. ties, the same way from tied ends and moves out of the tier to ties, through what is
+   still open;
+3. what stays open never ends: DRAW.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..compiled import kernel
+from ..errors import GameError
+from ..records import TierSummary
+from ..spaces.tier_files import TierFiles
+from ..spaces.tiers import TierGraph
+from ..terminals import Terminals
+
+_WIN, _LOSS, _TIE, _DRAW = 1, 2, 3, 4
+NEVER = np.iinfo(np.int32).max
+
+
+def fits(graph: TierGraph, tier: int) -> bool:
+    """Whether this solver takes the tier (see the precondition)."""
+    return tier in graph.loopy and graph.hooks.tier_moves is not None
+
+
+def solve_loopy_by_edges(
+    graph: TierGraph, files: TierFiles, terminals: Terminals, tier: int, records: Any
+) -> TierSummary:
+    """Solve every position of a loopy tier into ``records`` (see the module docstring)."""
+    hooks, name = graph.hooks, graph.rules.name
+    assert hooks.tier_moves is not None
+    outcome, offsets, parents, pending, out_rows, out_children = hooks.tier_moves(tier)
+    n = int(outcome.shape[0])
+    if n != records.shape[0]:
+        raise GameError(
+            f"{name}: the moves of tier {tier} cover {n:,} of its {records.shape[0]:,} positions"
+        )
+    if n and int(outcome.max()) > _TIE:
+        raise GameError(f"{name}: an outcome code {int(outcome.max())} in tier {tier}")
+    record = files.record
+    win_out = np.full(n, NEVER, dtype=np.int32)
+    tie_out = np.full(n, NEVER, dtype=np.int32)
+    loss_out = np.full(n, -1, dtype=np.int32)
+    draw_out = np.zeros(n, dtype=np.bool_)
+    if out_children.shape[0]:
+        _fold_outside(graph, files, tier, out_rows, out_children, win_out, tie_out, loss_out,
+                      draw_out)  # fmt: skip
+    del out_rows, out_children
+    value, remoteness = analyse(outcome, offsets, parents, pending, win_out, tie_out,
+                                loss_out, draw_out, record.max_remoteness)  # fmt: skip
+    if n and int(remoteness.max()) > record.max_remoteness:
+        raise GameError(f"tier {tier}: remoteness beyond {record.max_remoteness} plies")
+    out = np.asarray(records)
+    out[:] = (value.astype(record.dtype) << record.shift) | np.where(
+        value == _DRAW, 0, remoteness
+    ).astype(record.dtype)
+    summary = TierSummary()
+    summary.add_records(out, record)
+    return summary
+
+
+def _fold_outside(
+    graph: TierGraph, files: TierFiles, tier: int, rows: Any, children: Any, win_out: Any,
+    tie_out: Any, loss_out: Any, draw_out: Any,
+) -> None:  # fmt: skip
+    """What each position's moves out of the tier give, from the child tiers' records."""
+    hooks, name = graph.hooks, graph.rules.name
+    assert hooks.tier_of is not None
+    kid_tiers = np.asarray(hooks.tier_of(children), dtype=np.int64)
+    for kid in np.unique(kid_tiers).tolist():
+        if kid not in graph.children[tier]:
+            raise GameError(
+                f"{name}: a move from tier {tier} leads into tier {kid}, which "
+                f"child_tiers({tier}) does not list"
+            )
+        where = np.flatnonzero(kid_tiers == kid)
+        index = np.asarray(hooks.rank(kid, children[where]), dtype=np.int64)
+        if index.size and index.min() < 0:
+            bad = int(children[where[int(np.argmin(index))]])
+            raise GameError(
+                f"{name}: a move from tier {tier} leads to code {bad}, not in tier {kid}"
+            )
+        child_records = np.asarray(files.final(kid))[index]
+        fold(rows[where], child_records, files.record.shift, files.record.max_remoteness,
+             win_out, tie_out, loss_out, draw_out)  # fmt: skip
+
+
+@kernel
+def fold(
+    rows: Any, child_records: Any, shift: int, mask: int, win_out: Any, tie_out: Any,
+    loss_out: Any, draw_out: Any,
+) -> None:  # fmt: skip
+    """Per row, the fastest win, the fastest tie, the slowest loss and any draw that its
+    moves out of the tier reach (child records final, for the child's mover)."""
+    for e in range(rows.shape[0]):
+        i = rows[e]
+        code = child_records[e] >> shift
+        plies = (child_records[e] & mask) + 1
+        if code == _LOSS:
+            if plies < win_out[i]:
+                win_out[i] = plies
+        elif code == _TIE:
+            if plies < tie_out[i]:
+                tie_out[i] = plies
+        elif code == _WIN:
+            if plies > loss_out[i]:
+                loss_out[i] = plies
+        elif code == _DRAW:
+            draw_out[i] = True
+        else:
+            loss_out[i] = -2  # an unsolved child: reported by analyse
+
+
+@kernel
+def analyse(
+    outcome: Any, offsets: Any, parents: Any, pending: Any, win_out: Any, tie_out: Any,
+    loss_out: Any, draw_out: Any, top: int,
+) -> Any:  # fmt: skip
+    """(value, remoteness) of every index (see the module docstring); remoteness top + 1
+    where it would pass ``top``."""
+    n = outcome.shape[0]
+    value = np.zeros(n, dtype=np.int8)
+    remoteness = np.zeros(n, dtype=np.int32)
+    levels = top + 2
+    head = np.full(levels + 1, -1, dtype=np.int64)  # per level: positions decided then
+    link = np.full(n, -1, dtype=np.int64)
+    kind = np.zeros(n, dtype=np.int8)  # what a scheduled position is decided as
+    frontier = np.empty(n, dtype=np.int64)
+    following = np.empty(n, dtype=np.int64)
+    size = 0
+    later = 0
+    for i in range(n):
+        o = outcome[i]
+        if o in (_WIN, _LOSS):
+            value[i] = o
+            frontier[size] = i
+            size += 1
+        elif o == 0:
+            if loss_out[i] == -2:
+                return value, np.full(n, top + 1, dtype=np.int32)
+            at = -1
+            if win_out[i] < NEVER:
+                at = min(win_out[i], levels)
+                kind[i] = _WIN
+            elif pending[i] == 0 and tie_out[i] == NEVER and not draw_out[i]:
+                at = min(max(loss_out[i], 0), levels)
+                kind[i] = _LOSS
+            if at == 0:
+                value[i] = kind[i]
+                frontier[size] = i
+                size += 1
+            elif at > 0:
+                link[i] = head[at]
+                head[at] = i
+                later += 1
+    level = 0
+    while size > 0 or later > 0:
+        # the frontier holds the positions decided at this level: their parents next
+        grown = 0
+        for f in range(size):
+            c = frontier[f]
+            v = value[c]
+            for e in range(offsets[c], offsets[c + 1]):
+                p = parents[e]
+                if value[p] != 0:
+                    continue
+                if v == _LOSS:
+                    value[p] = _WIN
+                    remoteness[p] = level + 1
+                    following[grown] = p
+                    grown += 1
+                else:
+                    pending[p] -= 1
+                    if (
+                        pending[p] == 0
+                        and win_out[p] == NEVER
+                        and tie_out[p] == NEVER
+                        and (not draw_out[p])
+                    ):
+                        at = max(level + 1, loss_out[p])
+                        if at == level + 1:
+                            value[p] = _LOSS
+                            remoteness[p] = at
+                            following[grown] = p
+                            grown += 1
+                        else:
+                            kind[p] = _LOSS
+                            link[p] = head[min(at, levels)]
+                            head[min(at, levels)] = p
+                            later += 1
+        level += 1
+        frontier, following = following, frontier
+        size = grown
+        if level <= levels:
+            i = head[level]
+            while i >= 0:
+                later -= 1
+                if value[i] == 0:
+                    value[i] = kind[i]
+                    remoteness[i] = level
+                    frontier[size] = i
+                    size += 1
+                i = link[i]
+            head[level] = -1
+    # ties: from tied ends and moves out to ties, through what is still open
+    size = 0
+    later = 0
+    for i in range(n):
+        if outcome[i] == _TIE:
+            value[i] = _TIE
+            frontier[size] = i
+            size += 1
+        elif value[i] == 0 and tie_out[i] < NEVER:
+            at = min(tie_out[i], levels)
+            link[i] = head[at]
+            head[at] = i
+            later += 1
+    level = 0
+    while size > 0 or later > 0:
+        grown = 0
+        for f in range(size):
+            c = frontier[f]
+            for e in range(offsets[c], offsets[c + 1]):
+                p = parents[e]
+                if value[p] == 0:
+                    value[p] = _TIE
+                    remoteness[p] = level + 1
+                    following[grown] = p
+                    grown += 1
+        level += 1
+        frontier, following = following, frontier
+        size = grown
+        if level <= levels:
+            i = head[level]
+            while i >= 0:
+                later -= 1
+                if value[i] == 0:
+                    value[i] = _TIE
+                    remoteness[i] = level
+                    frontier[size] = i
+                    size += 1
+                i = link[i]
+            head[level] = -1
+    for i in range(n):
+        if value[i] == 0:
+            value[i] = _DRAW
+    return value, remoteness
