@@ -1,0 +1,141 @@
+"""The engine around compiled games: packed codes in compressed tablebases, the self-test
+of compiled rules, un-moves derived from moves, and loopy tiers (Quixo, as GamesmanOne
+plays it) against a plain reference solver that shares no code with the engine."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import reference
+
+from perfectplay import LOSS, TablebaseError, build_tablebase, open_tablebase, solve
+from perfectplay.compiled_games import ONGOING, CompiledGame
+from perfectplay.compiled_games.packed_codes import pack, unpack
+from perfectplay.selftest import check_game
+from perfectplay.tablebase.blocks import compress
+from perfectplay.tablebase.header import read_header
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def load(name: str) -> Any:
+    """An example module, loaded once under a name of its own."""
+    module_name = f"perfectplay_example_{name}"
+    if module_name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(module_name, EXAMPLES / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[module_name]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_packed_codes_decode_to_the_same_codes(tmp_path: Path, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    span = int(rng.integers(1, 62))
+    codes = np.unique(rng.integers(0, 1 << span, size=int(rng.integers(0, 5000))))
+    pack(codes, tmp_path / "codes.zst")
+    assert np.array_equal(unpack(tmp_path / "codes.zst", codes.shape[0]), codes)
+    with pytest.raises(ValueError):
+        unpack(tmp_path / "codes.zst", codes.shape[0] + 1)
+
+
+def test_a_compressed_tablebase_answers_from_its_packed_codes(tmp_path: Path) -> None:
+    game = load("connect_four").ConnectFour(width=4, height=3)
+    header, _ = build_tablebase(game, tmp_path / "tb")
+    packed = compress(tmp_path / "tb", tmp_path / "zst", header)
+    from perfectplay.tablebase.header import write_header
+
+    write_header(tmp_path / "zst", packed)
+    plain = load("connect_four").ConnectFour(width=4, height=3)  # no ranking in memory
+    solution = solve(load("connect_four").ConnectFour(width=4, height=3))
+    assert packed.codes is not None
+    codes_bytes = sum((tmp_path / "zst" / t["file"]).stat().st_size for t in packed.codes["tiers"])
+    assert codes_bytes < header.counts()["positions"]  # under a byte a code
+    with open_tablebase(tmp_path / "zst", plain) as base:
+        for state in list(solution.graph.states)[:2000]:
+            assert base.value(state) == solution.value(state)
+            assert base.remoteness(state) == solution.remoteness(state)
+    # A damaged packed file is refused, never answered from.
+    victim = tmp_path / "zst" / packed.codes["tiers"][5]["file"]
+    data = bytearray(victim.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    victim.write_bytes(bytes(data))
+    with pytest.raises(TablebaseError, match="checksum"):
+        open_tablebase(tmp_path / "zst", load("connect_four").ConnectFour(width=4, height=3))
+    assert read_header(tmp_path / "zst").codes is not None
+
+
+def _wraps(p: Any, s: Any) -> Any:
+    return (s * 3_000_000_000_000_000_000 + 1) % 7  # wraps around in int64 only
+
+
+class Overflow(CompiledGame):
+    """A rule that overflows int64: the engine's runs and the plain protocol disagree."""
+
+    def start(p):  # type: ignore[no-untyped-def]
+        return 1
+
+    def moves(p, s, out):  # type: ignore[no-untyped-def]
+        if s > 40:
+            return 0
+        out[0] = 1
+        return 1
+
+    def play(p, s, m):  # type: ignore[no-untyped-def]
+        return s + 1 + _wraps(p, s)
+
+    def outcome(p, s):  # type: ignore[no-untyped-def]
+        return LOSS if s > 40 else ONGOING
+
+
+@pytest.mark.filterwarnings("ignore:overflow:RuntimeWarning")
+def test_check_finds_rules_that_overflow_int64() -> None:
+    """Compiled rules wrap around where Python's ints do not: check tells the moves apart."""
+    problems = check_game(Overflow(), samples=100)
+    assert any("that play() gives" in line for line in problems), problems
+
+
+class MergingKey:
+    """A race to 10 whose key wrongly merges totals 3 and 6 (a plain game)."""
+
+    def initial(self) -> int:
+        return 0
+
+    def moves(self, total: int) -> list[int]:
+        return [1, 2]
+
+    def play(self, total: int, step: int) -> int:
+        return total + step
+
+    def outcome(self, total: int) -> Any:
+        return LOSS if total >= 10 else None
+
+    def key(self, total: int) -> int:
+        return 3 if total == 6 else total
+
+
+def test_check_finds_a_key_that_is_no_symmetry() -> None:
+    problems = check_game(MergingKey(), samples=200)
+    assert any("share key" in line for line in problems), problems
+    assert check_game(load("connect_four").ConnectFour(width=4, height=3), samples=200) == []
+
+
+@pytest.mark.parametrize("size", [3])
+def test_quixo_tiers_agree_with_the_plain_reference(tmp_path: Path, size: int) -> None:
+    """Quixo's loopy tiers (moves of one's own cubes stay in a tier), solved by the engine's
+    moves laid out whole, against the round-by-round reference over the plain protocol."""
+    game = load("quixo").Quixo(size=size)
+    expected = reference.solve_outcomes(game)
+    header, _ = build_tablebase(game, tmp_path / "q")
+    assert header.counts()["positions"] == len(expected)
+    with open_tablebase(tmp_path / "q", load("quixo").Quixo(size=size)) as base:
+        for state, (value, plies) in expected.items():
+            assert base.value(state) == value, state
+            assert base.remoteness(state) == plies, state
