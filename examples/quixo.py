@@ -34,6 +34,15 @@ def full_line(p, cubes):
     return cubes & diagonal == diagonal or cubes & anti == anti
 
 
+def count(bits):
+    """How many bits are set."""
+    n = 0
+    while bits:
+        bits &= bits - 1
+        n += 1
+    return n
+
+
 def cell(p, s, r, c):
     """0 blank, 1 the first player's cube, 2 the second's."""
     size = p[0]
@@ -120,13 +129,29 @@ class Quixo(CompiledGame):
         return ONGOING
 
     def tier(p, s):
+        # Cubes are never taken off the board: neither player's count ever falls.
         area = p[0] * p[0]
-        cubes = (s | (s >> area)) & ((1 << area) - 1)
-        n = 0
-        while cubes:
-            cubes &= cubes - 1
-            n += 1
-        return n
+        return count(s & ((1 << area) - 1)) * (area + 1) + count((s >> area) & ((1 << area) - 1))
+
+    def key(p, s):
+        # The board's eight symmetries give positions of the same value: the least code.
+        size = p[0]
+        area = size * size
+        best = s
+        for t in range(1, 8):
+            moved = s & (1 << (2 * area))  # whose turn it is stays
+            for r in range(size):
+                for c in range(size):
+                    a, b = (c, r) if t & 4 else (r, c)
+                    if t & 1:
+                        a = size - 1 - a
+                    if t & 2:
+                        b = size - 1 - b
+                    here, there = r * size + c, a * size + b
+                    moved |= ((s >> here) & 1) << there
+                    moved |= ((s >> (area + here)) & 1) << (area + there)
+            best = min(best, moved)
+        return best
 
     def show(self, s):
         area = self.size * self.size

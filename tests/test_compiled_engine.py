@@ -132,9 +132,10 @@ def test_quixo_tiers_agree_with_the_plain_reference(tmp_path: Path, size: int) -
     """Quixo's loopy tiers (moves of one's own cubes stay in a tier), solved by the engine's
     moves laid out whole, against the round-by-round reference over the plain protocol."""
     game = load("quixo").Quixo(size=size)
-    expected = reference.solve_outcomes(game)
+    expected = reference.solve_outcomes(game)  # every state, symmetric ones apart
     header, _ = build_tablebase(game, tmp_path / "q")
-    assert header.counts()["positions"] == len(expected)
+    assert header.counts()["positions"] == len({game.key(state) for state in expected})
+    assert len({game.key(state) for state in expected}) < len(expected) / 4
     with open_tablebase(tmp_path / "q", load("quixo").Quixo(size=size)) as base:
         for state, (value, plies) in expected.items():
             assert base.value(state) == value, state
