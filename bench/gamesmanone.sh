@@ -42,14 +42,16 @@ solve() {  # GAME VARIANT THREADS
     [[ -x $BIN ]] || build
     local run=$WORK/runs/$game-$variant-t$threads
     rm -rf "$run" && mkdir -p "$run" && cd "$run"  # fresh relative data/
-    OMP_NUM_THREADS=$threads /usr/bin/time -v -o time.txt "$BIN" solve "$game" "$variant" >solve.log 2>&1
+    OMP_NUM_THREADS=$threads /usr/bin/time -v -o time.txt "$BIN" solve "$game" "$variant" >solve.log 2>&1 ||
+        { echo "solve failed; see $run/solve.log" >&2; return 1; }
     local wall rss start
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0;
         for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s}' time.txt)
     rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' time.txt)
-    start=$("$BIN" getstart "$game" "$variant" | sed -n 's/.*"position": "\([^"]*\)".*/\1/p')
     echo "$game variant $variant, $threads thread(s): wall ${wall} s, peak RSS ${rss} KiB"
-    "$BIN" query "$game" "$variant" "$start" |
+    # The start value, for games with a UWAPI (getstart/query); fsvp has none.
+    start=$("$BIN" getstart "$game" "$variant" 2>/dev/null | sed -n 's/.*"position": "\([^"]*\)".*/\1/p') || true
+    [[ -n $start ]] && "$BIN" query "$game" "$variant" "$start" |
         sed -n 's/^{ *"position": "\([^"]*\)", *"autoguiPosition": "[^"]*", *"positionValue": "\([a-z]*\)", *"remoteness": \([0-9-]*\).*/start \1: \2, remoteness \3/p'
     grep -E '^(Begin solving|Finished solving all)' solve.log || true
 }

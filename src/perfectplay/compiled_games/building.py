@@ -32,7 +32,8 @@ RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward"
 """The rule functions a compiled game may write (the first four are required)."""
 
 LOOPS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "unmoves", "find", "find_all",
-         "expand_ranked", "reverse_edges", "gather_parents", "tier_moves", "start")  # fmt: skip
+         "expand_ranked", "reverse_edges", "gather_parents", "tier_moves", "moves_backward",
+         "start")  # fmt: skip
 
 _lock = threading.Lock()
 _built: dict[tuple[str, bool], Loops] = {}
@@ -55,6 +56,7 @@ class Loops:
     reverse_edges: Any
     gather_parents: Any
     tier_moves: Any
+    moves_backward: Any
     start: Any
 
 
@@ -315,6 +317,7 @@ def _first_calls(cls: type, loops: dict[str, Any], scored: bool) -> None:
         loops["expand_ranked"](none, none, none, two, 0, 0, np.zeros(0, dtype=np.int8))
         offsets, parents = loops["reverse_edges"](none, two, 0, 0, 0)
         loops["gather_parents"](none, offsets, parents, none)
-        loops["tier_moves"](none, two, 0, 0, 0)
+        _, inside, targets, _, _ = loops["tier_moves"](none, two, 0, 0, 0, 0, 0)
+        loops["moves_backward"](inside, targets, 0)
     except numba.core.errors.NumbaError as exc:
         raise GameError(_numba_problem(cls, "start", drivers.start, exc)) from None

@@ -309,60 +309,73 @@ def reverse_edges(codes: Any, buckets: Any, base: int, shift: int, tier: int) ->
     return offsets, parents
 
 
-def tier_moves(codes: Any, buckets: Any, base: int, shift: int, tier: int) -> Any:
-    """Every move of a loopy tier, for the engine's solver: (outcome, offsets, parents,
-    pending, out_rows, out_children). Moves inside the tier come backward, as a compressed
-    list (the parents of index j are parents[offsets[j]:offsets[j + 1]], int32, once per
-    move); ``pending[i]`` counts index i's moves inside the tier; moves out of it come as
-    (row, child code) pairs. Ended positions have no moves. Two passes: count, then fill."""
-    n = codes.shape[0]
+def tier_moves(
+    codes: Any, buckets: Any, base: int, shift: int, tier: int, start: int, stop: int
+) -> Any:
+    """The moves of indices [start, stop) of a loopy tier, each played once, for the engine's
+    solver: (outcome, inside, targets, out_rows, out_children). ``inside[i - start]`` counts
+    index i's moves that stay in the tier and ``targets`` lists their children's indices
+    (int32), in order; moves out of the tier come as (index, child code) pairs. Ended
+    positions have no moves."""
+    n = stop - start
     outcome = np.zeros(n, dtype=np.int8)
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    pending = np.zeros(n, dtype=np.int32)
+    inside = np.zeros(n, dtype=np.int32)
+    cap = max(16, n * 8)
+    targets = np.empty(cap, dtype=np.int32)
+    out_rows = np.empty(cap, dtype=np.int64)
+    out_children = np.empty(cap, dtype=np.int64)
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
-    outside = 0
-    for i in range(n):
+    hints = np.full(MAX_MOVES, -1, dtype=np.int64)
+    t = 0
+    e = 0
+    for i in range(start, stop):
         s = codes[i]
         o = _outcome(P, s)
-        outcome[i] = o
+        outcome[i - start] = o
         if o != 0:
             continue
         k = _moves(P, s, buffer)
+        if t + k > targets.shape[0]:
+            targets = _grown(targets, 2 * targets.shape[0] + k)
+        if e + k > out_rows.shape[0]:
+            out_rows = _grown(out_rows, 2 * out_rows.shape[0] + k)
+            out_children = _grown(out_children, 2 * out_children.shape[0] + k)
         for j in range(k):
             child = _key(P, _play(P, s, buffer[j]))
             at = -1
             if _tier(P, child) == tier:
-                at = find(codes, buckets, base, shift, child)
+                at = find_near(codes, buckets, base, shift, child, hints[j])
             if at >= 0:
-                offsets[at + 1] += 1
-                pending[i] += 1
-            else:
-                outside += 1
-    for j in range(n):
-        offsets[j + 1] += offsets[j]
-    parents = np.empty(offsets[n], dtype=np.int32)
-    fill = offsets[:n].copy()
-    out_rows = np.empty(outside, dtype=np.int64)
-    out_children = np.empty(outside, dtype=np.int64)
-    e = 0
-    for i in range(n):
-        if outcome[i] != 0:
-            continue
-        s = codes[i]
-        k = _moves(P, s, buffer)
-        for j in range(k):
-            child = _key(P, _play(P, s, buffer[j]))
-            at = -1
-            if _tier(P, child) == tier:
-                at = find(codes, buckets, base, shift, child)
-            if at >= 0:
-                parents[fill[at]] = i
-                fill[at] += 1
+                hints[j] = at
+                targets[t] = at
+                t += 1
+                inside[i - start] += 1
             else:
                 out_rows[e] = i
                 out_children[e] = child
                 e += 1
-    return outcome, offsets, parents, pending, out_rows, out_children
+    return outcome, inside, targets[:t].copy(), out_rows[:e].copy(), out_children[:e].copy()
+
+
+def moves_backward(inside: Any, targets: Any, n: int) -> Any:
+    """(offsets, parents): the moves inside a tier turned around, the parents of index j
+    being parents[offsets[j]:offsets[j + 1]] (int32), from each index's count of moves
+    inside and their targets, in index order."""
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    for e in range(targets.shape[0]):
+        offsets[targets[e] + 1] += 1
+    for j in range(n):
+        offsets[j + 1] += offsets[j]
+    parents = np.empty(targets.shape[0], dtype=np.int32)
+    fill = offsets[:n].copy()
+    e = 0
+    for i in range(n):
+        for _ in range(inside[i]):
+            at = targets[e]
+            parents[fill[at]] = i
+            fill[at] += 1
+            e += 1
+    return offsets, parents
 
 
 def gather_parents(codes: Any, offsets: Any, parents: Any, ranks: Any) -> Any:

@@ -45,6 +45,7 @@ from ..errors import GameError
 from ..memory import MemoryWatch
 from ..progress import ProgressCallback
 from ..protocol import Expansion
+from ..spaces.pipeline import in_parallel
 from ..values import Value
 from .building import RULES, Loops, compile_game
 from .ranking import CodeSet, Ranking, discover, kept_ranking, load_kept, save_ranking
@@ -55,6 +56,8 @@ REQUIRED = ("start", "moves", "play", "outcome")
 INTERPRET_BELOW = 20_000
 """Batch calls over fewer states run the rules as plain Python while numba is not loaded."""
 _MODE = os.environ.get("PERFECTPLAY_KERNELS", "auto")
+TIER_WINDOW = 1 << 18
+"""Indices of a loopy tier whose moves one task lays out."""
 
 
 class CompiledGame:
@@ -365,11 +368,28 @@ class CompiledGame:
         return outcome, parents, found
 
     def _tier_moves(self, tier: int) -> Any:
-        """Every move of a loopy tier laid out for the engine's solver (loopy_edges)."""
+        """Every move of a loopy tier laid out for the engine's solver (loopy_edges): each
+        move played once, windows of the tier on every core, then turned around."""
         found = self._set(tier)
         assert found is not None
-        loops = self.loops_for(len(found))
-        return loops.tier_moves(found.codes, found.buckets, found.base, found.shift, tier)
+        n = len(found)
+        loops = self.loops_for(n)
+        codes = found.codes
+        parts: list[Any] = []
+        windows = [(a, min(a + TIER_WINDOW, n)) for a in range(0, n, TIER_WINDOW)]
+        in_parallel(
+            windows,
+            lambda w: loops.tier_moves(codes, found.buckets, found.base, found.shift, tier, *w),
+            parts.append,
+        )
+        if not parts:
+            parts = [loops.tier_moves(codes, found.buckets, found.base, found.shift, tier, 0, 0)]
+        outcome, inside, targets, out_rows, out_children = (
+            np.concatenate([part[k] for part in parts]) for k in range(5)
+        )
+        del parts
+        offsets, parents = loops.moves_backward(inside, targets, n)
+        return outcome, offsets, parents, inside, out_rows, out_children
 
     def _derived_parents(self, tier: int, codes: Any) -> Expansion:
         """Un-moves without an ``unmoves`` rule: the tier's moves inside it, turned around
