@@ -34,6 +34,34 @@ def full_line(p, cubes):
     return cubes & diagonal == diagonal or cubes & anti == anti
 
 
+def image_4x4(x, t):
+    """A 4 x 4 board of bits (bit 4r + c) transposed (t & 4), rows reversed (t & 1) and
+    columns reversed (t & 2), by swapping bits in place."""
+    if t & 4:
+        d = (x ^ (x >> 3)) & 0x0A0A  # within 2 x 2 blocks
+        x ^= d ^ (d << 3)
+        d = (x ^ (x >> 6)) & 0x00CC  # the two off-diagonal blocks
+        x ^= d ^ (d << 6)
+    if t & 1:
+        x = ((x >> 4) & 0x0F0F) | ((x & 0x0F0F) << 4)
+        x = ((x >> 8) & 0x00FF) | ((x & 0x00FF) << 8)
+    if t & 2:
+        x = ((x >> 1) & 0x5555) | ((x & 0x5555) << 1)
+        x = ((x >> 2) & 0x3333) | ((x & 0x3333) << 2)
+    return x
+
+
+def least_image_4x4(s):
+    """The least code among a 4 x 4 position's eight symmetric images."""
+    first = s & 0xFFFF
+    second = (s >> 16) & 0xFFFF
+    turn = s & (1 << 32)
+    best = s
+    for t in range(1, 8):
+        best = min(best, image_4x4(first, t) | (image_4x4(second, t) << 16) | turn)
+    return best
+
+
 def count(bits):
     """How many bits are set."""
     n = 0
@@ -137,6 +165,8 @@ class Quixo(CompiledGame):
         # The board's eight symmetries give positions of the same value: the least code.
         size = p[0]
         area = size * size
+        if size == 4:
+            return least_image_4x4(s)
         best = s
         for t in range(1, 8):
             moved = s & (1 << (2 * area))  # whose turn it is stays

@@ -140,3 +140,25 @@ def test_quixo_tiers_agree_with_the_plain_reference(tmp_path: Path, size: int) -
         for state, (value, plies) in expected.items():
             assert base.value(state) == value, state
             assert base.remoteness(state) == plies, state
+
+
+def test_quixo_4x4_key_by_bit_swaps_is_the_least_of_the_eight_images() -> None:
+    """The 4 x 4 key (bits swapped in place) against the eight images cell by cell."""
+    quixo = load("quixo")
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        cells = rng.integers(0, 3, size=16)
+        turn = int(rng.integers(0, 2))
+        code = turn << 32
+        images = []
+        for i, v in enumerate(cells):
+            code |= (1 << i) if v == 1 else (1 << (16 + i)) if v == 2 else 0
+        board = cells.reshape(4, 4)
+        for k in range(4):
+            for flipped in (board, board.T):
+                image = np.rot90(flipped, k).reshape(16)
+                images.append(
+                    sum((1 << i) if v == 1 else (1 << (16 + i)) if v == 2 else 0
+                        for i, v in enumerate(image)) | (turn << 32)
+                )  # fmt: skip
+        assert quixo.least_image_4x4(code) == min(images)
