@@ -329,7 +329,7 @@ HOOKS: tuple[Hook, ...] = (
     Hook(
         "tier_moves",
         "tiers",
-        "tier_moves(tier) -> (outcome, offsets, parents, pending, out_rows, out_children): "
+        "tier_moves(tier) -> (outcome, offsets, parents, pending, [(out_rows, out_children)]): "
         "every move of a loopy tier of an engine-ranked game, the moves inside it backward "
         "(see perfectplay.solvers.loopy_edges)",
         "a loopy tier is solved through un-moves or by rounds",

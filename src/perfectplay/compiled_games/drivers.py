@@ -145,7 +145,7 @@ def expand_tiers(codes: Any) -> Any:
             children[e] = child
             child_tiers[e] = _tier(P, child)
             e += 1
-    return parents[:e], children[:e], child_tiers[:e], -1
+    return parents[:e].copy(), children[:e].copy(), child_tiers[:e].copy(), -1
 
 
 def _grown(array: Any, cap: int) -> Any:
@@ -320,9 +320,9 @@ def tier_moves(
     n = stop - start
     outcome = np.zeros(n, dtype=np.int8)
     inside = np.zeros(n, dtype=np.int32)
-    cap = max(16, n * 8)
+    cap = max(16, n * 2)
     targets = np.empty(cap, dtype=np.int32)
-    out_rows = np.empty(cap, dtype=np.int64)
+    out_rows = np.empty(cap, dtype=np.int32)
     out_children = np.empty(cap, dtype=np.int64)
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
     hints = np.full(MAX_MOVES, -1, dtype=np.int64)

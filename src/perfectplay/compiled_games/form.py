@@ -56,7 +56,7 @@ REQUIRED = ("start", "moves", "play", "outcome")
 INTERPRET_BELOW = 20_000
 """Batch calls over fewer states run the rules as plain Python while numba is not loaded."""
 _MODE = os.environ.get("PERFECTPLAY_KERNELS", "auto")
-TIER_WINDOW = 1 << 18
+TIER_WINDOW = 1 << 16
 """Indices of a loopy tier whose moves one task lays out."""
 
 
@@ -384,12 +384,11 @@ class CompiledGame:
         )
         if not parts:
             parts = [loops.tier_moves(codes, found.buckets, found.base, found.shift, tier, 0, 0)]
-        outcome, inside, targets, out_rows, out_children = (
-            np.concatenate([part[k] for part in parts]) for k in range(5)
-        )
+        outcome, inside, targets = (np.concatenate([part[k] for part in parts]) for k in range(3))
+        outside = [(part[3], part[4]) for part in parts]  # kept in pieces: no copy
         del parts
         offsets, parents = loops.moves_backward(inside, targets, n)
-        return outcome, offsets, parents, inside, out_rows, out_children
+        return outcome, offsets, parents, inside, outside
 
     def _derived_parents(self, tier: int, codes: Any) -> Expansion:
         """Un-moves without an ``unmoves`` rule: the tier's moves inside it, turned around
