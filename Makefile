@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench bench-compiled bench-tiers bench-dobutsu bench-dask bench-contest bench-search bench-play peers clean
+.PHONY: demo test lint bench bench-compiled bench-gamesmanone bench-tiers bench-dobutsu bench-dask bench-contest bench-search bench-play peers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,11 @@ bench: $(VENV)/.installed
 # beside the plain protocol.
 bench-compiled: $(VENV)/.installed
 	$(BIN)/python bench/compiled.py
+
+# Compiled games beside GamesmanOne's C on its own games (GamesmanOne built by
+# bench/gamesmanone.sh from a checkout prepared by hand).
+bench-gamesmanone: $(VENV)/.installed
+	$(BIN)/python bench/gamesmanone.py
 
 bench-tiers: $(VENV)/.installed
 	$(BIN)/python bench/tiers.py
