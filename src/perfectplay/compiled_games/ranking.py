@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import heapq
+import itertools
 import json
 import os
 import threading
@@ -34,7 +35,7 @@ from ..spaces.pipeline import in_parallel
 from ..spaces.tier_files import file_sha256
 from .building import Loops
 from .packed_codes import ENCODING, unpack
-from .sorting import merge_distinct, missing_from, sort_distinct
+from .sorting import group_by_tier, merge_distinct, missing_from, sort_distinct
 
 CODES_PER_BUCKET = 8
 CHUNK = 1 << 15
@@ -264,11 +265,16 @@ def kept_ranking(directory: Path, identity: dict[str, Any]) -> Ranking | None:
         return None
 
 
-def _distinct(arrays: list[Any]) -> Any:
-    """The sorted distinct codes of several arrays."""
-    if not arrays:
+def _union(pieces: list[Any]) -> Any:
+    """The sorted distinct codes of sorted distinct pieces, merged pairwise (no sort)."""
+    if not pieces:
         return np.zeros(0, dtype=np.int64)
-    return sort_distinct(np.concatenate(arrays) if len(arrays) > 1 else arrays[0])
+    while len(pieces) > 1:
+        pieces = [
+            merge_distinct(pieces[i], pieces[i + 1]) if i + 1 < len(pieces) else pieces[i]
+            for i in range(0, len(pieces), 2)
+        ]
+    return pieces[0]
 
 
 class _Pending:
@@ -355,7 +361,7 @@ def discover(
 
                 chunks = (frontier[a : a + CHUNK] for a in range(0, frontier.shape[0], CHUNK))
                 in_parallel(chunks, compute, gather)
-                new = missing_from(known, _distinct(inside))
+                new = missing_from(known, _union(inside))
                 if new.shape[0]:
                     known = merge_distinct(known, new)
                 frontier = new
@@ -414,7 +420,17 @@ def _children(
         )
     if low == high:
         return _Children([(low, sort_distinct(children))], int(chunk.shape[0]))
-    groups = []
-    for kid in np.unique(child_tiers).tolist():
-        groups.append((int(kid), sort_distinct(children[child_tiers == kid])))
+    if high - low < 4 * children.shape[0] + 64:  # a few tiers, close together: count them
+        starts, grouped = group_by_tier(children, child_tiers, low, high - low + 1)
+        groups = [
+            (low + t, sort_distinct(grouped[starts[t] : starts[t + 1]]))
+            for t in np.flatnonzero(np.diff(starts)).tolist()
+        ]
+    else:
+        order = np.argsort(child_tiers, kind="stable")
+        ranked, kid_codes = child_tiers[order], children[order]
+        cuts = np.r_[0, np.flatnonzero(np.diff(ranked)) + 1, ranked.shape[0]]
+        groups = [
+            (int(ranked[a]), sort_distinct(kid_codes[a:b])) for a, b in itertools.pairwise(cuts)
+        ]
     return _Children(groups, int(chunk.shape[0]))

@@ -117,3 +117,22 @@ def missing_from(known: Any, codes: Any) -> Any:
             out[k] = c
             k += 1
     return out[:k].copy()
+
+
+@kernel
+def group_by_tier(codes: Any, tiers: Any, low: int, span: int) -> Any:
+    """(starts, grouped): ``codes`` grouped by tier (tiers low .. low + span - 1), stable;
+    the codes of tier low + t are grouped[starts[t]:starts[t + 1]]. A counting sort: two
+    passes, where numpy's unique over the tiers would hash every one."""
+    starts = np.zeros(span + 1, dtype=np.int64)
+    for i in range(tiers.shape[0]):
+        starts[tiers[i] - low + 1] += 1
+    for t in range(span):
+        starts[t + 1] += starts[t]
+    fill = starts[:span].copy()
+    grouped = np.empty(codes.shape[0], dtype=np.int64)
+    for i in range(codes.shape[0]):
+        t = tiers[i] - low
+        grouped[fill[t]] = codes[i]
+        fill[t] += 1
+    return starts, grouped
