@@ -63,12 +63,11 @@ def least_image_4x4(s):
 
 
 def count(bits):
-    """How many bits are set."""
-    n = 0
-    while bits:
-        bits &= bits - 1
-        n += 1
-    return n
+    """How many bits are set (of the low 32), by adding neighbouring fields."""
+    bits = bits - ((bits >> 1) & 0x55555555)
+    bits = (bits & 0x33333333) + ((bits >> 2) & 0x33333333)
+    bits = (bits + (bits >> 4)) & 0x0F0F0F0F
+    return ((bits * 0x01010101) & 0xFFFFFFFF) >> 24
 
 
 def cell(p, s, r, c):
