@@ -19,6 +19,10 @@ WORK=/work/peers/gamesmanone
 if [[ $# -gt 0 && -d $1 ]]; then WORK=$(cd "$1" && pwd); shift; fi
 BIN=$WORK/bin/gamesman
 
+quiet() {  # runs a build step, its output to build.log
+    "$@" >>"$WORK/build.log" 2>&1 || { echo "failed: $*; see $WORK/build.log" >&2; exit 1; }
+}
+
 build() {  # idempotent: each step is skipped once its output exists
     cd "$WORK"
     local flags=(-DBUILD_SHARED_LIBS=OFF "-DCMAKE_INSTALL_PREFIX=$WORK/res" -DCMAKE_BUILD_TYPE=Release)
@@ -27,13 +31,13 @@ build() {  # idempotent: each step is skipped once its output exists
     for lib in json-c:lib/json-c xz:lib/xz lz4:lib/lz4/build/cmake; do
         src=${lib#*:}; lib=${lib%%:*}
         [[ -f res/.built-$lib ]] && continue
-        cmake -S "$src" -B "lib-build/$lib" "${flags[@]}" >/dev/null
-        cmake --build "lib-build/$lib" -j "$(nproc)" >/dev/null
-        cmake --install "lib-build/$lib" >/dev/null
+        quiet cmake -S "$src" -B "lib-build/$lib" "${flags[@]}"
+        quiet cmake --build "lib-build/$lib" -j "$(nproc)"
+        quiet cmake --install "lib-build/$lib"
         touch "res/.built-$lib"
     done
-    [[ -f build/CMakeCache.txt ]] || cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-    cmake --build build -j "$(nproc)" >/dev/null
+    [[ -f build/CMakeCache.txt ]] || quiet cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+    quiet cmake --build build -j "$(nproc)"  # Release, -march=native, LTO, OpenMP
     echo "built $BIN"
 }
 
