@@ -36,5 +36,5 @@ def unpack(path: Path, count: int) -> Any:
     if len(raw) != 8 * count:
         raise ValueError(f"{path.name} decodes to {len(raw):,} bytes, not {8 * count:,}")
     planes = np.frombuffer(raw, dtype=np.uint8).reshape(8, count)
-    deltas = planes.T.copy().view("<u8").reshape(count).astype(np.int64)
-    return np.cumsum(deltas)
+    deltas = planes.T.copy().view("<i8").reshape(count)  # every delta is below 2**63
+    return np.cumsum(deltas, out=deltas)

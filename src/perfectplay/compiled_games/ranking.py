@@ -51,11 +51,26 @@ class CodeSet:
 
     def __init__(self, codes: Any, buckets: Any, base: int, shift: int, path: Path | None = None):
         self._codes = codes
-        self.buckets = buckets
-        self.base = base
-        self.shift = shift
+        self._buckets = buckets
+        self._base = base
+        self._shift = shift
         self.path = path
         self.size = int(codes.shape[0])
+
+    @property
+    def buckets(self) -> Any:
+        """buckets[b]: the first index whose code's bucket, (code - base) >> shift, is b+."""
+        return self._buckets
+
+    @property
+    def base(self) -> int:
+        """The least code."""
+        return self._base
+
+    @property
+    def shift(self) -> int:
+        """Bits of a code below its bucket number."""
+        return self._shift
 
     @classmethod
     def of(cls, codes: Any, path: Path | None = None) -> CodeSet:
@@ -100,6 +115,50 @@ class CodeSet:
         out = np.empty(queries.shape[0], dtype=np.int64)
         loops.find_all(self.codes, self.buckets, self.base, self.shift, queries, out)
         return out
+
+
+class PackedCodeSet(CodeSet):
+    """A tier's codes packed for shipping (``packed_codes``), decoded, with their bucket
+    index, the first time the tier is used: opening a tablebase reads no tier it does not
+    need."""
+
+    def __init__(self, path: Path, size: int) -> None:
+        self.path = path
+        self.size = size
+        self._whole: CodeSet | None = None
+        self._lock = threading.Lock()
+
+    def _decoded(self) -> CodeSet:
+        whole = self._whole
+        if whole is None:
+            with self._lock:
+                if self._whole is None:
+                    assert self.path is not None
+                    try:
+                        self._whole = CodeSet.of(unpack(self.path, self.size))
+                    except ValueError as exc:
+                        raise TablebaseError(f"{self.path} cannot be decoded ({exc})") from None
+                whole = self._whole
+        return whole
+
+    @property
+    def codes(self) -> Any:
+        return self._decoded().codes
+
+    @property
+    def buckets(self) -> Any:
+        return self._decoded().buckets
+
+    @property
+    def base(self) -> int:
+        return self._decoded().base
+
+    @property
+    def shift(self) -> int:
+        return self._decoded().shift
+
+    def release(self) -> None:
+        """Kept decoded (decoding again would cost more than the memory)."""
 
 
 def _mapped(path: Path, size: int) -> Any:
@@ -215,10 +274,7 @@ def load_ranking(
                     f"{directory}: {name} fails its checksum (damaged or changed); no answer "
                     "from it can be trusted"
                 )
-            try:
-                ranking.tiers[tier] = CodeSet.of(unpack(path, count))
-            except Exception as exc:
-                raise TablebaseError(f"{directory}: {name} cannot be decoded ({exc})") from None
+            ranking.tiers[tier] = PackedCodeSet(path, count)  # decoded when first used
             ranking.children[tier] = tuple(int(t) for t in raw["children"])
             ranking.entries[tier] = dict(raw)
             continue
