@@ -21,7 +21,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,9 +38,11 @@ from .packed_codes import ENCODING, unpack
 from .sorting import group_by_tier, merge_distinct, missing_from, sort_distinct
 
 CODES_PER_BUCKET = 8
-CHUNK = 1 << 15
-"""States expanded at once while discovering: about 25 bytes a move, a few chunks in flight
-(Quixo's 17 moves a position: 14 MB a chunk)."""
+CHILDREN_PER_CHUNK = 1 << 20
+"""Moves a chunk of states expanded at once while discovering should make (about 25 bytes
+each, a few chunks in flight): the chunk's states follow from the moves a state had so far
+(Connect Four 6x4: about 4, chunks of 2**18 states; Quixo 4x4: 17, chunks of 2**16). Fewer,
+larger chunks mean fewer sorted pieces to merge."""
 
 
 class CodeSet:
@@ -181,6 +183,8 @@ class Ranking:
     initial_tier: int
     seconds: float = 0.0
     expanded: int = field(default=0)
+    moves: int = 0
+    """States expanded and the moves they made, while discovering."""
     directory: Path | None = None
     """Where the codes are kept (``codes.json`` and a file per tier), if anywhere."""
     _recent: list[int] = field(default_factory=list)
@@ -250,7 +254,7 @@ def save_ranking(directory: Path, ranking: Ranking, identity: dict[str, Any]) ->
     """A ranking found in memory, written into ``directory``; the same ranking read from
     there."""
     kept = Ranking({}, dict(ranking.children), ranking.initial_tier, ranking.seconds,
-                   ranking.expanded, directory)  # fmt: skip
+                   ranking.expanded, ranking.moves, directory)  # fmt: skip
     for tier, found in sorted(ranking.tiers.items()):
         kept.tiers[tier], kept.entries[tier] = save_tier(directory, tier, found.codes)
     finish_ranking(directory, kept, identity)
@@ -412,11 +416,11 @@ def discover(
                             kids.add(kid)
                             pending.add(kid, codes)
                     ranking.expanded += children.expanded
+                    ranking.moves += children.moves
                     if memory is not None:
                         memory.check(f"finding the positions of {name}", found[0] + pending.held)
 
-                chunks = (frontier[a : a + CHUNK] for a in range(0, frontier.shape[0], CHUNK))
-                in_parallel(chunks, compute, gather)
+                in_parallel(_chunks(frontier, ranking), compute, gather)
                 new = missing_from(known, _union(inside))
                 if new.shape[0]:
                     known = merge_distinct(known, new)
@@ -440,12 +444,24 @@ def discover(
     return ranking
 
 
+def _chunks(frontier: Any, ranking: Ranking) -> Iterator[Any]:
+    """The frontier in chunks of about CHILDREN_PER_CHUNK moves (by the moves a state made
+    so far), from 2**12 to 2**18 states."""
+    a = 0
+    while a < frontier.shape[0]:
+        per_state = max(1.0, ranking.moves / max(1, ranking.expanded))
+        size = int(min(1 << 18, max(1 << 12, CHILDREN_PER_CHUNK / per_state)))
+        yield frontier[a : a + size]
+        a += size
+
+
 @dataclass
 class _Children:
     """A chunk's children: sorted distinct codes per tier."""
 
     groups: list[tuple[int, Any]]
     expanded: int
+    moves: int = 0
 
 
 def _children(
@@ -459,7 +475,7 @@ def _children(
             "negative or more than the game's max_moves"
         )
     if children.shape[0] == 0:
-        return _Children([], int(chunk.shape[0]))
+        return _Children([], int(chunk.shape[0]), 0)
     if children.min() < 0:
         i = int(np.flatnonzero(children < 0)[0])
         raise GameError(
@@ -475,7 +491,8 @@ def _children(
             "lower the tier"
         )
     if low == high:
-        return _Children([(low, sort_distinct(children))], int(chunk.shape[0]))
+        return _Children([(low, sort_distinct(children))], int(chunk.shape[0]),
+                         int(children.shape[0]))  # fmt: skip
     if high - low < 4 * children.shape[0] + 64:  # a few tiers, close together: count them
         starts, grouped = group_by_tier(children, child_tiers, low, high - low + 1)
         groups = [
@@ -489,4 +506,4 @@ def _children(
         groups = [
             (int(ranked[a]), sort_distinct(kid_codes[a:b])) for a, b in itertools.pairwise(cuts)
         ]
-    return _Children(groups, int(chunk.shape[0]))
+    return _Children(groups, int(chunk.shape[0]), int(children.shape[0]))
