@@ -128,7 +128,7 @@ def _build(
     for name in RULES:
         setattr(module, f"_{name}", bound[name])
     loops: dict[str, Any] = {}
-    helpers = ("_grown", "find", "find_near")  # called by loops: compiled first
+    helpers = ("_grown", "_has_ended", "find", "find_near")  # called by loops: first
     for name in (*helpers, *(n for n in LOOPS if n not in helpers)):
         function = getattr(module, name)
         if compiled:

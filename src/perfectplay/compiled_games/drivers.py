@@ -76,13 +76,8 @@ def expand(codes: Any, with_outcome: bool) -> Any:
     e = 0
     for i in range(n):
         s = codes[i]
-        if with_outcome:
-            o = _outcome(P, s)
-            if SCORED:
-                if o == o:  # not NaN: the game has ended
-                    continue
-            elif o != 0:
-                continue
+        if with_outcome and _has_ended(s):
+            continue
         k = _moves(P, s, buffer)
         if k < 0 or k > MAX_MOVES:
             return parents[:0], children[:0], same[:0], rewards[:0], i
@@ -125,11 +120,7 @@ def expand_tiers(codes: Any) -> Any:
     e = 0
     for i in range(n):
         s = codes[i]
-        o = _outcome(P, s)
-        if SCORED:
-            if o == o:  # not NaN: the game has ended
-                continue
-        elif o != 0:
+        if _has_ended(s):
             continue
         k = _moves(P, s, buffer)
         if k < 0 or k > MAX_MOVES:
@@ -146,6 +137,14 @@ def expand_tiers(codes: Any) -> Any:
             child_tiers[e] = _tier(P, child)
             e += 1
     return parents[:e].copy(), children[:e].copy(), child_tiers[:e].copy(), -1
+
+
+def _has_ended(s: Any) -> bool:
+    """Whether the game is over at state s (an outcome, or a score that is not NaN)."""
+    o = _outcome(P, s)
+    if SCORED:
+        return bool(o == o)
+    return bool(o != 0)
 
 
 def _grown(array: Any, cap: int) -> Any:

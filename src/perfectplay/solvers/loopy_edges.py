@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import kernel
+from ..compiled import inlined_kernel, kernel
 from ..errors import GameError
 from ..records import TierSummary
 from ..spaces.tier_files import TierFiles
@@ -135,6 +135,34 @@ def fold(
             loss_out[i] = -2  # an unsolved child: reported by analyse
 
 
+@inlined_kernel
+def _schedule(head: Any, link: Any, i: int, level: int) -> None:
+    """Position i to be decided at ``level`` (a list per level, linked through ``link``)."""
+    link[i] = head[level]
+    head[level] = i
+
+
+@inlined_kernel
+def _take(
+    head: Any, link: Any, kind: Any, value: Any, remoteness: Any, frontier: Any, size: int,
+    level: int,
+) -> Any:  # fmt: skip
+    """Decide the positions scheduled at ``level`` that are still open, as ``kind`` says,
+    onto the frontier; (the frontier's new size, how many were scheduled there)."""
+    taken = 0
+    i = head[level]
+    while i >= 0:
+        taken += 1
+        if value[i] == 0:
+            value[i] = kind[i]
+            remoteness[i] = level
+            frontier[size] = i
+            size += 1
+        i = link[i]
+    head[level] = -1
+    return size, taken
+
+
 @kernel
 def analyse(
     outcome: Any, offsets: Any, parents: Any, pending: Any, win_out: Any, tie_out: Any,
@@ -174,8 +202,7 @@ def analyse(
                 frontier[size] = i
                 size += 1
             elif at > 0:
-                link[i] = head[at]
-                head[at] = i
+                _schedule(head, link, i, at)
                 later += 1
     level = 0
     while size > 0 or later > 0:
@@ -209,23 +236,14 @@ def analyse(
                             grown += 1
                         else:
                             kind[p] = _LOSS
-                            link[p] = head[min(at, levels)]
-                            head[min(at, levels)] = p
+                            _schedule(head, link, p, min(at, levels))
                             later += 1
         level += 1
         frontier, following = following, frontier
         size = grown
         if level <= levels:
-            i = head[level]
-            while i >= 0:
-                later -= 1
-                if value[i] == 0:
-                    value[i] = kind[i]
-                    remoteness[i] = level
-                    frontier[size] = i
-                    size += 1
-                i = link[i]
-            head[level] = -1
+            size, taken = _take(head, link, kind, value, remoteness, frontier, size, level)
+            later -= taken
     # ties: from tied ends and moves out to ties, through what is still open
     size = 0
     later = 0
@@ -235,9 +253,8 @@ def analyse(
             frontier[size] = i
             size += 1
         elif value[i] == 0 and tie_out[i] < NEVER:
-            at = min(tie_out[i], levels)
-            link[i] = head[at]
-            head[at] = i
+            kind[i] = _TIE
+            _schedule(head, link, i, min(tie_out[i], levels))
             later += 1
     level = 0
     while size > 0 or later > 0:
@@ -255,16 +272,8 @@ def analyse(
         frontier, following = following, frontier
         size = grown
         if level <= levels:
-            i = head[level]
-            while i >= 0:
-                later -= 1
-                if value[i] == 0:
-                    value[i] = _TIE
-                    remoteness[i] = level
-                    frontier[size] = i
-                    size += 1
-                i = link[i]
-            head[level] = -1
+            size, taken = _take(head, link, kind, value, remoteness, frontier, size, level)
+            later -= taken
     for i in range(n):
         if value[i] == 0:
             value[i] = _DRAW
