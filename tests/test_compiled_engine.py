@@ -162,3 +162,39 @@ def test_quixo_4x4_key_by_bit_swaps_is_the_least_of_the_eight_images() -> None:
                         for i, v in enumerate(image)) | (turn << 32)
                 )  # fmt: skip
         assert quixo.least_image_4x4(code) == min(images)
+
+
+def test_a_save_run_again_takes_up_the_kept_codes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The codes found by a save that stopped later are taken up, not found again; codes
+    that fail their checksum are found again."""
+    from perfectplay.compiled_games import form
+    from perfectplay.identity import identity_of
+    from perfectplay.rules import Rules
+
+    game = load("connect_four").ConnectFour(width=4, height=3)
+    directory = tmp_path / "tb"
+    game.ranking(directory=directory, identity=identity_of(Rules(game)))  # then "killed"
+    assert (directory / "codes.json").is_file() and not (directory / "header.json").exists()
+
+    def never(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the ranking was found again")
+
+    monkeypatch.setattr(form, "discover", never)
+    again = load("connect_four").ConnectFour(width=4, height=3)
+    header, _ = build_tablebase(again, directory)
+    expected = solve(load("connect_four").ConnectFour(width=4, height=3))
+    assert header.counts()["positions"] == expected.stats.states
+    monkeypatch.undo()
+    # A damaged codes file is not trusted: the ranking is found again.
+    victim = next(directory.glob("tier-000005.codes"))
+    data = bytearray(victim.read_bytes())
+    data[8] ^= 1
+    victim.write_bytes(bytes(data))
+    (directory / "header.json").unlink()
+    third = load("connect_four").ConnectFour(width=4, height=3)
+    ranking = third.ranking(directory=directory, identity=identity_of(Rules(third)))
+    assert np.array_equal(
+        np.asarray(ranking.tiers[5].codes), np.asarray(game.ranking().tiers[5].codes)
+    )

@@ -80,14 +80,16 @@ class MemoryWatch:
         self.limit = default_budget() if limit is None else limit
         self._next = 0.0
 
-    def check(self, what: str, positions: int) -> None:
-        """Raise MemoryBudgetExceeded when the process holds more than the budget."""
+    def check(self, what: str, positions: int, advice: str | None = None) -> None:
+        """Raise MemoryBudgetExceeded when the process holds more than the budget; the
+        message ends with ``advice`` (default: more memory, or tiers to go out of core)."""
         if self.limit is None or time.monotonic() < self._next:
             return
         self._next = time.monotonic() + self.INTERVAL
         if resident_bytes() > self.limit:
             raise MemoryBudgetExceeded(
                 f"{what} stopped at the memory budget of {show_size(self.limit)} after "
-                f"{positions:,} positions; give more with --memory, or give the game tiers "
-                "(the tier protocol) to solve it out of core"
-            )
+                f"{positions:,} positions; "
+                + (advice or "give more with --memory, or give the game tiers (the tier "
+                   "protocol) to solve it out of core")
+            )  # fmt: skip

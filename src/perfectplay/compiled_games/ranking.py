@@ -418,7 +418,12 @@ def discover(
                     ranking.expanded += children.expanded
                     ranking.moves += children.moves
                     if memory is not None:
-                        memory.check(f"finding the positions of {name}", found[0] + pending.held)
+                        memory.check(
+                            f"finding the positions of {name}", found[0] + pending.held,
+                            "give more with --memory (the budget counts the whole process: "
+                            "Python, numpy and the compiled code too); finished tiers are on "
+                            "disk, but the positions found for later tiers are held in memory",
+                        )  # fmt: skip
 
                 in_parallel(_chunks(frontier, ranking), compute, gather)
                 new = missing_from(known, _union(inside))

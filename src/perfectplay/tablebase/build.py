@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..identity import identity_of
+from ..memory import MemoryWatch
 from ..progress import ProgressCallback
 from ..protocol import Game
 from ..records import format_for
@@ -37,7 +38,7 @@ def build_tiered(
     ranking = None
     if rules.tiers is not None and rules.tiers.ranking is not None:
         # Every tier's codes, found once and kept in the directory (taken up again there).
-        ranking = rules.tiers.ranking(progress, None, directory, identity)
+        ranking = rules.tiers.ranking(progress, MemoryWatch(memory), directory, identity)
     graph = TierGraph(rules)
     # A loopy tier bounds no game's length: 2-byte records, remoteness up to 8,191.
     record = format_for(graph.longest if graph.longest is not None else 1 << 8)
