@@ -30,6 +30,7 @@ import numpy as np
 from ..compiled import inlined_kernel, kernel
 from ..errors import GameError
 from ..records import TierSummary
+from ..spaces.pipeline import in_parallel
 from ..spaces.tier_files import TierFiles
 from ..spaces.tiers import TierGraph
 from ..terminals import Terminals
@@ -64,12 +65,21 @@ def solve_loopy_by_edges(
     tie_out = np.full(n, NEVER, dtype=np.int32)
     loss_out = np.full(n, -1, dtype=np.int32)
     draw_out = np.zeros(n, dtype=np.bool_)
-    for out_rows, out_children in outside:  # a piece at a time: bounded memory
-        for start in range(0, out_children.shape[0], FOLD):
-            stop = start + FOLD
-            _fold_outside(graph, files, tier, out_rows[start:stop], out_children[start:stop],
-                          win_out, tie_out, loss_out, draw_out)  # fmt: skip
+    pieces = [
+        (rows[start : start + FOLD], children[start : start + FOLD])
+        for rows, children in outside
+        for start in range(0, children.shape[0], FOLD)
+    ]
     del outside
+
+    def fold_piece(piece: tuple[Any, Any]) -> None:
+        _fold_outside(graph, files, tier, piece[0], piece[1], win_out, tie_out, loss_out,
+                      draw_out)  # fmt: skip
+
+    # Pieces on every core: each holds rows of its own window of the tier (no two write
+    # the same row), a piece at a time in memory per thread.
+    in_parallel(pieces, fold_piece, lambda done: None)
+    del pieces
     value, remoteness = analyse(outcome, offsets, parents, pending, win_out, tie_out,
                                 loss_out, draw_out, record.max_remoteness)  # fmt: skip
     if n and int(remoteness.max()) > record.max_remoteness:
@@ -91,7 +101,9 @@ def _fold_outside(
     hooks, name = graph.hooks, graph.rules.name
     assert hooks.tier_of is not None
     kid_tiers = np.asarray(hooks.tier_of(children), dtype=np.int64)
-    for kid in np.unique(kid_tiers).tolist():
+    low = int(kid_tiers.min()) if kid_tiers.size else 0
+    present = np.flatnonzero(np.bincount(kid_tiers - low)) + low  # (numpy's unique hashes)
+    for kid in present.tolist():
         if kid not in graph.children[tier]:
             raise GameError(
                 f"{name}: a move from tier {tier} leads into tier {kid}, which "
