@@ -329,10 +329,18 @@ HOOKS: tuple[Hook, ...] = (
     Hook(
         "tier_moves",
         "tiers",
-        "tier_moves(tier) -> (outcome, offsets, parents, pending, [(out_rows, out_children)]): "
+        "tier_moves(tier) -> (outcome, offsets, parents, pending, [(out_rows, out_children, "
+        "out_slots)]): "
         "every move of a loopy tier of an engine-ranked game, the moves inside it backward "
         "(see perfectplay.solvers.loopy_edges)",
         "a loopy tier is solved through un-moves or by rounds",
+    ),
+    Hook(
+        "rank_near",
+        "tiers",
+        "rank_near(tier, codes, slots) -> batch_rank of tier_moves' children, each looked for "
+        "first near the last child by the same move slot",
+        "the children are ranked by batch_rank",
     ),
     Hook(
         "batch_tier",

@@ -86,6 +86,8 @@ class TierRules:
     """Take a Ranking read from a tablebase (ranked_by_engine games)."""
     tier_moves: Callable[[int], Any] | None = None
     """Every move of a loopy tier laid out (see ``solvers.loopy_edges``), or None."""
+    rank_near: Callable[[int, Any, Any], Any] | None = None
+    """batch_rank of tier_moves' children with their move slots, looked for near."""
 
 
 class Rules(Generic[S, M]):
@@ -150,6 +152,7 @@ class Rules(Generic[S, M]):
                 ranking=hooks.get("ranking"),
                 use_ranking=hooks.get("use_ranking"),
                 tier_moves=hooks.get("tier_moves"),
+                rank_near=hooks.get("rank_near"),
             )
 
     def starting_at(self, state: S) -> Rules[S, M]:

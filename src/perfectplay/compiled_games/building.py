@@ -33,6 +33,7 @@ RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward"
 
 LOOPS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "unmoves", "find", "find_all",
          "expand_ranked", "reverse_edges", "gather_parents", "tier_moves", "moves_backward",
+         "find_all_near",
          "start")  # fmt: skip
 
 _lock = threading.Lock()
@@ -57,6 +58,7 @@ class Loops:
     gather_parents: Any
     tier_moves: Any
     moves_backward: Any
+    find_all_near: Any
     start: Any
 
 
@@ -317,7 +319,8 @@ def _first_calls(cls: type, loops: dict[str, Any], scored: bool) -> None:
         loops["expand_ranked"](none, none, none, two, 0, 0, np.zeros(0, dtype=np.int8))
         offsets, parents = loops["reverse_edges"](none, two, 0, 0, 0)
         loops["gather_parents"](none, offsets, parents, none)
-        _, inside, targets, _, _ = loops["tier_moves"](none, two, 0, 0, 0, 0, 0)
+        _, inside, targets, _, _, _ = loops["tier_moves"](none, two, 0, 0, 0, 0, 0)
+        loops["find_all_near"](none, two, 0, 0, none, np.zeros(0, np.int16), none.copy())
         loops["moves_backward"](inside, targets, 0)
     except numba.core.errors.NumbaError as exc:
         raise GameError(_numba_problem(cls, "start", drivers.start, exc)) from None

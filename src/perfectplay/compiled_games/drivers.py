@@ -223,6 +223,20 @@ def find_near(codes: Any, buckets: Any, base: int, shift: int, code: int, hint: 
     return find(codes, buckets, base, shift, code)
 
 
+def find_all_near(
+    codes: Any, buckets: Any, base: int, shift: int, queries: Any, slots: Any, out: Any
+) -> None:
+    """out[i] = the index of queries[i], looked for first near the last code found for the
+    same move slot (queries in the order their positions were expanded)."""
+    hints = np.full(MAX_MOVES + 1, -1, dtype=np.int64)
+    for i in range(queries.shape[0]):
+        j = slots[i]
+        at = find_near(codes, buckets, base, shift, queries[i], hints[j])
+        out[i] = at
+        if at >= 0:
+            hints[j] = at
+
+
 def find_all(codes: Any, buckets: Any, base: int, shift: int, queries: Any, out: Any) -> None:
     """out[i] = find(codes, ..., queries[i])."""
     for i in range(queries.shape[0]):
@@ -323,6 +337,7 @@ def tier_moves(
     targets = np.empty(cap, dtype=np.int32)
     out_rows = np.empty(cap, dtype=np.int32)
     out_children = np.empty(cap, dtype=np.int64)
+    out_slots = np.empty(cap, dtype=np.int16)
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
     hints = np.full(MAX_MOVES, -1, dtype=np.int64)
     t = 0
@@ -339,6 +354,7 @@ def tier_moves(
         if e + k > out_rows.shape[0]:
             out_rows = _grown(out_rows, 2 * out_rows.shape[0] + k)
             out_children = _grown(out_children, 2 * out_children.shape[0] + k)
+            out_slots = _grown(out_slots, 2 * out_slots.shape[0] + k)
         for j in range(k):
             child = _key(P, _play(P, s, buffer[j]))
             at = -1
@@ -352,8 +368,10 @@ def tier_moves(
             else:
                 out_rows[e] = i
                 out_children[e] = child
+                out_slots[e] = j
                 e += 1
-    return outcome, inside, targets[:t].copy(), out_rows[:e].copy(), out_children[:e].copy()
+    return (outcome, inside, targets[:t].copy(), out_rows[:e].copy(), out_children[:e].copy(),
+            out_slots[:e].copy())  # fmt: skip
 
 
 def moves_backward(inside: Any, targets: Any, n: int) -> Any:

@@ -385,10 +385,22 @@ class CompiledGame:
         if not parts:
             parts = [loops.tier_moves(codes, found.buckets, found.base, found.shift, tier, 0, 0)]
         outcome, inside, targets = (np.concatenate([part[k] for part in parts]) for k in range(3))
-        outside = [(part[3], part[4]) for part in parts]  # kept in pieces: no copy
+        outside = [(part[3], part[4], part[5]) for part in parts]  # kept in pieces: no copy
         del parts
         offsets, parents = loops.moves_backward(inside, targets, n)
         return outcome, offsets, parents, inside, outside
+
+    def rank_near(self, tier: int, codes: Any, slots: Any) -> Any:
+        """``batch_rank`` of children listed by ``tier_moves`` with their move slots: each
+        looked for first near the last child by the same slot (in cache)."""
+        found = self._set(tier)
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        out = np.full(codes.shape[0], -1, dtype=np.int64)
+        if found is not None:
+            loops = self.loops_for(codes.shape[0])
+            loops.find_all_near(found.codes, found.buckets, found.base, found.shift, codes,
+                                np.ascontiguousarray(slots, dtype=np.int16), out)  # fmt: skip
+        return out
 
     def _derived_parents(self, tier: int, codes: Any) -> Expansion:
         """Un-moves without an ``unmoves`` rule: the tier's moves inside it, turned around

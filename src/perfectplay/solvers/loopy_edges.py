@@ -66,15 +66,14 @@ def solve_loopy_by_edges(
     loss_out = np.full(n, -1, dtype=np.int32)
     draw_out = np.zeros(n, dtype=np.bool_)
     pieces = [
-        (rows[start : start + FOLD], children[start : start + FOLD])
-        for rows, children in outside
+        (rows[start : start + FOLD], children[start : start + FOLD], slots[start : start + FOLD])
+        for rows, children, slots in outside
         for start in range(0, children.shape[0], FOLD)
     ]
     del outside
 
-    def fold_piece(piece: tuple[Any, Any]) -> None:
-        _fold_outside(graph, files, tier, piece[0], piece[1], win_out, tie_out, loss_out,
-                      draw_out)  # fmt: skip
+    def fold_piece(piece: tuple[Any, Any, Any]) -> None:
+        _fold_outside(graph, files, tier, piece, win_out, tie_out, loss_out, draw_out)
 
     # Pieces on every core: each holds rows of its own window of the tier (no two write
     # the same row), a piece at a time in memory per thread.
@@ -94,11 +93,13 @@ def solve_loopy_by_edges(
 
 
 def _fold_outside(
-    graph: TierGraph, files: TierFiles, tier: int, rows: Any, children: Any, win_out: Any,
+    graph: TierGraph, files: TierFiles, tier: int, piece: tuple[Any, Any, Any], win_out: Any,
     tie_out: Any, loss_out: Any, draw_out: Any,
 ) -> None:  # fmt: skip
-    """What each position's moves out of the tier give, from the child tiers' records."""
+    """What each position's moves out of the tier give, from the child tiers' records;
+    ``piece`` holds (rows, child codes, move slots) of some of the tier's moves out."""
     hooks, name = graph.hooks, graph.rules.name
+    rows, children, slots = piece
     assert hooks.tier_of is not None
     kid_tiers = np.asarray(hooks.tier_of(children), dtype=np.int64)
     low = int(kid_tiers.min()) if kid_tiers.size else 0
@@ -110,7 +111,10 @@ def _fold_outside(
                 f"child_tiers({tier}) does not list"
             )
         where = np.flatnonzero(kid_tiers == kid)
-        index = np.asarray(hooks.rank(kid, children[where]), dtype=np.int64)
+        if hooks.rank_near is not None:  # children by one move come in order: look near
+            index = np.asarray(hooks.rank_near(kid, children[where], slots[where]), np.int64)
+        else:
+            index = np.asarray(hooks.rank(kid, children[where]), dtype=np.int64)
         if index.size and index.min() < 0:
             bad = int(children[where[int(np.argmin(index))]])
             raise GameError(
