@@ -25,6 +25,7 @@ HERE = Path(__file__).resolve().parent
 GAMES = {
     # name: (GamesmanOne game and variant, perfectplay game and parameters)
     "quixo 4x4": (("quixo", "1"), ("examples/quixo.py:Quixo", ["-p", "size=4"])),
+    "teeko": (("teeko", "0"), ("examples/teeko.py:Teeko", [])),
 }
 
 
@@ -41,8 +42,14 @@ def gamesmanone(game: str, variant: str, threads: int, work: str) -> dict[str, s
     return {
         "seconds": wall.group(1),
         "peak": str(int(wall.group(2)) // 1024),
-        "start": f"{start.group(1)} in {start.group(2)}" if start else "?",
+        "start": start_value(start.group(1), start.group(2)) if start else "?",
     }
+
+
+def start_value(value: str, plies: str) -> str:
+    """ "win in 21", or "draw" alone (GamesmanOne gives a draw remoteness 0, perfectplay
+    "never ends")."""
+    return value if value == "draw" else f"{value} in {plies}"
 
 
 def perfectplay(spec: str, params: list[str], threads: int) -> dict[str, str]:
@@ -57,12 +64,12 @@ def perfectplay(spec: str, params: list[str], threads: int) -> dict[str, str]:
     shutil.rmtree(directory, ignore_errors=True)
     figures = re.search(r"WALL ([\d.]+) PEAK (\d+)", done.stderr)
     value = re.search(r"^value\s+(\w+)", done.stdout, re.MULTILINE)
-    plies = re.search(r"^remoteness\s+(\d+)", done.stdout, re.MULTILINE)
+    plies = re.search(r"^remoteness\s+(\d+|never ends)", done.stdout, re.MULTILINE)
     assert figures and value and plies, done.stdout + done.stderr
     return {
         "seconds": figures.group(1),
         "peak": str(int(figures.group(2)) // 1024),
-        "start": f"{value.group(1)} in {plies.group(1)}",
+        "start": start_value(value.group(1), plies.group(1)),
     }
 
 
@@ -70,10 +77,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--work", default="/work/peers/gamesmanone")
+    parser.add_argument("--games", nargs="+", choices=sorted(GAMES), default=sorted(GAMES))
     args = parser.parse_args()
     print("| game | threads | GamesmanOne | perfectplay | time ratio | memory ratio |")
     print("| --- | ---: | --- | --- | ---: | ---: |")
-    for name, ((game, variant), (spec, params)) in GAMES.items():
+    for name in args.games:
+        (game, variant), (spec, params) = GAMES[name]
         perfectplay(spec, params, 1)  # compile (or load) the game's loops first, untimed
         for threads in args.threads:
             theirs = gamesmanone(game, variant, threads, args.work)

@@ -197,3 +197,79 @@ def test_a_save_run_again_takes_up_the_kept_codes(
     ranking = third.ranking(directory=directory, identity=identity_of(Rules(third)))
     in_memory = load("connect_four").ConnectFour(width=4, height=3).ranking()
     assert np.array_equal(np.asarray(ranking.tiers[5].codes), in_memory.tiers[5].codes)
+
+
+def _teeko_board(code: int) -> Any:
+    """A Teeko code as a 5 x 5 array: 0 blank, 1 the first player's, 2 the second's."""
+    return np.array(
+        [1 if (code >> i) & 1 else 2 if (code >> (25 + i)) & 1 else 0 for i in range(25)]
+    ).reshape(5, 5)
+
+
+def _teeko_code(board: Any, turn: int) -> int:
+    flat = board.reshape(25)
+    return sum((1 << i) if v == 1 else (1 << (25 + i)) if v == 2 else 0
+               for i, v in enumerate(flat)) | (turn << 50)  # fmt: skip
+
+
+def _teeko_shape_made(board: Any, side: int) -> bool:
+    """Four of ``side`` in a row, a column, a diagonal or on a unit square's corners."""
+    mine = board == side
+    for r in range(5):
+        for c in range(5):
+            if r < 4 and c < 4 and mine[r : r + 2, c : c + 2].all():
+                return True
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(r + k * dr, c + k * dc) for k in range(4)]
+                if all(0 <= a < 5 and 0 <= b < 5 and mine[a, b] for a, b in cells):
+                    return True
+    return False
+
+
+def test_teeko_moves_and_ends_agree_with_a_board_of_cells() -> None:
+    """Teeko's rules (bits) against the rules written over a 5 x 5 array, on random games."""
+    game = load("teeko").Teeko()
+    rng = np.random.default_rng(3)
+    seen = 0
+    for _ in range(40):
+        state = game.initial()
+        while True:
+            board = _teeko_board(state)
+            turn = (state >> 50) & 1
+            ended = _teeko_shape_made(board, 1) or _teeko_shape_made(board, 2)
+            assert (game.outcome(state) == LOSS) == ended, board
+            if ended:
+                break
+            expected = set()
+            if (board != 0).sum() < 8:
+                for r, c in zip(*np.nonzero(board == 0), strict=True):
+                    after = board.copy()
+                    after[r, c] = turn + 1
+                    expected.add(_teeko_code(after, 1 - turn))
+            else:
+                for r, c in zip(*np.nonzero(board == turn + 1), strict=True):
+                    for dr in (-1, 0, 1):
+                        for dc in (-1, 0, 1):
+                            a, b = r + dr, c + dc
+                            if 0 <= a < 5 and 0 <= b < 5 and board[a, b] == 0:
+                                after = board.copy()
+                                after[r, c], after[a, b] = 0, turn + 1
+                                expected.add(_teeko_code(after, 1 - turn))
+            children = [game.play(state, m) for m in game.moves(state)]
+            assert len(children) == len(expected) and set(children) == expected
+            state = children[int(rng.integers(len(children)))]
+            seen += 1
+            if seen % 60 == 0:
+                break
+    assert seen > 500
+
+
+def test_teeko_key_is_the_least_of_the_eight_images() -> None:
+    game = load("teeko").Teeko()
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        board = rng.choice(3, size=(5, 5), p=[0.6, 0.2, 0.2])
+        turn = int(rng.integers(0, 2))
+        images = [_teeko_code(np.rot90(flipped, k), turn)
+                  for k in range(4) for flipped in (board, board.T)]  # fmt: skip
+        assert game.key(_teeko_code(board, turn)) == min(images)

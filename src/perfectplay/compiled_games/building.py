@@ -32,8 +32,8 @@ RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward"
 """The rule functions a compiled game may write (the first four are required)."""
 
 LOOPS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "unmoves", "find", "find_all",
-         "expand_ranked", "reverse_edges", "gather_parents", "tier_moves", "moves_backward",
-         "find_all_near",
+         "expand_ranked", "reverse_edges", "gather_parents", "tier_moves", "count_backward",
+         "fill_backward", "find_all_near",
          "start")  # fmt: skip
 
 _lock = threading.Lock()
@@ -57,7 +57,8 @@ class Loops:
     reverse_edges: Any
     gather_parents: Any
     tier_moves: Any
-    moves_backward: Any
+    count_backward: Any
+    fill_backward: Any
     find_all_near: Any
     start: Any
 
@@ -321,6 +322,8 @@ def _first_calls(cls: type, loops: dict[str, Any], scored: bool) -> None:
         loops["gather_parents"](none, offsets, parents, none)
         _, inside, targets, _, _, _ = loops["tier_moves"](none, two, 0, 0, 0, 0, 0)
         loops["find_all_near"](none, two, 0, 0, none, np.zeros(0, np.int16), none.copy())
-        loops["moves_backward"](inside, targets, 0)
+        offsets = np.zeros(1, dtype=np.int64)
+        loops["count_backward"](targets, offsets)
+        loops["fill_backward"](inside, targets, 0, offsets, np.zeros(0, dtype=np.int32))
     except numba.core.errors.NumbaError as exc:
         raise GameError(_numba_problem(cls, "start", drivers.start, exc)) from None

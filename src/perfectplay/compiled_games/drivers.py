@@ -374,25 +374,25 @@ def tier_moves(
             out_slots[:e].copy())  # fmt: skip
 
 
-def moves_backward(inside: Any, targets: Any, n: int) -> Any:
-    """(offsets, parents): the moves inside a tier turned around, the parents of index j
-    being parents[offsets[j]:offsets[j + 1]] (int32), from each index's count of moves
-    inside and their targets, in index order."""
-    offsets = np.zeros(n + 1, dtype=np.int64)
+def count_backward(targets: Any, offsets: Any) -> None:
+    """Count each index's parents inside the tier into ``offsets[index + 1]`` (the moves
+    of one window of the tier at a time: see ``fill_backward``)."""
     for e in range(targets.shape[0]):
         offsets[targets[e] + 1] += 1
-    for j in range(n):
-        offsets[j + 1] += offsets[j]
-    parents = np.empty(targets.shape[0], dtype=np.int32)
-    fill = offsets[:n].copy()
+
+
+def fill_backward(inside: Any, targets: Any, start: int, fill: Any, parents: Any) -> None:
+    """Turn around the moves of the window that starts at index ``start`` (its counts of
+    moves inside and their targets): parent i of index j goes to ``parents[fill[j]]``, and
+    fill[j] moves on. With ``fill`` the prefix sums of the counts, every window filled in
+    index order, the parents of j end as parents[offsets[j]:offsets[j + 1]], in order."""
     e = 0
-    for i in range(n):
-        for _ in range(inside[i]):
+    for k in range(inside.shape[0]):
+        for _ in range(inside[k]):
             at = targets[e]
-            parents[fill[at]] = i
+            parents[fill[at]] = start + k
             fill[at] += 1
             e += 1
-    return offsets, parents
 
 
 def gather_parents(codes: Any, offsets: Any, parents: Any, ranks: Any) -> Any:

@@ -8,8 +8,8 @@ Contract: the values and remoteness of retrograde analysis on the explored graph
 ``loopy_frontiers`` gives them (the winner hurries, the loser stalls, a tie comes soonest,
 what never ends is a DRAW), in one compiled loop instead of one numpy step per level.
 
-Cost: the game's moves twice (counted, then laid out) and O(moves) for the analysis.
-Memory: 4 bytes a move inside the tier, 16 a move out of it, about 30 an index.
+Cost: the game's moves played once (windows of the tier on every core), O(moves) after.
+Memory: 4 bytes a move inside the tier, 16 a move out of it, about 45 an index.
 
 The analysis, levels r = 0, 1, 2, ... (remoteness):
 1. wins and losses: a position is decided at level r when it wins in r by a move out of the
@@ -191,10 +191,10 @@ def analyse(
     remoteness = np.zeros(n, dtype=np.int32)
     levels = top + 2
     head = np.full(levels + 1, -1, dtype=np.int64)  # per level: positions decided then
-    link = np.full(n, -1, dtype=np.int64)
+    link = np.full(n, -1, dtype=np.int32)  # (parents are int32 indices already)
     kind = np.zeros(n, dtype=np.int8)  # what a scheduled position is decided as
-    frontier = np.empty(n, dtype=np.int64)
-    following = np.empty(n, dtype=np.int64)
+    frontier = np.empty(n, dtype=np.int32)
+    following = np.empty(n, dtype=np.int32)
     size = 0
     later = 0
     for i in range(n):
