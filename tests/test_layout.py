@@ -12,7 +12,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "perfectplay"
 
 # Each layer may import itself and the layers before it, never a later one.
 LAYERS = [
-    ("errors", "values", "progress", "compiled", "periods", "records", "memory"),
+    ("errors", "values", "progress", "compiled", "specialised", "periods", "records", "memory"),
     ("protocol",),
     ("cgt",),
     ("rules", "terminals", "identity"),

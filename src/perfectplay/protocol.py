@@ -42,6 +42,7 @@ import numpy.typing as npt
 
 from .compiled import Kernel, inlined_kernel, kernel
 from .records import SweepCodes
+from .specialised import fingerprint, jit_in_place, template_copy
 from .values import GameValue
 
 __all__ = [
@@ -52,8 +53,11 @@ __all__ = [
     "Hook",
     "Kernel",
     "SweepCodes",
+    "fingerprint",
     "inlined_kernel",
+    "jit_in_place",
     "kernel",
+    "template_copy",
 ]
 
 S = TypeVar("S")

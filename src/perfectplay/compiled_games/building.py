@@ -12,11 +12,8 @@ cannot compile is reported in one line (the function, its line, numba's reason).
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import inspect
-import os
 import re
-import sys
 import threading
 import types
 from dataclasses import dataclass
@@ -26,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GameError
+from ..specialised import template_copy
 from . import drivers
 
 RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward", "unmoves")
@@ -61,12 +59,6 @@ class Loops:
     fill_backward: Any
     find_all_near: Any
     start: Any
-
-
-def cache_directory() -> Path:
-    """Where copies of the drivers and their machine code are kept."""
-    root = os.environ.get("PERFECTPLAY_CACHE")
-    return Path(root) if root else Path.home() / ".cache" / "perfectplay"
 
 
 def _identity(cls: type, params: tuple[int, ...], functions: dict[str, Any]) -> str:
@@ -147,27 +139,9 @@ def _build(
 
 
 def _driver_module(cls: type, ident: str, compiled: bool) -> types.ModuleType:
-    """A fresh module of the drivers' text: a file in the cache directory when compiled (so
-    numba can cache it), else executed in memory."""
-    text = Path(drivers.__file__).read_text()
-    name = f"perfectplay_game_{re.sub(r'[^A-Za-z0-9_]', '_', cls.__name__)}_{ident}"
-    if not compiled:
-        module = types.ModuleType(name)
-        exec(compile(text, drivers.__file__, "exec"), module.__dict__)
-        return module
-    folder = cache_directory() / "games"
-    path = folder / f"{name}.py"
-    if not path.is_file():
-        folder.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(f".tmp{os.getpid()}")
-        temporary.write_text(text)
-        os.replace(temporary, path)
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    """A fresh module of the drivers' text (on disk when compiled: see ``specialised``)."""
+    name = f"perfectplay_game_{cls.__name__}_{ident}"
+    return template_copy(Path(drivers.__file__), name, "games", on_disk=compiled)
 
 
 def _same(p: Any, s: Any) -> Any:

@@ -1,8 +1,10 @@
 """Connect Four's rules compiled by numba, for the compiled alpha-beta search.
 
 This is the ``compiled_rules`` hook of ``ConnectFour`` (see ``perfectplay.solvers.
-compiled_search`` for the contract every game's compiled rules meet). numba is imported only
-when ``bit_rules`` is first called, so ``import perfectplay`` stays light.
+compiled_search`` for the contract every game's compiled rules meet). The rules themselves
+are written in ``connect_four_search``, a template compiled per board and cached on disk;
+numba is imported only when ``bit_rules`` is first called, so ``import perfectplay`` stays
+light.
 
 The bitboard, drawn for 7 x 6: one bit per cell, ``stride = height + 1`` bits per column,
 up each column and then column by column; the spare row on top of each column is always
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import Any, NamedTuple
 
 NOT_OVER = -(1 << 62)
@@ -62,6 +65,9 @@ class BitRules(NamedTuple):
     plies: Callable[[tuple[int, ...], int], int]
     """Plies to the end under perfect play of an encoded state with a given score (the
     remoteness of the module docstring; for the opening book's tablebase)."""
+    ident: str = ""
+    """A hash of the compiled rules (their template and constants): the search compiled
+    around them is cached on disk under it; empty for rules that cannot be cached."""
 
 
 def supported(width: int, height: int, connect: int) -> bool:
@@ -77,117 +83,39 @@ def bit_rules(width: int, height: int, connect: int = 4) -> BitRules:
     """
     if not supported(width, height, connect):
         raise ValueError("compiled Connect Four needs width * (height + 1) <= 63")
-    import numba
     import numpy as np
 
-    from ._bits_intrinsics import popcount
+    from ..protocol import fingerprint, jit_in_place, template_copy
+    from . import connect_four_search
 
     stride = height + 1
     cells = width * height
     column = (1 << height) - 1
     bottom_row = sum(1 << (c * stride) for c in range(width))
-    board = bottom_row * column
-    column_masks = np.array([column << (c * stride) for c in range(width)], dtype=np.int64)
-    order = np.array(
-        [width // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(width)], dtype=np.int64
-    )
-    directions = (1, stride, stride - 1, stride + 1)
-    k = connect
-    jit = numba.njit(inline="always", nogil=True)
-
-    @jit
-    def shifted(discs: int, s: int) -> int:
-        # The cell x of the result holds the cell x + s of discs (s may be negative).
-        return discs >> s if s >= 0 else discs << -s
-
-    @jit
-    def aligned(discs: int) -> bool:
-        for d in directions:
-            run = discs
-            for _ in range(k - 1):
-                run &= run >> d
-            if run:
-                return True
-        return False
-
-    @jit
-    def spots(discs: int, mask: int) -> int:
-        # Empty cells that would complete a line of k for discs: x is one when, for some
-        # direction d and place j of x in a window of k, the other k - 1 cells are discs.
-        found = 0
-        for d in directions:
-            for j in range(k):
-                run = -1
-                for i in range(k):
-                    if i != j:
-                        run &= shifted(discs, (i - j) * d)
-                found |= run
-        return found & (board ^ mask)
-
-    @jit
-    def end(s: Any, p: int) -> int:
-        mover: int = s[p, 0]
-        mask: int = s[p, 1]
-        m: int = s[p, 2]
-        other = mover ^ mask
-        if aligned(other):
-            return -((cells + 2 - m) // 2)  # the previous disc made a line
-        possible = (mask + bottom_row) & board
-        if spots(mover, mask) & possible:
-            return (cells + 1 - m) // 2  # a win now
-        threats = spots(other, mask)
-        forced = possible & threats
-        if forced:
-            if forced & (forced - 1):
-                return -((cells - m) // 2)  # two threats: lost next move
-            possible = forced
-        safe = possible & ~(threats >> 1)  # never under a threat of the opponent
-        if safe == 0:
-            return -((cells - m) // 2)
-        if m >= cells - 2:
-            return 0  # no win now nor next: the last discs draw
-        s[p, 3] = safe
-        return NOT_OVER
-
-    @jit
-    def bounds(s: Any, p: int) -> tuple[int, int]:
-        # Neither player wins on the next move (end said so).
-        m: int = s[p, 2]
-        return -((cells - 2 - m) // 2), (cells - 1 - m) // 2
-
-    @jit
-    def moves(s: Any, p: int, out: Any) -> int:
-        # Non-losing moves, those making the most threats first, ties centre first.
-        mover = s[p, 0]
-        mask = s[p, 1]
-        safe = s[p, 3]
-        # out[p, width + j] holds the rank of out[p, j] (insertion sort, stable).
-        n = 0
-        for i in range(width):
-            move = safe & column_masks[order[i]]
-            if move:
-                rank: int = popcount(spots(mover | move, mask | move))  # type: ignore[call-arg]
-                j = n
-                while j > 0 and out[p, width + j - 1] < rank:
-                    out[p, width + j] = out[p, width + j - 1]
-                    out[p, j] = out[p, j - 1]
-                    j -= 1
-                out[p, width + j] = rank
-                out[p, j] = move
-                n += 1
-        return n
-
-    @jit
-    def play(s: Any, p: int, move: int) -> None:
-        mask = s[p, 1]
-        s[p + 1, 0] = s[p, 0] ^ mask
-        s[p + 1, 1] = mask | move
-        s[p + 1, 2] = s[p, 2] + 1
-
-    @jit
-    def key(s: Any, p: int) -> int:
-        k: int = s[p, 0] + s[p, 1]
-        return k
+    constants: dict[str, Any] = {
+        "WIDTH": width,
+        "CELLS": cells,
+        "K": connect,
+        "DIRECTIONS": (1, stride, stride - 1, stride + 1),
+        "BOTTOM_ROW": bottom_row,
+        "BOARD": bottom_row * column,
+        "COLUMN_MASKS": np.array([column << (c * stride) for c in range(width)], np.int64),
+        "ORDER": np.array(
+            [width // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(width)], np.int64
+        ),
+    }
+    template = Path(connect_four_search.__file__)
+    ident = fingerprint(template.read_bytes(), repr(sorted(
+        (name, value.tolist() if isinstance(value, np.ndarray) else value)
+        for name, value in constants.items()
+    )))  # fmt: skip
+    module = template_copy(template, f"perfectplay_c4_search_{ident}", "search", on_disk=True)
+    for name, value in constants.items():
+        setattr(module, name, value)
+    jit_in_place(module, ("shifted", "aligned", "spots", "end", "bounds", "moves", "play", "key"),
+                 cache=True, inline=("shifted", "aligned", "spots"))  # fmt: skip
+    end, bounds, moves, play, key = (module.end, module.bounds, module.moves, module.play,
+                                     module.key)  # fmt: skip
 
     def encode(state: Any) -> tuple[int, ...]:
         mover, mask = state
@@ -217,4 +145,5 @@ def bit_rules(width: int, height: int, connect: int = 4) -> BitRules:
         key=key,
         encode=encode,
         plies=plies,
+        ident=ident,
     )

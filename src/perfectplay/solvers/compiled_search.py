@@ -49,6 +49,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -57,6 +58,7 @@ import numpy.typing as npt
 from ..errors import SolverChoiceError
 from ..protocol import Game
 from ..rules import Rules
+from ..specialised import fingerprint, jit_in_place, template_copy
 
 NOT_OVER = -(1 << 62)
 """What ``end`` returns when it does not know a state's score at once."""
@@ -121,163 +123,20 @@ def prime_at_least(n: int) -> int:
 
 @cache
 def _engine(rules: Any) -> tuple[Any, Any, Any, Any]:
-    """The compiled (negamax, solve, key_after, key_of) of one game's rules (compiled on
-    first call)."""
-    import numba
+    """The compiled (negamax, solve, key_after, key_of) of one game's rules: a copy of
+    ``search_engine`` around them, loaded from numba's disk cache when the rules have an
+    ``ident`` (compiled once per game and kept), else compiled now."""
+    from . import search_engine
 
-    end, bounds, moves, play, key = rules.end, rules.bounds, rules.moves, rules.play, rules.key
-    low = rules.min_score
-    uppers = rules.max_score - rules.min_score + 1
-    """Table codes 1..uppers are upper bounds ``code + low - 1``; above, lower bounds."""
-    jit = numba.njit(nogil=True)
-
-    @jit
-    def negamax(
-        s: Any,
-        alpha: int,
-        beta: int,
-        keys: Any,
-        vals: Any,
-        key_mask: int,
-        out: Any,
-        stack: Any,
-    ) -> tuple[int, int, bool, int]:
-        # stack[p] = (alpha, beta, number of moves, next move, key) of the state on row p.
-        # Returns (score, nodes, whether a root move cut, that move).
-        size = keys.shape[0]
-        nodes = 0
-        cut = False
-        cut_move = 0
-        p = 0
-        a = alpha
-        b = beta
-        ret = 0
-        entering = True
-        while True:
-            if entering:
-                nodes += 1
-                ret = end(s, p)
-                settled = ret != NOT_OVER
-                if not settled:
-                    lo, hi = bounds(s, p)
-                    if a < lo:
-                        a = lo
-                        if a >= b:
-                            ret = a
-                            settled = True
-                    if not settled and b > hi:
-                        b = hi
-                        if a >= b:
-                            ret = b
-                            settled = True
-                if not settled:
-                    k = key(s, p)
-                    slot = k % size
-                    code = 0
-                    if keys[slot] == (k & key_mask):
-                        code = int(vals[slot])
-                    if code > uppers:
-                        bound = code - uppers + low - 1
-                        if a < bound:
-                            a = bound
-                            if a >= b:
-                                ret = a
-                                settled = True
-                    elif code > 0:
-                        bound = code + low - 1
-                        if b > bound:
-                            b = bound
-                            if a >= b:
-                                ret = b
-                                settled = True
-                if not settled:
-                    n = moves(s, p, out)
-                    if n < 1:
-                        raise ValueError("compiled rules: moves() found no move")
-                    stack[p, 0] = a
-                    stack[p, 1] = b
-                    stack[p, 2] = n
-                    stack[p, 3] = 1
-                    stack[p, 4] = k
-                    play(s, p, out[p, 0])
-                    p += 1
-                    a, b = -b, -a
-                    continue
-                entering = False
-            # ret is the score of row p: give it to row p - 1.
-            if p == 0:
-                return ret, nodes, cut, cut_move
-            p -= 1
-            score = -ret
-            k = stack[p, 4]
-            slot = k % size
-            if score >= stack[p, 1]:
-                if p == 0:
-                    cut = True
-                    cut_move = out[0, stack[0, 3] - 1]
-                keys[slot] = k & key_mask
-                vals[slot] = score - low + 1 + uppers
-                ret = score
-                continue
-            if score > stack[p, 0]:
-                stack[p, 0] = score
-            i = stack[p, 3]
-            if i < stack[p, 2]:
-                stack[p, 3] = i + 1
-                play(s, p, out[p, i])
-                a = -stack[p, 1]
-                b = -stack[p, 0]
-                p += 1
-                entering = True
-                continue
-            ret = stack[p, 0]
-            keys[slot] = k & key_mask
-            vals[slot] = ret - low + 1
-
-    @jit
-    def half(x: int) -> int:
-        return x // 2 if x >= 0 else -((-x) // 2)  # rounds toward 0, as C does
-
-    @jit
-    def solve(
-        s: Any, keys: Any, vals: Any, key_mask: int, out: Any, stack: Any
-    ) -> tuple[int, int, bool, int]:
-        # Returns (score, nodes, whether a best root move is known, that move).
-        first = end(s, 0)
-        if first != NOT_OVER:
-            return first, 1, False, 0
-        lo, hi = bounds(s, 0)
-        nodes = 0
-        known = False
-        best = 0
-        while lo < hi:
-            med = lo + (hi - lo) // 2
-            if med <= 0 and half(lo) < med:
-                med = half(lo)
-            elif med >= 0 and half(hi) > med:
-                med = half(hi)
-            r, n, cut, move = negamax(s, med, med + 1, keys, vals, key_mask, out, stack)
-            nodes += n
-            if r <= med:
-                hi = r
-            else:
-                lo = r
-                known = cut  # the root move that cut scores >= r, the final lower bound
-                best = move
-        return lo, nodes, known, best
-
-    @jit
-    def key_after(s: Any, move: int) -> int:
-        play(s, 0, move)
-        k: int = key(s, 1)
-        return k
-
-    @jit
-    def key_of(s: Any) -> int:
-        k: int = key(s, 0)
-        return k
-
-    return negamax, solve, key_after, key_of
+    ident = getattr(rules, "ident", "")
+    name = f"perfectplay_search_{fingerprint(Path(search_engine.__file__).read_bytes(), ident)}"
+    module: Any = template_copy(Path(search_engine.__file__), name, "search", bool(ident))
+    module.LOW = rules.min_score
+    module.UPPERS = rules.max_score - rules.min_score + 1
+    for name in ("end", "bounds", "moves", "play", "key"):
+        setattr(module, name, getattr(rules, name))
+    jit_in_place(module, ("half", "negamax", "solve", "key_after", "key_of"), cache=bool(ident))
+    return module.negamax, module.solve, module.key_after, module.key_of
 
 
 class CompiledSearch:

@@ -1,0 +1,187 @@
+"""The compiled alpha-beta search: the template ``compiled_search`` compiles per game.
+
+A template (see ``perfectplay.specialised``): ``compiled_search`` copies this file per
+game's compiled rules, sets the globals below to the rules' functions and score range, and
+compiles it with numba's disk cache when the rules are cached themselves (their ``ident``),
+so a fresh process loads the search instead of compiling it. The scheme and the contract
+are on ``compiled_search``'s page.
+"""
+
+from typing import Any
+
+NOT_OVER = -(1 << 62)
+LOW = 0
+"""The least score (the rules' min_score)."""
+UPPERS = 1
+"""Table codes 1..UPPERS are upper bounds ``code + LOW - 1``; above, lower bounds."""
+
+
+def end(s: Any, p: int) -> int:  # the game's, set per copy
+    raise NotImplementedError
+
+
+def bounds(s: Any, p: int) -> tuple[int, int]:  # the game's, set per copy
+    raise NotImplementedError
+
+
+def moves(s: Any, p: int, out: Any) -> int:  # the game's, set per copy
+    raise NotImplementedError
+
+
+def play(s: Any, p: int, move: int) -> None:  # the game's, set per copy
+    raise NotImplementedError
+
+
+def key(s: Any, p: int) -> int:  # the game's, set per copy
+    raise NotImplementedError
+
+
+def negamax(
+    s: Any,
+    alpha: int,
+    beta: int,
+    keys: Any,
+    vals: Any,
+    key_mask: int,
+    out: Any,
+    stack: Any,
+) -> tuple[int, int, bool, int]:
+    """One null-window (or any-window) alpha-beta search of row 0 on an explicit stack:
+    (score, nodes, whether a root move cut, that move). stack[p] = (alpha, beta, number
+    of moves, next move, key) of the state on row p."""
+    size = keys.shape[0]
+    nodes = 0
+    cut = False
+    cut_move = 0
+    p = 0
+    a = alpha
+    b = beta
+    ret = 0
+    entering = True
+    while True:
+        if entering:
+            nodes += 1
+            ret = end(s, p)
+            settled = ret != NOT_OVER
+            if not settled:
+                lo, hi = bounds(s, p)
+                if a < lo:
+                    a = lo
+                    if a >= b:
+                        ret = a
+                        settled = True
+                if not settled and b > hi:
+                    b = hi
+                    if a >= b:
+                        ret = b
+                        settled = True
+            if not settled:
+                k = key(s, p)
+                slot = k % size
+                code = 0
+                if keys[slot] == (k & key_mask):
+                    code = int(vals[slot])
+                if code > UPPERS:
+                    bound = code - UPPERS + LOW - 1
+                    if a < bound:
+                        a = bound
+                        if a >= b:
+                            ret = a
+                            settled = True
+                elif code > 0:
+                    bound = code + LOW - 1
+                    if b > bound:
+                        b = bound
+                        if a >= b:
+                            ret = b
+                            settled = True
+            if not settled:
+                n = moves(s, p, out)
+                if n < 1:
+                    raise ValueError("compiled rules: moves() found no move")
+                stack[p, 0] = a
+                stack[p, 1] = b
+                stack[p, 2] = n
+                stack[p, 3] = 1
+                stack[p, 4] = k
+                play(s, p, out[p, 0])
+                p += 1
+                a, b = -b, -a
+                continue
+            entering = False
+        # ret is the score of row p: give it to row p - 1.
+        if p == 0:
+            return ret, nodes, cut, cut_move
+        p -= 1
+        score = -ret
+        k = stack[p, 4]
+        slot = k % size
+        if score >= stack[p, 1]:
+            if p == 0:
+                cut = True
+                cut_move = out[0, stack[0, 3] - 1]
+            keys[slot] = k & key_mask
+            vals[slot] = score - LOW + 1 + UPPERS
+            ret = score
+            continue
+        if score > stack[p, 0]:
+            stack[p, 0] = score
+        i = stack[p, 3]
+        if i < stack[p, 2]:
+            stack[p, 3] = i + 1
+            play(s, p, out[p, i])
+            a = -stack[p, 1]
+            b = -stack[p, 0]
+            p += 1
+            entering = True
+            continue
+        ret = stack[p, 0]
+        keys[slot] = k & key_mask
+        vals[slot] = ret - LOW + 1
+
+
+def half(x: int) -> int:
+    """x / 2 rounded toward 0, as C does."""
+    return x // 2 if x >= 0 else -((-x) // 2)
+
+
+def solve(
+    s: Any, keys: Any, vals: Any, key_mask: int, out: Any, stack: Any
+) -> tuple[int, int, bool, int]:
+    """Row 0's exact score by null windows narrowing its bounds: (score, nodes, whether a
+    best root move is known, that move)."""
+    first = end(s, 0)
+    if first != NOT_OVER:
+        return first, 1, False, 0
+    lo, hi = bounds(s, 0)
+    nodes = 0
+    known = False
+    best = 0
+    while lo < hi:
+        med = lo + (hi - lo) // 2
+        if med <= 0 and half(lo) < med:
+            med = half(lo)
+        elif med >= 0 and half(hi) > med:
+            med = half(hi)
+        r, n, cut, move = negamax(s, med, med + 1, keys, vals, key_mask, out, stack)
+        nodes += n
+        if r <= med:
+            hi = r
+        else:
+            lo = r
+            known = cut  # the root move that cut scores >= r, the final lower bound
+            best = move
+    return lo, nodes, known, best
+
+
+def key_after(s: Any, move: int) -> int:
+    """The key of row 0 after ``move``."""
+    play(s, 0, move)
+    k: int = key(s, 1)
+    return k
+
+
+def key_of(s: Any) -> int:
+    """The key of row 0."""
+    k: int = key(s, 0)
+    return k
