@@ -79,6 +79,9 @@ class ConnectFour(CompiledGame):
     def tier(p, s):
         return discs(p, s)
 
+    def max_plies(self):  # the longest game: the compiled search takes positions from here
+        return self.width * self.height
+
     def show(self, s):
         rows = []
         for r in reversed(range(self.height)):

@@ -24,8 +24,8 @@ TOO_LARGE = 10**10
 def too_large_to_solve(rules: Rules[Any, Any]) -> bool:
     """Whether ``--method auto`` should search rather than solve: the game has compiled
     rules and its tiers (the only size known without exploring) exceed ``TOO_LARGE``."""
-    if rules.compiled_rules is None or rules.tiers is None:
-        return False
+    if rules.compiled_rules is None or rules.tiers is None or rules.tiers.ranked_by_engine:
+        return False  # (an engine-ranked game learns its tiers' sizes only by finding them)
     tiers = rules.tiers
     seen = {tiers.initial_tier}
     todo = [tiers.initial_tier]
@@ -93,7 +93,7 @@ def analyze_by_search(
             ("game", rules.name),
             ("method", "compiled search"),
             ("moves played", " ".join(history) or "-"),
-            ("score", _meaning(score)),
+            ("score", _meaning(score, search.rules.max_score)),
             ("nodes", f"{search.nodes:,} in {seconds:.2f} s"),
             *([("from the book", " ".join(report["from_book"]))] if from_book else []),
         ]
@@ -110,12 +110,13 @@ def analyze_by_search(
     out.print(table)
 
 
-def _meaning(score: int) -> str:
-    """A score in words: who wins, and how soon the larger the number."""
+def _meaning(score: int, best: int) -> str:
+    """A score in words: who wins, and how soon the larger the number (scores beyond
+    -1..1 only: a compiled game's search gives the value alone)."""
     if score == 0:
         return "0 (a draw)"
     who = "the player to move wins" if score > 0 else "the player to move loses"
-    return f"{score:+d} ({who}; the larger, the sooner)"
+    return f"{score:+d} ({who}; the larger, the sooner)" if best > 1 else f"{score:+d} ({who})"
 
 
 def _interruptible(work: Callable[[], None], name: str, search: CompiledSearch) -> None:

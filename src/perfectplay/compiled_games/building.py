@@ -31,7 +31,8 @@ RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward"
 
 LOOPS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "unmoves", "find", "find_all",
          "expand_ranked", "reverse_edges", "gather_parents", "tier_moves", "count_backward",
-         "fill_backward", "find_all_near",
+         "fill_backward", "find_all_near", "search_end", "search_bounds", "search_moves",
+         "search_play", "search_key",
          "start")  # fmt: skip
 
 _lock = threading.Lock()
@@ -58,7 +59,14 @@ class Loops:
     count_backward: Any
     fill_backward: Any
     find_all_near: Any
+    search_end: Any
+    search_bounds: Any
+    search_moves: Any
+    search_play: Any
+    search_key: Any
     start: Any
+    ident: str = ""
+    """The hash the machine code is cached under (empty: not cached, or not compiled)."""
 
 
 def _identity(cls: type, params: tuple[int, ...], functions: dict[str, Any]) -> str:
@@ -135,7 +143,7 @@ def _build(
             loops[name] = function
     if compiled:
         _first_calls(cls, loops, scored)
-    return Loops(compiled=compiled, **loops)
+    return Loops(compiled=compiled, ident=ident if compiled and cache else "", **loops)
 
 
 def _driver_module(cls: type, ident: str, compiled: bool) -> types.ModuleType:

@@ -419,3 +419,43 @@ def gather_parents(codes: Any, offsets: Any, parents: Any, ranks: Any) -> Any:
 def start() -> int:
     """The start, keyed."""
     return int(_key(P, _start(P)))
+
+
+# The compiled search's rules over this game (see perfectplay.solvers.compiled_search): a
+# state is a row of one word, the game's own code; the score is the value alone (1 a win,
+# 0 a tie, -1 a loss for the player to move), which the search narrows like any other.
+NOT_OVER = -(1 << 62)
+
+
+def search_end(s: Any, p: int) -> int:
+    """The value of row p when the game is over there, else NOT_OVER."""
+    o = _outcome(P, s[p, 0])
+    if o == 1:
+        return 1
+    if o == 2:
+        return -1
+    if o == 3:
+        return 0
+    return NOT_OVER
+
+
+def search_bounds(s: Any, p: int) -> Any:
+    """Every value is possible while the game goes on."""
+    return -1, 1
+
+
+def search_moves(s: Any, p: int, out: Any) -> int:
+    """The game's moves of row p, in the game's order (none: the mover has lost)."""
+    n: int = _moves(P, s[p, 0], out[p])
+    return n
+
+
+def search_play(s: Any, p: int, move: int) -> None:
+    """Row p + 1: row p after ``move``."""
+    s[p + 1, 0] = _play(P, s[p, 0], move)
+
+
+def search_key(s: Any, p: int) -> int:
+    """The canonical key of row p (symmetric positions share a table entry)."""
+    k: int = _key(P, s[p, 0])
+    return k

@@ -18,6 +18,8 @@ Python, each taking the parameters ``p`` (a tuple of ints, in declaration order)
                                          per such move (speeds up tiers with moves inside)
 
 ``max_moves`` (default 64) bounds a state's moves: the buffer ``out`` holds that many.
+A plain method ``max_plies(self) -> int``, the most moves a game can last, opens the
+compiled alpha-beta search to positions too large to solve (``analyze --method search``).
 Everything else a game may define (``show``, ``format_move``, ``parse_move``,
 ``parse_state``, ``draw_svg``, ``name``...) stays plain Python, as in the plain protocol.
 
@@ -36,8 +38,9 @@ import math
 import os
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -223,6 +226,32 @@ class CompiledGame:
         if _MODE != "auto":
             return self.engine_loops(_MODE == "compiled")
         return self.engine_loops(work >= INTERPRET_BELOW or "numba" in sys.modules)
+
+    # ----- the compiled search ------------------------------------------------------------
+
+    def compiled_rules(self) -> SearchRules | None:
+        """The rules for the compiled alpha-beta search (``analyze --method search``): a
+        game that says how long it can last (``max_plies``), without extra turns or scores;
+        None otherwise. The search gives the value (win, loss or tie), not how fast."""
+        longest = getattr(self, "max_plies", None)
+        if not callable(longest) or self.scored or "to_move" in self.rule_functions:
+            return None
+        loops = self.engine_loops(True)
+        return SearchRules(
+            words=1,
+            max_moves=self.max_moves,
+            max_plies=int(longest()),
+            min_score=-1,
+            max_score=1,
+            key_bits=63,
+            end=loops.search_end,
+            bounds=loops.search_bounds,
+            moves=loops.search_moves,
+            play=loops.search_play,
+            key=loops.search_key,
+            encode=_one_word,
+            ident=loops.ident,
+        )
 
     # ----- the batch protocol ------------------------------------------------------------
 
@@ -454,6 +483,28 @@ class CompiledGame:
             return Expansion(rows[:0], parents[:0])
         kept = found.rank(self.loops_for(parents.shape[0]), parents) >= 0
         return Expansion(rows[kept], parents[kept])
+
+
+class SearchRules(NamedTuple):
+    """A compiled game's rules as the compiled search reads them (its ``CompiledRules``)."""
+
+    words: int
+    max_moves: int
+    max_plies: int
+    min_score: int
+    max_score: int
+    key_bits: int
+    end: Any
+    bounds: Any
+    moves: Any
+    play: Any
+    key: Any
+    encode: Callable[[Any], tuple[int, ...]]
+    ident: str
+
+
+def _one_word(state: Any) -> tuple[int, ...]:
+    return (int(state),)
 
 
 def _make_init(cls: type, names: list[str]) -> Any:

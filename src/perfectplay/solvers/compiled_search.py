@@ -14,13 +14,18 @@ a child's score is negated). numba functions, called as:
   or decided by a rule the game knows), else ``NOT_OVER`` (-2**62). Called first on every
   state; may leave in the state's own words what ``bounds`` and ``moves`` need.
 - ``bounds(s, p) -> (lo, hi)``: ``lo <= score <= hi`` for a state ``end`` did not decide.
-- ``moves(s, p, out) -> n``: write ``n >= 1`` moves of such a state to ``out[p, :n]``, the
+- ``moves(s, p, out) -> n``: write the ``n`` moves of such a state to ``out[p, :n]``, the
   ones to try first first (``out`` has ``max_moves`` columns; the game may use the rest as
-  scratch). They may leave out moves that cannot be better than the others.
+  scratch). They may leave out moves that cannot be better than the others. A state with
+  no move scores its lower bound (normal play: the player who cannot move has lost).
 - ``play(s, p, move)``: write the state after ``move`` into row ``p + 1``.
 - ``key(s, p) -> int``: a key unique to the position, ``0 <= key < 2 ** key_bits``.
 
-and ``encode(state) -> tuple of words`` (plain Python) turns a plain state into a row.
+and ``encode(state) -> tuple of words`` (plain Python) turns a plain state into a row, and
+``ident``, a hash of the compiled rules' code (empty: not cached), under which the search
+compiled around them is kept in numba's disk cache. A game longer than ``max_plies`` stops
+the search with a ValueError. Compiled games give these rules themselves
+(``CompiledGame.compiled_rules``, scores -1, 0, 1).
 Optional: ``plies(words, score) -> int`` (plain Python), the plies to the end under perfect
 play that a score stands for: opening books (``perfectplay.book``) need it.
 

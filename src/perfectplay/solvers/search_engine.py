@@ -98,16 +98,19 @@ def negamax(
             if not settled:
                 n = moves(s, p, out)
                 if n < 1:
-                    raise ValueError("compiled rules: moves() found no move")
-                stack[p, 0] = a
-                stack[p, 1] = b
-                stack[p, 2] = n
-                stack[p, 3] = 1
-                stack[p, 4] = k
-                play(s, p, out[p, 0])
-                p += 1
-                a, b = -b, -a
-                continue
+                    ret = lo  # no move: the mover has lost (normal play), its least score
+                else:
+                    if p + 2 >= s.shape[0]:
+                        raise ValueError("compiled rules: a game longer than max_plies")
+                    stack[p, 0] = a
+                    stack[p, 1] = b
+                    stack[p, 2] = n
+                    stack[p, 3] = 1
+                    stack[p, 4] = k
+                    play(s, p, out[p, 0])
+                    p += 1
+                    a, b = -b, -a
+                    continue
             entering = False
         # ret is the score of row p: give it to row p - 1.
         if p == 0:
