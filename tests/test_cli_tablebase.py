@@ -118,7 +118,7 @@ def test_save_again_reuses_the_tablebase_and_prints_its_rows(bases: dict[str, Pa
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["weighted-tictactoe"], "is scored"),
+        (["weighted-tictactoe", "--workers", "1"], "is scored"),
         (["nim"], "non-negative integers"),
         (["tictactoe", "--method", "negamax"], "tier by tier"),
         (["tictactoe", "--method", "alphabeta"], "no --save"),

@@ -11,7 +11,7 @@ from .errors import SolverChoiceError
 from .protocol import M, S
 from .solvers.solved import Solved
 from .spaces.graph import StateGraph
-from .tablebase.header import Header, TablebaseError
+from .tablebase.header import Header
 from .tablebase.write import save_arrays
 from .values import GameValue, Value
 
@@ -101,12 +101,8 @@ class Solution(Answers[S, M]):
         return None if r < 0 else r
 
     def save(self, directory: str | Path) -> Header:
-        """Save this solution as a tablebase directory (WIN/LOSS/TIE/DRAW games whose keys
-        are non-negative integers); ``perfectplay.open_tablebase`` reads it back."""
-        if self.scored:
-            raise TablebaseError(
-                f"{self.rules.name} is scored; tablebases hold WIN/LOSS/TIE/DRAW games for now"
-            )
+        """Save this solution as a tablebase directory (games whose keys are non-negative
+        integers; scores are kept too); ``perfectplay.open_tablebase`` reads it back."""
         return save_arrays(
             self.rules,
             Path(directory),
@@ -115,6 +111,7 @@ class Solution(Answers[S, M]):
             self.solved.remoteness,
             self.solved.grundy,
             root_key=self.rules.key_of(self.initial),  # type: ignore[arg-type]
+            integral=self.integral_scores if self.scored else None,
         )
 
     def grundy(self, state: S = NO_STATE) -> int:

@@ -75,6 +75,17 @@ def compress_command(directory: Path, target: Path, level: int, quiet: bool, as_
                 if codes_before
                 else []
             ),
+            *(
+                [
+                    (
+                        "scores",
+                        f"{files_bytes(target, [header.scores['file']]):,} bytes (float64, "
+                        "copied as they are)",
+                    )
+                ]
+                if header.scores is not None
+                else []
+            ),
             ("all files", f"{report['bytes_before']:,} bytes -> {report['bytes_after']:,} bytes"),
             ("positions", f"{positions:,}"),
             ("bits per position", "-" if bits is None else f"{bits:.3f}"),

@@ -54,12 +54,13 @@ def build_into(
     if found is not None:
         return Built(found, 0.0, found.layout, reused=True)
     _check_free(directory)
-    if not ends_in_outcomes(rules):
+    scored = not ends_in_outcomes(rules)
+    if scored and (workers is not None or scheduler is not None):
         raise UsageProblem(
-            f"{rules.name} is scored: tablebases hold WIN/LOSS/TIE/DRAW games "
-            "(solve it without --save)"
+            f"{rules.name} is scored: it is saved explored in one process, not on Dask"
         )
-    if rules.tiers is not None and (method != "auto" or max_states is not None):
+    tiered = rules.tiers is not None and not scored  # (scores are saved explored in memory)
+    if tiered and (method != "auto" or max_states is not None):
         raise UsageProblem(
             f"{rules.name} is solved tier by tier on disk with --save; "
             "--method and --max-states do not apply (--memory does)"
@@ -82,7 +83,7 @@ def build_into(
                     announce=None if quiet else _announce,
                 )
             return Built(header, seconds, "tiers on Dask", reused=False)
-        if rules.tiers is not None:
+        if tiered:
             with tier_progress(quiet=quiet) as report:
                 header, seconds = build_tablebase(rules, directory, progress=report, memory=memory)
             return Built(header, seconds, "tiers", reused=False)
@@ -130,7 +131,9 @@ def ends_in_outcomes(rules: Rules[Any, Any], plies: int = 1000) -> bool:
     return True
 
 
-OWN_FILES = re.compile(r"(tier-\d+\.(rec|partial)|keys\.i64|grundy\.i32|progress\.json)(\.tmp)?")
+OWN_FILES = re.compile(
+    r"(tier-\d+\.(rec|partial)|keys\.i64|grundy\.i32|scores\.f64|progress\.json)(\.tmp)?"
+)
 """The files a build writes: a directory holding only these is a build to go on with."""
 
 

@@ -161,7 +161,7 @@ def compress(source: Path, target: Path, header: Header, level: int = 19) -> Hea
     codes = None
     if header.codes is not None:  # an engine's ranking: each tier's codes packed
         codes = {"tiers": [_packed(source, target, entry) for entry in header.codes["tiers"]]}
-    for extra in (header.keys, header.grundy):
+    for extra in (header.keys, header.grundy, header.scores):
         if extra is not None:
             if file_sha256(source / extra["file"]) != extra["sha256"]:
                 raise TablebaseError(f"{source}: {extra['file']} fails its checksum")
@@ -176,6 +176,7 @@ def compress(source: Path, target: Path, header: Header, level: int = 19) -> Hea
         grundy=header.grundy,
         compressed={"block_records": BLOCK_RECORDS, "level": level, "tiers": tiers},
         codes=codes,
+        scores=header.scores,
     )
 
 

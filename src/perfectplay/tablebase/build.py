@@ -95,12 +95,13 @@ def build_tablebase(
     memory: int | None = None,
 ) -> tuple[Header, float]:
     """Solve ``game`` into a tablebase directory: tier by tier when it speaks the tier
-    protocol, else explored in memory and saved. The header and the seconds it took.
-    ``memory`` is the budget in bytes (default: most of the memory available)."""
+    protocol and ends in outcomes, else explored in memory and saved (scores kept). The
+    header and the seconds it took. ``memory`` is the budget in bytes (default: most of
+    the memory available)."""
     rules = game if isinstance(game, Rules) else Rules(game)
     path = Path(directory)
-    if rules.tiers is not None:
-        return build_tiered(rules, path, progress, memory)
+    if rules.tiers is not None and not (rules.declared_scored or rules.reward is not None):
+        return build_tiered(rules, path, progress, memory)  # (scores: explored in memory)
     found = existing(path, identity_of(rules))
     if found is not None:
         return found, 0.0

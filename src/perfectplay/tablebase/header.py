@@ -12,6 +12,10 @@ Format version 1::
                  "blocks"?, "hash_block"?}],          # SHA-256 per block of hash_block bytes
       "keys": {"file", "sha256", "count"} | null,    # graph layout: sorted int64 keys
       "grundy": {"file", "sha256"} | null,           # graph layout: int32, in key order
+      "scores"?: {"file", "sha256", "integral"},     # scored games (graph layout): float64
+                                              # in key order; the records' value codes
+                                              # then say the score's sign (WIN > 0, LOSS
+                                              # < 0, TIE 0) and their remoteness the plies
       "compressed": {"block_records": B, "tiers": [{"tier", "file", "sha256",
                      "index_file", "index_sha256"}]} | null,
       "codes"?: {"tiers": [{"tier", "file", "sha256", "count", "children"}]}
@@ -69,6 +73,8 @@ class Header:
     keys: dict[str, Any] | None
     grundy: dict[str, Any] | None
     compressed: dict[str, Any] | None
+    scores: dict[str, Any] | None = None
+    """A scored game's scores: {"file", "sha256", "integral"} (see the module docstring)."""
     codes: dict[str, Any] | None = None
     """Tiers ranked by the engine: {"tiers": [{"tier", "file", "sha256", "count",
     "children"}]}, each tier's sorted int64 codes (see ``tablebase.codes``)."""
@@ -87,6 +93,7 @@ class Header:
             "grundy": self.grundy,
             "compressed": self.compressed,
             **({"codes": self.codes} if self.codes is not None else {}),
+            **({"scores": self.scores} if self.scores is not None else {}),
         }
 
     def counts(self) -> dict[str, Any]:
@@ -151,7 +158,13 @@ def _parse(data: Any) -> Header:
         if entry.blocks and (entry.hash_block <= 0 or entry.hash_block % 8):
             raise ValueError(f"tier {entry.tier}: hash_block {entry.hash_block}")
         tiers[entry.tier] = entry
-    for optional in ("keys", "grundy"):
+    scores = data.get("scores")
+    if scores is not None:
+        scores = {"file": scores["file"], "sha256": _digest(scores["sha256"]),
+                  "integral": bool(scores["integral"])}  # fmt: skip
+        if data.get("layout") != "graph":
+            raise ValueError("scores are kept for the graph layout only")
+    for optional in ("keys", "grundy", "scores"):
         if data.get(optional) is not None:
             _plain_name(data[optional]["file"])
     compressed = data.get("compressed")
@@ -175,6 +188,7 @@ def _parse(data: Any) -> Header:
         grundy=data.get("grundy"),
         compressed=compressed,
         codes=codes,
+        scores=scores,
     )
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..answers import NO_STATE, Answers
+from ..answers import NO_STATE, Answers, exact
 from ..identity import identity_of
 from ..protocol import Game, M, S
 from ..records import RecordFormat
@@ -47,6 +47,8 @@ class Tablebase(Answers[S, M]):
         self._records: dict[int, Any] = {}  # per tier, what lookup reads (see lookup)
         self._tiers: Any = rules.tiers
         self._sizes = {tier: entry.size for tier, entry in header.tiers.items()}
+        if header.scores is not None:
+            self.integral_scores = bool(header.scores["integral"])
         self._check_files()
         if header.codes is not None and rules.tiers is not None and rules.tiers.use_ranking:
             # The engine's ranking, read back (checksums first) instead of found again.
@@ -59,6 +61,8 @@ class Tablebase(Answers[S, M]):
             expected = [(e.file, e.size * self.record.bytes) for e in self.header.tiers.values()]
         if self.header.keys is not None:
             expected.append((self.header.keys["file"], 8 * int(self.header.keys["count"])))
+            if self.header.scores is not None:
+                expected.append((self.header.scores["file"], 8 * int(self.header.keys["count"])))
         for name, length in expected:
             path = self.directory / name
             if not path.is_file():
@@ -119,8 +123,8 @@ class Tablebase(Answers[S, M]):
 
     @property
     def scored(self) -> bool:
-        """Tablebases hold WIN / LOSS / TIE / DRAW games."""
-        return False
+        """Whether the tablebase keeps scores (a scored game) rather than outcomes."""
+        return self.header.scores is not None
 
     def locate(self, state: S) -> tuple[int, int] | None:
         """(tier, index) of a state, or None when the tablebase has no place for it."""
@@ -167,6 +171,10 @@ class Tablebase(Answers[S, M]):
         code = record >> self.record.shift
         if code == 0:
             return None
+        if self.header.scores is not None:
+            scores = self.mapped(self.header.scores["file"], self.header.scores["sha256"], "<f8")
+            score = exact(float(scores[place[1]]), self.integral_scores)
+            return score, record & self.record.max_remoteness
         value = _VALUES[code - 1]
         return value, None if value is Value.DRAW else record & self.record.max_remoteness
 

@@ -2,13 +2,15 @@
 derived again from their children.
 
 A sampled position's record must be what its moves give: its end if it has one, a loss in
-0 if it has no move, otherwise the best of its children's records (the winner hurries, the
+0 if it has no move (a score of -inf in a scored game), otherwise the best of its
+children's records (a scored game's: the best score, then the fewest plies) (the winner hurries, the
 loser stalls, a tie comes as soon as possible). The children are read from the tablebase
 itself, so a record that disagrees with its neighbours is found wherever it lies.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -26,6 +28,13 @@ PIECE = 1 << 22
 def verify(base: Tablebase[Any, Any], *, samples: int = 1000, seed: int = 0) -> list[str]:
     """Problems found in a tablebase (empty when it is sound)."""
     problems = []
+    header = base.header
+    for extra, dtype in ((header.keys, "<i8"), (header.grundy, "<i4"), (header.scores, "<f8")):
+        if extra is not None:
+            try:
+                base.mapped(extra["file"], extra["sha256"], dtype)  # checksum first
+            except TablebaseError as exc:
+                problems.append(str(exc))
     for entry in base.header.tiers.values():
         try:
             problems += _count_problems(base, entry)
@@ -95,7 +104,8 @@ def _derive(base: Tablebase[Any, Any], state: Any) -> str | None:
         expected: tuple[Any, Any] = (end, 0)
     else:
         ranked = base.move_values(state)
-        expected = (LOSS, 0) if not ranked else (ranked[0].value, ranked[0].remoteness)
+        no_move = (-math.inf, 0) if base.scored else (LOSS, 0)  # (normal play)
+        expected = no_move if not ranked else (ranked[0].value, ranked[0].remoteness)
         if expected[0] is Value.DRAW:
             expected = (Value.DRAW, None)
     if stored != expected:

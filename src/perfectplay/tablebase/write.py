@@ -1,7 +1,9 @@
 """Saving an explored solve: one tier, its positions in the order of their sorted keys.
 
 Keys must be non-negative integers (every batch game's codes are); the keys are saved
-beside the records, so a position is found by binary search. The header is written last.
+beside the records, so a position is found by binary search. A scored game's scores are
+saved beside them too (float64), its records holding the score's sign as the value and
+the plies of perfect play. The header is written last.
 """
 
 from __future__ import annotations
@@ -28,14 +30,22 @@ def save_arrays(
     remoteness: npt.NDArray[np.int32],
     grundy: npt.NDArray[np.int32] | None,
     root_key: int,
+    integral: bool | None = None,
 ) -> Header:
-    """Write the values of an explored outcome game (see the module docstring)."""
+    """Write the values of an explored game (see the module docstring): outcome codes, or,
+    with ``integral`` given (whether every score is a whole number), float scores."""
     keys = _integer_keys(rules, states)
     identity = identity_of(rules)
     existing(directory, identity)
     directory.mkdir(parents=True, exist_ok=True)
     order = np.argsort(keys, kind="stable")
-    values = np.asarray(values)[order].astype(np.uint8)
+    scores = None
+    if integral is not None:
+        scores = np.asarray(values, dtype=np.float64)[order]
+        values = np.where(scores > 0, 1, np.where(scores < 0, 2, 3)).astype(np.int8)
+    else:
+        values = np.asarray(values)[order]
+    values = values.astype(np.uint8)
     remoteness = np.asarray(remoteness)[order]
     remoteness = np.where(remoteness < 0, 0, remoteness)
     record = format_for(int(remoteness.max(initial=0)))
@@ -48,6 +58,8 @@ def save_arrays(
     }
     if grundy is not None:
         files["grundy"] = ("grundy.i32", grundy[order].astype("<i4"))
+    if scores is not None:
+        files["scores"] = ("scores.f64", scores.astype("<f8"))
     sums = {}
     for what, (name, array) in files.items():
         path = directory / name
@@ -62,6 +74,9 @@ def save_arrays(
         keys={"file": "keys.i64", "sha256": sums["keys"], "count": len(keys)},
         grundy=None if "grundy" not in sums else {"file": "grundy.i32", "sha256": sums["grundy"]},
         compressed=None,
+        scores=None
+        if scores is None
+        else {"file": "scores.f64", "sha256": sums["scores"], "integral": bool(integral)},
     )
     write_header(directory, header)
     return header
