@@ -174,12 +174,30 @@ class Rules(Generic[S, M]):
         return self.to_move is None or self.to_move(state) != self.to_move(child)
 
     def show(self, state: S) -> str:
-        """The state as a person sees it."""
-        return str(state) if self._show is None else self._show(state)
+        """The state as a person sees it; GameError when the game's show() fails."""
+        return str(state) if self._show is None else self._text("show", self._show, state)
 
     def format_move(self, move: M) -> str:
-        """A move as a person sees it."""
-        return str(move) if self._format_move is None else self._format_move(move)
+        """A move as a person sees it; GameError when the game's format_move() fails."""
+        if self._format_move is None:
+            return str(move)
+        return self._text("format_move", self._format_move, move)
+
+    def _text(self, hook: str, function: Callable[[Any], Any], argument: Any) -> str:
+        """A hook that draws text, called as every hook of the game is: its failure, or a
+        result that is no string, is a GameError naming it."""
+        try:
+            text = function(argument)
+        except Exception as exc:
+            raise GameError(
+                f"{self.name}.{hook}({describe(argument)}) raised {type(exc).__name__}: {exc}"
+            ) from None
+        if not isinstance(text, str):
+            raise GameError(
+                f"{self.name}.{hook}({describe(argument)}) returned {type(text).__name__} "
+                f"{describe(text)}, not a string"
+            )
+        return text
 
     def legal_moves(self, state: S) -> list[M]:
         """The moves of a state, or [] once the game is over."""

@@ -3,6 +3,7 @@ for tablebases and games of one's own verify, compress and check."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -68,6 +69,13 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(exc.exit_code)
     except (click.Abort, KeyboardInterrupt):
         _fail("interrupted")
+    except Exception as exc:  # the last resort: never a traceback
+        if os.environ.get("PERFECTPLAY_TRACEBACK"):
+            raise
+        _fail(
+            f"{type(exc).__name__}: {exc} (unexpected: PERFECTPLAY_TRACEBACK=1 shows where; "
+            "please report it)"
+        )
 
 
 def _fail(message: str) -> None:

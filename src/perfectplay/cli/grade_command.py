@@ -10,6 +10,7 @@ from rich.table import Table
 from ..errors import UsageProblem
 from .common import emit_json, full_solve, game_options, json_option, out, print_rows, solve_options
 from .loader import build_game
+from .present import counted
 from .progress import progress_reporter
 
 SHOWN_BLUNDERS = 10
@@ -88,7 +89,7 @@ def grade_command(
             ("value kept", f"{result.kept_share:.1%}"),
             ("best moves", f"{result.best_share:.1%}"),
             ("blunders", f"{len(result.blunders):,}"),
-            ("remoteness wasted", f"{result.wasted:,} plies"),
+            ("remoteness wasted", counted(result.wasted, "ply")),
             ("as first", _results(result.results["first"], result.perfect_results["first"])),
             ("as second", _results(result.results["second"], result.perfect_results["second"])),
         ]

@@ -50,10 +50,16 @@ def build_game(spec: str, assignments: list[str]) -> Any:
         return build_openspiel_game(spec.removeprefix(OPENSPIEL), assignments)
     cls = find_game_class(spec)
     kwargs = parse_assignments(cls, assignments)
+    if "name" in kwargs:
+        raise ParameterError(
+            f"{spec}: a parameter called 'name' would rename the game; call it otherwise"
+        )
     try:
         game = cls(**kwargs)
     except (ValueError, TypeError) as exc:
         raise GameNotFound(f"{spec}: {exc}") from None
+    except Exception as exc:  # the user's constructor: any failure is one line
+        raise GameNotFound(f"{spec}: the constructor raised {type(exc).__name__}: {exc}") from None
     check_protocol(game)
     return game
 

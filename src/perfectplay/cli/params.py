@@ -42,8 +42,21 @@ def parameters(cls: type) -> list[Parameter]:
     for name, param in inspect.signature(init).parameters.items():
         if name == "self" or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
             continue
-        result.append(Parameter(name, hints.get(name, str), param.default))
+        result.append(Parameter(name, hints.get(name, _typed_by(param.default)), param.default))
     return result
+
+
+def _typed_by(default: Any) -> Any:
+    """The type of a parameter without a hint: its default's (bool, int, float; a tuple or
+    list of those), else text."""
+    if isinstance(default, (bool, int, float)):
+        return type(default)
+    if isinstance(default, (tuple, list)) and default:
+        kinds = {type(item) for item in default}
+        if len(kinds) == 1 and kinds <= {bool, int, float}:
+            item = kinds.pop()
+            return tuple[item, ...] if isinstance(default, tuple) else list[item]  # type: ignore[valid-type]
+    return str
 
 
 def parse_assignments(cls: type, assignments: list[str]) -> dict[str, Any]:
@@ -58,6 +71,8 @@ def parse_assignments(cls: type, assignments: list[str]) -> dict[str, Any]:
         if name not in known:
             choices = ", ".join(known) or "none"
             raise ParameterError(f"unknown parameter {name!r}; this game takes: {choices}")
+        if name in kwargs:
+            raise ParameterError(f"parameter {name} is given twice; give it once")
         try:
             kwargs[name] = convert(raw.strip(), known[name].annotation)
         except ValueError as exc:

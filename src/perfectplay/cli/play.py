@@ -19,7 +19,7 @@ from ..tablebase.reader import open_tablebase
 from ..values import LOSS, Value
 from .common import db_option, full_solve, game_options, no_solve_options, out, solve_options
 from .loader import build_game
-from .present import remoteness_text, value_text
+from .present import plies_text, value_text
 from .search_analysis import too_large_to_solve
 
 QUIT = ("quit", "q", "exit")
@@ -146,7 +146,7 @@ def _reply(solution: Answers[Any, Any], state: Any, console: Console) -> Any:
     value, remoteness = solution.value(state), solution.remoteness(state)
     console.print(
         f"perfectplay plays {solution.rules.format_move(move)} "
-        f"({value_text(value)} for it, {remoteness_text(remoteness)} plies)",
+        f"({value_text(value)} for it, {plies_text(remoteness)})",
         markup=False,
     )
     return move
@@ -202,9 +202,9 @@ def _hint(solution: Answers[Any, Any], state: Any) -> str:
     rules = solution.rules
     value = value_text(solution.value(state))
     best = ", ".join(rules.format_move(m) for m in solution.best_moves(state))
+    worth = f"worth {value} to you" if solution.scored else f"a {value} for you"
     return (
-        f"hint: this position is a {value} for you "
-        f"({remoteness_text(solution.remoteness(state))} plies); best: {best}"
+        f"hint: this position is {worth} ({plies_text(solution.remoteness(state))}); best: {best}"
     )
 
 

@@ -36,6 +36,19 @@ def remoteness_text(remoteness: int | None) -> str:
     return "never ends" if remoteness is None else str(remoteness)
 
 
+def counted(n: int, word: str) -> str:
+    """ "1 ply", "3 plies", "1 tier", "2 tiers": a count and its noun, plural when it is."""
+    if n == 1:
+        return f"1 {word}"
+    plural = word[:-1] + "ies" if word.endswith("y") and word[-2] not in "aeiou" else word + "s"
+    return f"{n:,} {plural}"
+
+
+def plies_text(remoteness: int | None) -> str:
+    """ "in 3 plies", "in 1 ply", or "never ends" for a draw."""
+    return "never ends" if remoteness is None else f"in {counted(remoteness, 'ply')}"
+
+
 def method_of(answers: Answered) -> str:
     """The solver behind a solution, or "tablebase" for answers read from one."""
     return answers.method if isinstance(answers, Solution) else "tablebase"

@@ -12,6 +12,7 @@ from ..rules import Rules
 from ..solution import Solution
 from ..solve import METHODS
 from ..solvers.alphabeta import search
+from ..solvers.grundy import grundy_problem
 from .common import emit_json, full_solve, game_options, json_option, print_rows, solve_options
 from .loader import build_game
 from .present import position_report, remoteness_text, value_json, value_text
@@ -132,6 +133,9 @@ def _solution_rows(rules: Rules[Any, Any], solution: Solution[Any, Any]) -> list
     ]
     if solution.has_grundy:
         rows.append(("grundy value", str(solution.grundy())))
+    elif rules.impartial:  # declared impartial, yet no Grundy values: say why
+        problem = grundy_problem(solution.graph) or f"solved by {solution.method}"
+        rows.append(("grundy value", f"none: {problem}"))
     rows += [
         ("best moves", " ".join(rules.format_move(m) for m in solution.best_moves()) or "-"),
         (

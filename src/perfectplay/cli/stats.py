@@ -10,6 +10,7 @@ from ..answers import Answers
 from ..errors import UsageProblem
 from ..statistics import Statistics, statistics
 from .common import out
+from .present import counted
 from .progress import progress_reporter
 
 BAR = 40  # characters of the longest bar
@@ -65,7 +66,8 @@ def print_statistics(stats: Statistics, answers: Answers[Any, Any]) -> None:
         table.add_row(str(plies), *cells, bar)
     out.print(table)
     for value, example in stats.longest.items():
-        out.print(f"\nlongest {value}: {example.measure} plies, for example", markup=False)
+        out.print(f"\nlongest {value}: {counted(example.measure, 'ply')}, for example",
+                  markup=False)  # fmt: skip
         out.print(rules.show(example.state), markup=False)
     if stats.most_moves is not None:
         out.print(f"\nmost moves: {stats.most_moves.measure}, for example", markup=False)

@@ -11,6 +11,7 @@ import click
 from ..tablebase.reader import open_tablebase
 from ..tablebase.verify import verify
 from .common import emit_json, json_option, out, print_rows
+from .present import counted
 from .progress import working
 from .tablebases import game_of
 
@@ -80,7 +81,7 @@ def _print_report(report: dict[str, Any]) -> None:
         [
             ("game", report["game"]),
             ("tablebase", report["directory"]),
-            ("checksums and counts", f"{report['tiers']:,} tiers"),
+            ("checksums and counts", counted(report["tiers"], "tier")),
             ("positions", f"{report['positions']:,}"),
             (
                 "samples",

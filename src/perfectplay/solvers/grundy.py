@@ -29,9 +29,11 @@ def grundy_problem(graph: StateGraph) -> str | None:
     not_loss = graph.terminal & (graph.outcome_code != int(Value.LOSS))
     if not_loss.any():
         sid = int(np.flatnonzero(not_loss)[0])
+        shown = " / ".join(graph.rules.show(graph.state(sid)).splitlines())
         return (
-            f"{name} ends in {Value(int(graph.outcome_code[sid])).name} at "
-            f"{describe(graph.state(sid))} (normal play allows only LOSS for the mover)"
+            f"{name} ends in a {Value(int(graph.outcome_code[sid])).name.lower()} at "
+            f"{shown if len(shown) <= 60 else describe(graph.state(sid))} (normal play: only "
+            "a loss for the player who cannot move)"
         )
     return None
 

@@ -1,0 +1,140 @@
+"""Rough edges a new user met (issue 28): a game's own hooks failing, parameters typed and
+given once, impartial games that are not, and counts in words; each is one line, exit 2,
+or the right word."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cli_script import run_cli
+
+from perfectplay.cli import main
+from perfectplay.cli.params import parameters, parse_assignments
+from perfectplay.cli.present import counted, plies_text
+
+GAMES = '''
+from perfectplay import TIE
+
+
+class Counting:
+    """Take 1 or 2 from a pile; the player who cannot take loses."""
+
+    def __init__(self, n: int = 4):
+        self.n = n
+
+    def initial(self):
+        return self.n
+
+    def moves(self, s):
+        return [m for m in (1, 2) if m <= s]
+
+    def play(self, s, m):
+        return s - m
+
+    def outcome(self, s):
+        return None
+
+
+class Boom(Counting):
+    def __init__(self, n: int = 4):
+        raise RuntimeError("no pile today")
+
+
+class BadShow(Counting):
+    def show(self, s):
+        raise KeyError("oops")
+
+
+class BadMove(Counting):
+    def format_move(self, m):
+        return 3
+
+
+class Piles(Counting):
+    def __init__(self, piles=(1, 2), name_it=False):
+        self.n = sum(piles)
+        self.piles = piles
+
+
+class TieTake(Counting):
+    impartial = True
+
+    def outcome(self, s):
+        return TIE if s == 0 else None
+'''
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("games") / "games.py"
+    path.write_text(GAMES)
+    return path
+
+
+def one_line(result: subprocess.CompletedProcess[str], words: str) -> None:
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("perfectplay: error: "), result.stderr
+    assert words in lines[0], lines[0]
+
+
+@pytest.mark.parametrize(
+    ("cls", "command", "words"),
+    [
+        ("Boom", "solve", "the constructor raised RuntimeError: no pile today"),
+        ("BadShow", "analyze", "BadShow.show(4) raised KeyError"),
+        ("BadMove", "analyze", "BadMove.format_move(1) returned int 3, not a string"),
+        ("BadMove", "solve", "not a string"),
+    ],
+)
+def test_a_failing_hook_is_one_line(games: Path, cls: str, command: str, words: str) -> None:
+    one_line(run_cli(command, f"{games}:{cls}"), words)
+
+
+def test_a_parameter_is_given_once(games: Path) -> None:
+    one_line(run_cli("solve", f"{games}:Counting", "-p", "n=3", "-p", "n=5"), "given twice")
+
+
+def test_a_parameter_without_a_hint_is_typed_by_its_default() -> None:
+    namespace: dict[str, object] = {}
+    exec(GAMES, namespace)
+    piles = namespace["Piles"]
+    assert isinstance(piles, type)
+    kinds = {p.name: p.type_name for p in parameters(piles)}
+    assert kinds == {"piles": "list of int (comma-separated)", "name_it": "bool"}
+    assert parse_assignments(piles, ["piles=3,4", "name_it=yes"]) == {
+        "piles": (3, 4),
+        "name_it": True,
+    }
+
+
+def test_an_impartial_game_that_ties_says_why_it_has_no_grundy_values(games: Path) -> None:
+    done = run_cli("solve", f"{games}:TieTake")
+    assert done.returncode == 0, done.stderr
+    row = next(line for line in done.stdout.splitlines() if line.startswith("grundy value"))
+    assert "none: TieTake ends in a tie" in row
+
+
+def test_counts_take_the_right_number() -> None:
+    assert [counted(n, "ply") for n in (0, 1, 2)] == ["0 plies", "1 ply", "2 plies"]
+    assert [counted(n, "tier") for n in (1, 12_000)] == ["1 tier", "12,000 tiers"]
+    assert plies_text(1) == "in 1 ply" and plies_text(None) == "never ends"
+
+
+def test_an_unexpected_failure_is_one_line_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(*args: object) -> None:
+        raise RuntimeError("a bug of ours")
+
+    module = sys.modules["perfectplay.cli.solve_command"]  # (the package's name is the command)
+    monkeypatch.setattr(module, "full_solve", broken)
+    monkeypatch.delenv("PERFECTPLAY_TRACEBACK", raising=False)
+    with pytest.raises(SystemExit) as stopped:
+        main(["solve", "tictactoe"])
+    assert stopped.value.code == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "RuntimeError: a bug of ours" in lines[0]
