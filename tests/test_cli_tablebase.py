@@ -409,16 +409,23 @@ def test_memory_that_does_not_read(command: list[str], size: str, words: str) ->
     ],
 )
 def test_memory_budget_stops_exploring(command: list[str]) -> None:
-    one_line_error(run_cli(*command, "--memory", "2M"), "memory budget of 2 MB")
+    line = one_line_error(run_cli(*command, "--memory", "150M"), "memory budget of 150 MB")
+    assert "--save DIR" in line  # the route this game has (tiers), not a protocol to add
+
+
+@pytest.mark.parametrize("command", [["solve", "tictactoe"], ["analyze", "connect-four"]])
+def test_a_budget_below_the_process_itself_is_refused(command: list[str]) -> None:
+    line = one_line_error(run_cli(*command, "--memory", "20M"), "before any work")
+    assert "--memory" in line
 
 
 def test_memory_budget_stops_a_tiered_save(tmp_path: Path) -> None:
     target = tmp_path / "base"
     one_line_error(
-        run_cli("solve", "connect-four", "--save", str(target), "--memory", "2M"),
-        "memory budget of 2 MB",
+        run_cli("solve", "connect-four", "--save", str(target), "--memory", "150M"),
+        "memory budget of 150 MB",
     )
-    assert not target.exists()
+    assert not (target / "header.json").exists()  # no whole tablebase (the work is kept)
 
 
 # --------------------------------------------------------------------------- play --db

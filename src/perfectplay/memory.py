@@ -69,6 +69,23 @@ def show_size(size: int) -> str:
     return f"{size / (1 << 20):.0f} MB"
 
 
+def exploring_advice(tiers: bool, search: bool) -> str:
+    """What to do when exploring a game in memory meets the budget: the routes this game
+    has (tiers on disk, a search of one position), not a protocol it already speaks."""
+    routes = ["give more with --memory"]
+    if tiers:
+        routes.append("solve it tier by tier on disk with --save DIR")
+    if search:
+        routes.append("search one position with analyze --method search")
+    if not tiers:
+        routes.append("give the game tiers (the tier protocol) to solve it out of core")
+    return ", or ".join(routes)
+
+
+SAVE_ADVICE = "give more with --memory (finished tiers are kept: run it again to go on)"
+"""What to do when a tier-by-tier save meets the budget."""
+
+
 class MemoryWatch:
     """Checks the resident memory against a budget; ``limit`` None means the default."""
 

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..errors import UsageProblem
-from ..memory import parse_size
+from ..memory import parse_size, resident_bytes, show_size
 from ..solution import Solution
 from ..solve import solve
 from .progress import progress_reporter
@@ -38,9 +38,18 @@ def _memory(ctx: click.Context, param: click.Parameter, text: str | None) -> int
     if text is None:
         return None
     try:
-        return parse_size(text)
+        size = parse_size(text)
     except UsageProblem as exc:
         raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+    held = resident_bytes()
+    if size <= held:
+        raise click.BadParameter(
+            f"{text} is less than this process holds before any work ({show_size(held)}: "
+            "Python and its libraries); the budget counts the whole process, so give more",
+            ctx=ctx,
+            param=param,
+        )
+    return size
 
 
 def solve_options(command: Any) -> Any:
@@ -51,7 +60,8 @@ def solve_options(command: Any) -> Any:
         metavar="SIZE",
         callback=_memory,
         help="Stop with an error past this much memory (512M, 4G; default: 80% of what is "
-        "available).",
+        "available). It counts the whole process: Python, numpy and numba's code (about "
+        "100-250 MB) included.",
     )(command)
     return click.option(
         "--max-states",

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..compiled import inlined_kernel, kernel
 from ..errors import GameError, InterruptedSolve
-from ..memory import MemoryBudgetExceeded, MemoryWatch, resident_bytes, show_size
+from ..memory import SAVE_ADVICE, MemoryBudgetExceeded, MemoryWatch, resident_bytes, show_size
 from ..progress import ProgressCallback
 from ..records import (
     REACHED,
@@ -97,7 +97,8 @@ def solve_tiers(
                 summary = swept or _solve_tier(
                     graph, files, terminals, tier, records, progress, done
                 )
-            watch.check(f"solving {graph.rules.name} tier by tier", done + summary.positions)
+            watch.check(f"solving {graph.rules.name} tier by tier", done + summary.positions,
+                        SAVE_ADVICE)  # fmt: skip
             done += summary.positions
             files.finish(tier, records, summary.as_json())
     except KeyboardInterrupt:

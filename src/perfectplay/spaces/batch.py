@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GameError, InterruptedSolve, StateBudgetExceeded
-from ..memory import MemoryWatch
+from ..memory import MemoryWatch, exploring_advice
 from ..progress import ProgressCallback
 from ..protocol import Codes, Expansion
 from ..rules import BatchRules, Rules
@@ -233,7 +233,8 @@ def _explore_levels(
                 f"{rules.name}: more than max_states={max_states:,} states "
                 f"({expanded:,} expanded); raise max_states or solve a smaller game"
             )
-        memory.check(f"exploring {rules.name}", table.size)
+        memory.check(f"exploring {rules.name}", table.size, exploring_advice(
+            rules.tiers is not None, rules.compiled_rules is not None))  # fmt: skip
         if progress is not None:
             progress(expanded, table.size, level=len(level_codes) - 1)
         level_codes.append(frontier)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GameError, InterruptedSolve, StateBudgetExceeded, describe
-from ..memory import MemoryWatch
+from ..memory import MemoryWatch, exploring_advice
 from ..progress import ProgressCallback
 from ..rules import Rules, diagnose
 from ..terminals import Kind, Terminals
@@ -107,7 +107,8 @@ def _walk(
                     f"({i:,} expanded); raise max_states or solve a smaller game"
                 )
             if not i & (PROGRESS_EVERY - 1):
-                memory.check(f"exploring {rules.name}", len(states))
+                memory.check(f"exploring {rules.name}", len(states), exploring_advice(
+                    rules.tiers is not None, rules.compiled_rules is not None))  # fmt: skip
                 if progress is not None:
                     progress(i, len(states))
     except KeyboardInterrupt:

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..compiled import kernel
 from ..errors import GameError, InterruptedSolve, describe
-from ..memory import MemoryWatch
+from ..memory import SAVE_ADVICE, MemoryWatch
 from ..progress import ProgressCallback
 from ..protocol import Codes
 from ..records import REACHED, sweep_codes
@@ -371,7 +371,8 @@ def expand_marking(
             inside[chunk.indices] = reached
         counted[0] += chunk.indices.shape[0]
         if memory is not None:
-            memory.check(f"marking the reachable positions of {graph.rules.name}", counted[0])
+            memory.check(f"marking the reachable positions of {graph.rules.name}", counted[0],
+                          SAVE_ADVICE)  # fmt: skip
         if progress is not None:
             progress(counted[0], counted[0], level=tier)
 
@@ -523,7 +524,8 @@ def mark_by_sweeps(
     def count(visited: int) -> None:
         counted[0] += visited
         if memory is not None:
-            memory.check(f"marking the reachable positions of {graph.rules.name}", counted[0])
+            memory.check(f"marking the reachable positions of {graph.rules.name}", counted[0],
+                          SAVE_ADVICE)  # fmt: skip
         if progress is not None:
             progress(counted[0], counted[0], level=tier)
 
@@ -581,7 +583,7 @@ def reach(
                 )
             else:
                 done = _reach_inside(graph, files, terminals, tier, records, kids, done, progress)
-                memory.check(f"marking the reachable positions of {rules.name}", done)
+                memory.check(f"marking the reachable positions of {rules.name}", done, SAVE_ADVICE)
             for marked in (records, *kids.values()):  # on disk before the progress says so
                 if isinstance(marked, np.memmap):
                     marked.flush()
