@@ -189,7 +189,8 @@ def test_position_text_means_the_same_as_the_moves_to_it(
 
 
 def test_a_position_beyond_the_start_is_solved_from_itself() -> None:
-    result = run("analyze", "subtraction", "-p", "stones=3", "--position", "100", "--json")
+    result = run("analyze", "subtraction", "-p", "stones=3", "--position", "100",
+                 "--from-position", "--json")  # fmt: skip
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["value"] == ("win" if 100 % 4 else "loss")  # take 1-3: multiples of 4 lose

@@ -138,3 +138,14 @@ def test_an_unexpected_failure_is_one_line_not_a_traceback(
     assert stopped.value.code == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "RuntimeError: a bug of ours" in lines[0]
+
+
+def test_a_position_play_never_reaches_is_named_unless_asked_for() -> None:
+    one_line(
+        run_cli("analyze", "tictactoe", "--position", "XXX/OOO/..."),
+        "play from the start never reaches it (add --from-position",
+    )
+    asked = run_cli("analyze", "tictactoe", "--position", "XXX/OOO/...", "--from-position")
+    assert asked.returncode == 0 and "value" in asked.stdout
+    reached = run_cli("analyze", "tictactoe", "--position", "XX./OO./...", "--json")
+    assert reached.returncode == 0 and '"value": "win"' in reached.stdout

@@ -31,7 +31,19 @@ from .tablebases import held
 
 @click.command("analyze")
 @game_options
-@click.option("--position", default=None, metavar="TEXT", help="Start from this position.")
+@click.option(
+    "--position",
+    default=None,
+    metavar="TEXT",
+    help="This position (the game solved from the start must reach it).",
+)
+@click.option(
+    "--from-position",
+    "from_position",
+    is_flag=True,
+    help="With --position: solve the game from that position itself, whether or not play "
+    "from the start reaches it (and without solving the rest).",
+)
 @click.option("--moves", default=None, metavar="M1,M2,...", help="Play these moves first.")
 @click.option(
     "--method",
@@ -70,6 +82,7 @@ def analyze_command(
     cgt: bool,
     db: Path | None,
     as_json: bool,
+    from_position: bool = False,
 ) -> None:
     """Show a position, its value and remoteness, and every move's value, best first.
 
@@ -122,11 +135,21 @@ def analyze_command(
             held(base, state, db, position)
             _show(base, state, history, as_json, stats, quiet)
         return
-    if position is not None:
+    if from_position and position is None:
+        raise UsageProblem("--from-position goes with --position")
+    if position is not None and from_position:
         # Solve from the position itself: it need not be reachable from the start.
         rules = rules.starting_at(rules.read_position(position))
+    target = None if position is None or from_position else rules.read_position(position)
     solution = full_solve(rules, method, max_states, quiet, memory)
     state, history = start_position(rules, solution.initial, moves)
+    if target is not None:
+        if solution.lookup(target) is None:
+            raise UsageProblem(
+                f"position {position} cannot arise in {rules.name}: play from the start never "
+                "reaches it (add --from-position to solve it from there)"
+            )
+        state = target
     _show(solution, state, history, as_json, stats, quiet)
 
 
