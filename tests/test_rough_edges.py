@@ -149,3 +149,44 @@ def test_a_position_play_never_reaches_is_named_unless_asked_for() -> None:
     assert asked.returncode == 0 and "value" in asked.stdout
     reached = run_cli("analyze", "tictactoe", "--position", "XX./OO./...", "--json")
     assert reached.returncode == 0 and '"value": "win"' in reached.stdout
+
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "connect_four.py"
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        ["tictactoe"],  # hand-ranked tiers: what play reaches is marked again
+        [f"{EXAMPLE}:ConnectFour", "-p", "width=4", "-p", "height=3"],  # an engine's ranking
+        ["subtraction", "-p", "stones=30"],  # explored in memory: saved again whole
+    ],
+)
+def test_a_damaged_tablebase_is_repaired_by_the_same_solve(tmp_path: Path, game: list[str]) -> None:
+    fresh, damaged = tmp_path / "fresh", tmp_path / "damaged"
+    for target in (fresh, damaged):
+        assert run_cli("solve", *game, "--save", str(target), "-q").returncode == 0
+    tiers = sorted(damaged.glob("tier-*.rec"), key=lambda p: p.stat().st_size)
+    hurt = tiers[-1]
+    data = bytearray(hurt.read_bytes())
+    data[len(data) // 2] ^= 0x3F
+    hurt.write_bytes(bytes(data))
+    checked = run_cli("verify", str(damaged), *game[:1], *game[1:])
+    assert checked.returncode == 1 and hurt.name in checked.stdout
+    again = run_cli("solve", *game, "--save", str(damaged), "-q")
+    assert again.returncode == 0, again.stderr
+    assert f"{hurt.name} failed their checksums" in again.stderr
+    made = sorted(p.name for p in fresh.iterdir() if p.name != "progress.json")
+    assert sorted(p.name for p in damaged.iterdir() if p.name != "progress.json") == made
+    for name in made:
+        assert (damaged / name).read_bytes() == (fresh / name).read_bytes(), name
+
+
+def test_verify_reports_a_cut_tier_as_a_problem_of_the_tablebase(tmp_path: Path) -> None:
+    target = tmp_path / "tb"
+    assert run_cli("solve", "tictactoe", "--save", str(target), "-q").returncode == 0
+    (target / "tier-000005.rec").write_bytes(b"\0" * 10)
+    checked = run_cli("verify", str(target))
+    assert checked.returncode == 1, checked.stderr
+    assert "tier-000005.rec holds 10 bytes" in checked.stdout
+    assert run_cli("verify", str(tmp_path / "nothing")).returncode == 2

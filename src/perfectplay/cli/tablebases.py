@@ -16,7 +16,7 @@ from ..games import BUILTINS
 from ..identity import identity_of
 from ..rules import Rules
 from ..solve import solve
-from ..tablebase.build import build_tablebase
+from ..tablebase.build import build_tablebase, damaged_tiers, reopen_damaged
 from ..tablebase.header import Header, TablebaseError, existing, read_header
 from ..tablebase.reader import Tablebase
 from ..values import Value
@@ -52,7 +52,18 @@ def build_into(
         raise UsageProblem(f"--save {directory}: that is a file, not a directory")
     found = existing(directory, identity_of(rules))
     if found is not None:
-        return Built(found, 0.0, found.layout, reused=True)
+        damaged = damaged_tiers(directory, found)
+        if not damaged:
+            return Built(found, 0.0, found.layout, reused=True)
+        # Damaged since it was finished: solve the damaged tiers again, keep the others.
+        names = ", ".join(found.tiers[t].file for t in damaged)
+        which = "those tiers" if len(damaged) > 1 else "that tier"
+        print(f"{directory}: {names} failed their checksums; solving {which} again",
+              file=sys.stderr)  # fmt: skip
+        if found.layout == "tiers" and rules.tiers is not None:
+            reopen_damaged(directory, found, damaged, rules.tiers.ranked_by_engine)
+        else:  # explored in memory: saved again whole
+            (directory / "header.json").unlink()
     _check_free(directory)
     scored = not ends_in_outcomes(rules)
     if scored and (workers is not None or scheduler is not None):
@@ -132,7 +143,8 @@ def ends_in_outcomes(rules: Rules[Any, Any], plies: int = 1000) -> bool:
 
 
 OWN_FILES = re.compile(
-    r"(tier-\d+\.(rec|partial)|keys\.i64|grundy\.i32|scores\.f64|progress\.json)(\.tmp)?"
+    r"(tier-\d+\.(rec|partial|codes|codes-partial)|keys\.i64|grundy\.i32|scores\.f64|codes\.json"
+    r"|progress\.json)(\.tmp\d*)?"
 )
 """The files a build writes: a directory holding only these is a build to go on with."""
 

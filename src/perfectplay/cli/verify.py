@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ..errors import TablebaseError
 from ..tablebase.reader import open_tablebase
 from ..tablebase.verify import verify
 from .common import emit_json, json_option, out, print_rows
@@ -54,8 +55,23 @@ def verify_command(
 
     Example: perfectplay verify c4-4x4 --samples 5000
     """
-    rules_game = game_of(directory, game, list(params))
-    with open_tablebase(directory, rules_game) as base:
+    try:
+        rules_game = game_of(directory, game, list(params))
+        base = open_tablebase(directory, rules_game)
+    except TablebaseError as exc:
+        if not (directory / "header.json").is_file():
+            raise  # not a tablebase at all: a usage error
+        # A tablebase that cannot even be opened (a file missing or cut short, a header
+        # that does not read): its problem, reported as any other.
+        report = {"directory": str(directory), "sound": False, "problems": [str(exc)]}
+        if as_json:
+            emit_json(report)
+        else:
+            print_rows([("tablebase", str(directory))])
+            out.print(f"problem: {exc}", markup=False)
+            out.print("damaged: rebuild it (solve --save DIR keeps the sound tiers)")
+        sys.exit(1)
+    with base:
         with working(f"verifying {directory}", quiet=quiet):
             problems = verify(base, samples=samples, seed=seed)
         report = {

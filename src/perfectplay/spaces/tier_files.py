@@ -144,6 +144,13 @@ class TierFiles:
         path = self.directory / tier_file_name(tier, "rec")
         return entry is not None and path.exists() and file_sha256(path) == entry["sha256"]
 
+    def drop_stray_partials(self, tiers: Any) -> None:
+        """Remove the working files of finished tiers (a repair marks what play reaches
+        again, in every tier's working file)."""
+        for tier in tiers:
+            if str(tier) in self.progress["solved"]:
+                (self.directory / tier_file_name(tier, "partial")).unlink(missing_ok=True)
+
     def finish(self, tier: int, records: np.memmap[Any, Any], summary: dict[str, Any]) -> None:
         """Make a solved tier final: flush, fsync, hash, rename, then record it as done.
         ``records`` is the mapping the tier was solved through."""

@@ -6,6 +6,7 @@ header is written last, so a directory with a header is a whole tablebase.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,9 @@ from ..records import format_for
 from ..rules import Rules
 from ..solve import solve
 from ..solvers.tiered import solve_tiers
-from ..spaces.tier_files import TierFiles, tier_file_name
+from ..spaces.tier_files import TierFiles, file_sha256, tier_file_name, write_json_atomically
 from ..spaces.tiers import TierGraph
-from .header import Header, TierEntry, existing, write_header
+from .header import HEADER, Header, TierEntry, existing, write_header
 
 
 def build_tiered(
@@ -44,10 +45,48 @@ def build_tiered(
     record = format_for(graph.longest if graph.longest is not None else 1 << 8)
     files = TierFiles(directory, record, identity)
     seconds = solve_tiers(graph, files, progress, memory)
+    files.drop_stray_partials(graph.order)
     if ranking is not None:
         seconds += ranking.seconds  # finding the positions is part of the solve
     codes = None if ranking is None else ranking.as_json()
     return build_header(rules, graph, files, codes), seconds
+
+
+def damaged_tiers(directory: Path, header: Header) -> list[int]:
+    """The tiers of a finished, uncompressed tablebase whose file is missing, cut short or
+    fails its checksum (every file hashed: this reads the whole tablebase once)."""
+    if header.compressed is not None:
+        return []
+    damaged = []
+    for tier, entry in header.tiers.items():
+        path = directory / entry.file
+        if (
+            not path.is_file()
+            or path.stat().st_size != entry.size * header.record_bytes
+            or file_sha256(path) != entry.sha256
+        ):
+            damaged.append(tier)
+    return damaged
+
+
+def reopen_damaged(directory: Path, header: Header, damaged: list[int], engine: bool) -> None:
+    """Make a finished tiered tablebase unfinished again, so that the same solve solves
+    the ``damaged`` tiers again from their children (which are sound) and keeps the
+    others: the header goes, the damaged tiers leave the progress, and the marking of
+    what play reaches is done again (it lives in the working files of unfinished tiers;
+    an engine's ranking needs it again only for the damaged tiers)."""
+    progress_path = directory / "progress.json"
+    progress = json.loads(progress_path.read_text())
+    for tier in damaged:
+        progress["solved"].pop(str(tier), None)
+        (directory / header.tiers[tier].file).unlink(missing_ok=True)
+    if engine:
+        progress["expanded"] = [t for t in progress["expanded"] if t not in damaged]
+    else:
+        progress["expanded"] = []
+        progress["ends_recorded"] = []
+    write_json_atomically(progress_path, progress)
+    (directory / HEADER).unlink()
 
 
 def build_header(

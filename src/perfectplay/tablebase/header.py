@@ -213,7 +213,10 @@ def describe_mismatch(found: dict[str, Any], expected: dict[str, Any]) -> str | 
             f"it was made with parameters {found.get('parameters')}, not {expected['parameters']}"
         )
     if found.get("fingerprint") != expected["fingerprint"]:
-        return "the rules changed since it was made (the game's source file differs)"
+        return (
+            "the rules behave otherwise than when it was made (the game's code changed, or "
+            "the header was edited)"
+        )
     return None
 
 
