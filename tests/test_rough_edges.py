@@ -190,3 +190,12 @@ def test_verify_reports_a_cut_tier_as_a_problem_of_the_tablebase(tmp_path: Path)
     assert checked.returncode == 1, checked.stderr
     assert "tier-000005.rec holds 10 bytes" in checked.stdout
     assert run_cli("verify", str(tmp_path / "nothing")).returncode == 2
+
+
+def test_an_unreachable_scheduler_is_one_line_soon(tmp_path: Path) -> None:
+    pytest.importorskip("dask.distributed")
+    target = tmp_path / "tb"
+    result = run_cli("solve", "tictactoe", "--save", str(target), "--scheduler",
+                     "tcp://127.0.0.1:9", timeout=60)  # fmt: skip
+    one_line(result, "cannot reach the Dask scheduler at tcp://127.0.0.1:9 within 10 s")
+    assert not target.exists()

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InterruptedSolve, ParameterError
+from ..errors import InterruptedSolve, ParameterError, TablebaseError
 from ..identity import identity_of
 from ..memory import show_size
 from ..records import RecordFormat, TierSummary, format_for
@@ -60,6 +60,9 @@ SPAN = 1 << 21
 
 DaskReport = Callable[[dict[str, Any]], None]
 """Told, now and then, what is done: tasks done and in all, tiers done, workers' memory."""
+
+CONNECT_SECONDS = 10
+"""How long to wait for a Dask scheduler given by address before saying it is not there."""
 
 
 def build_on_dask(
@@ -103,7 +106,15 @@ def build_on_dask(
             silence_logs=50,
             env={"PERFECTPLAY_THREADS": str(cores)},
         )
-    client = dask.Client(cluster if cluster is not None else scheduler)
+    try:
+        client = dask.Client(cluster if cluster is not None else scheduler, timeout=CONNECT_SECONDS)
+    except (OSError, TimeoutError) as exc:  # no scheduler there: one line, soon
+        if cluster is not None:
+            cluster.close()
+        raise TablebaseError(
+            f"cannot reach the Dask scheduler at {scheduler} within {CONNECT_SECONDS} s "
+            f"({type(exc).__name__}); is it running (dask scheduler), and is the address right?"
+        ) from None
     try:
         if announce is not None:
             announce(f"Dask dashboard: {client.dashboard_link}")
