@@ -199,3 +199,31 @@ def test_an_unreachable_scheduler_is_one_line_soon(tmp_path: Path) -> None:
                      "tcp://127.0.0.1:9", timeout=60)  # fmt: skip
     one_line(result, "cannot reach the Dask scheduler at tcp://127.0.0.1:9 within 10 s")
     assert not target.exists()
+
+
+COMMON = {"game", "method", "moves_played", "position", "value", "remoteness", "best_moves",
+          "principal_variation", "moves", "stats"}  # fmt: skip
+
+
+def test_analyze_json_has_one_schema_whichever_engine_answers(tmp_path: Path) -> None:
+    """A full solve, a tablebase and the compiled search give the same fields."""
+    import json
+
+    assert run_cli("solve", "tictactoe", "--save", str(tmp_path / "tb"), "-q").returncode == 0
+    reports = [
+        json.loads(run_cli("analyze", *args, "--json").stdout)
+        for args in (
+            ["tictactoe", "--moves", "5"],
+            ["tictactoe", "--db", str(tmp_path / "tb"), "--moves", "5"],
+            ["connect-four", "-p", "width=7", "-p", "height=6", "--moves",
+             "4,4,4,4,4,4,3,3,3,3,3,2,1,1,2,2,6,6"],
+        )
+    ]  # fmt: skip
+    for report in reports:
+        assert set(report) >= COMMON, COMMON - set(report)
+        assert report["value"] in ("win", "loss", "tie", "draw")
+        for move in report["moves"]:
+            assert {"move", "value", "remoteness"} <= set(move)
+    searched = reports[2]
+    assert searched["method"] == "compiled search" and searched["value"] == "win"
+    assert searched["remoteness"] == 1 and searched["best_moves"] == ["5"]

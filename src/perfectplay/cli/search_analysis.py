@@ -71,14 +71,36 @@ def analyze_by_search(
     score = moves[0][1] if moves else search.score(encode(state))
     seconds = time.perf_counter() - started
     best = [rules.format_move(m) for m, s in moves if s == score]
+    plies = getattr(search.rules, "plies", None)
+
+    def remoteness(words: tuple[int, ...], s: int) -> int | None:
+        return None if plies is None else int(plies(words, s))
+
+    here = encode(state)
+    # The same fields as every analyze report (value, remoteness, moves...), and the
+    # search's own: its scores, what the book answered, its nodes.
     report: dict[str, Any] = {
         "game": rules.name,
         "method": "compiled search",
         "moves_played": history,
         "position": rules.show(state),
-        "score": score,
+        "value": _value_of(score),
+        "remoteness": remoteness(here, score),
         "best_moves": best,
-        "moves": [{"move": rules.format_move(m), "score": s} for m, s in moves],
+        "principal_variation": best[:1],
+        "moves": [
+            {
+                "move": rules.format_move(m),
+                "value": _value_of(s),
+                "remoteness": None
+                if plies is None
+                else remoteness(encode(rules.play(state, m)), -s) + 1,  # type: ignore[operator]
+                "score": s,
+            }
+            for m, s in moves
+        ],
+        "stats": {"nodes": search.nodes, "seconds": round(seconds, 3)},
+        "score": score,
         "from_book": [rules.format_move(m) for m in from_book],
         "nodes": search.nodes,
         "seconds": round(seconds, 3),
@@ -108,6 +130,11 @@ def analyze_by_search(
         text = rules.format_move(move)
         table.add_row(f"[bold]{text}[/bold] *" if text in best else text, f"{s:+d}" if s else "0")
     out.print(table)
+
+
+def _value_of(score: int) -> str:
+    """The value a score stands for, as every analyze report names it."""
+    return "win" if score > 0 else "loss" if score < 0 else "tie"
 
 
 def _meaning(score: int, best: int) -> str:
