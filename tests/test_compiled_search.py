@@ -258,10 +258,15 @@ def test_analyze_by_search_gives_every_moves_exact_score() -> None:
     solution = solve(game)
     state = after(game, [2, 2, 1])
     assert report["score"] == mapped(solution.value(state), solution.remoteness(state) or 0, 3, 20)
+    # The fields every analyze report has, from the search's scores: as the full solve.
+    assert report["value"] == solution.value(state).name.lower()
+    assert report["remoteness"] == solution.remoteness(state)
     for entry in report["moves"]:
         child = game.play(state, int(entry["move"]) - 1)
         remoteness = solution.remoteness(child) or 0
         assert entry["score"] == -mapped(solution.value(child), remoteness, 4, 20)
+        assert entry["value"] == solution.value(child).flipped().name.lower()
+        assert entry["remoteness"] == remoteness + 1
     assert len(report["moves"]) == 5
 
 

@@ -227,3 +227,84 @@ def test_analyze_json_has_one_schema_whichever_engine_answers(tmp_path: Path) ->
     searched = reports[2]
     assert searched["method"] == "compiled search" and searched["value"] == "win"
     assert searched["remoteness"] == 1 and searched["best_moves"] == ["5"]
+
+
+def test_long_work_off_a_terminal_says_how_it_goes_on_stderr(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PERFECTPLAY_PROGRESS_EVERY", "0.05")
+    target = tmp_path / "tb"
+    done = run_cli("solve", "connect-four", "-p", "width=5", "-p", "height=4", "--save",
+                   str(target))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert any("tier" in line and line.endswith(" s)") for line in lines), done.stderr
+    assert "tier" not in done.stdout.splitlines()[0]  # the results alone on stdout
+    octal = run_cli("octal", "0.8", "--most", "20000")  # (a second or more of work)
+    assert octal.returncode == 0, octal.stderr
+    assert "Grundy values of 0.8, heaps 0..20,000: still working" in octal.stderr
+
+
+def test_moves_and_positions_read_in_the_games_own_words() -> None:
+    from perfectplay import LOSS
+    from perfectplay.errors import describe
+    from perfectplay.games import Nim, Pawns
+    from perfectplay.rules import Rules
+
+    pawns = Rules(Pawns())
+    state = pawns.initial_state()
+    for move in pawns.legal_moves(state):
+        text = pawns.format_move(move)
+        assert "," not in text  # --moves splits on commas
+        assert pawns.parse_move(state, text) == move
+    assert describe((LOSS, 3)) == "(loss, 3)"
+    nim = Rules(Nim(piles=(1, 2)))
+    with pytest.raises(Exception, match="PILE:TAKEN, as 2:3"):
+        nim.parse_move(nim.initial_state(), "2-1")
+    one_line(run_cli("analyze", "nim", "--position", "1,x"), "whole numbers separated by commas")
+
+
+WRONG_BATCH = '''
+import numpy as np
+from perfectplay.protocol import Expansion
+
+
+class Take:
+    """Take 1 or 2 from a pile of n; batch_expand forgets the move that takes 2."""
+
+    def __init__(self, n: int = 12, honest: bool = False):
+        self.n, self.honest = n, honest
+
+    def initial(self):
+        return self.n
+
+    def moves(self, s):
+        return [m for m in (1, 2) if m <= s]
+
+    def play(self, s, m):
+        return s - m
+
+    def outcome(self, s):
+        return None
+
+    def batch_outcome(self, codes):
+        return np.zeros(len(codes), dtype=np.int8)
+
+    def batch_expand(self, codes):
+        parents, children = [], []
+        for i, s in enumerate(codes.tolist()):
+            for m in ((1, 2) if self.honest else (1,)):
+                if m <= s:
+                    parents.append(i)
+                    children.append(s - m)
+        return Expansion(np.array(parents, dtype=np.int64), np.array(children, dtype=np.int64))
+'''
+
+
+def test_speed_hooks_that_disagree_with_the_rules_are_not_trusted(tmp_path: Path) -> None:
+    path = tmp_path / "take.py"
+    path.write_text(WRONG_BATCH)
+    for extra in ([], ["--save", str(tmp_path / "tb")]):
+        one_line(run_cli("solve", f"{path}:Take", *extra), "batch hooks disagree with")
+    honest = run_cli("solve", f"{path}:Take", "-p", "honest=true")
+    assert honest.returncode == 0 and "loss" in honest.stdout  # 12 is a multiple of 3

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 import reprlib
 
-_short = reprlib.Repr()
+
+class _Short(reprlib.Repr):
+    """reprlib's short repr, with game values as a person names them (loss, not
+    ``<Value.LOSS: 2>``)."""
+
+    def repr_Value(self, obj: object, level: int) -> str:  # (named as reprlib looks it up)
+        return str(obj)
+
+
+_short = _Short()
 _short.maxstring = 60
 _short.maxother = 60
 _short.maxtuple = 12

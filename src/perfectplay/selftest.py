@@ -57,6 +57,25 @@ def check_game(game: Any, *, samples: int = 1000, seed: int = 0) -> list[str]:
     ]
 
 
+def speed_hooks_problem(rules: Rules[Any, Any], samples: int = 200) -> str | None:
+    """Why a game's hand-written batch hooks cannot be trusted (they disagree with its plain
+    rules on a short sample), or None. Quick (a few hundred positions): run before a solve
+    that would use them, so that hooks that disagree are never solved silently wrong."""
+    if rules.batch is None or rules.engine_loops is not None:
+        return None  # no speed hooks, or a compiled game's (derived from the rules)
+    check = Check(rules, samples, 0)
+    try:
+        check.playouts()
+        if not check.lines and check.codes():
+            check.batch(rules.batch)
+    except Exception as exc:  # a hook failing outright is a disagreement too
+        check.lines.append(f"{rules.name}: {type(exc).__name__}: {exc}")
+    if not check.lines:
+        return None
+    more = sum(check.count.values()) - 1
+    return check.lines[0] + (f" (and {more} more)" if more > 0 else "")
+
+
 class Check:
     """One game's sample and the problems found in it so far."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -69,7 +70,8 @@ def book_command(
       perfectplay analyze connect-four -p width=7 -p height=6 --db c4-book
     """
     rules = Rules(build_game(game, list(params)))
-    report = None if quiet else (lambda line: out.print(line, markup=False))
+    # Progress goes to stderr, never among the results (stdout may be piped).
+    report = None if quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     built: list[BookSummary] = []
     interruptible(
         lambda: built.append(

@@ -11,8 +11,11 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from ..errors import UsageProblem
+from ..errors import GameError, UsageProblem
+from ..games import BUILTINS
 from ..memory import parse_size, resident_bytes, show_size
+from ..rules import Rules
+from ..selftest import speed_hooks_problem
 from ..solution import Solution
 from ..solve import solve
 from .progress import progress_reporter
@@ -97,9 +100,23 @@ def no_solve_options(method: str, max_states: int | None, memory: int | None) ->
 def full_solve(
     game: Any, method: str, max_states: int | None, quiet: bool, memory: int | None = None
 ) -> Solution[Any, Any]:
-    """Solve with a progress display on stderr (terminals only)."""
+    """Solve with a progress display on stderr, a game's own speed hooks checked first."""
+    trust_speed_hooks(Rules(game) if not isinstance(game, Rules) else game)
     with progress_reporter("exploring", quiet=quiet) as report:
         return solve(game, method, max_states=max_states, progress=report, memory=memory)
+
+
+def trust_speed_hooks(rules: Rules[Any, Any]) -> None:
+    """Refuse, in one line, a game of the user's whose batch hooks disagree with its plain
+    rules on a short sample (built-in games are tested elsewhere)."""
+    if type(rules.game) in BUILTINS.values():
+        return
+    problem = speed_hooks_problem(rules)
+    if problem is not None:
+        raise GameError(
+            f"{rules.name}'s batch hooks disagree with its plain rules, so a solve through "
+            f"them would be wrong: {problem} (perfectplay check {rules.name} tells more)"
+        )
 
 
 def emit_json(data: dict[str, Any]) -> None:

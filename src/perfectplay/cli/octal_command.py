@@ -9,6 +9,7 @@ import click
 
 from ..cgt.octal import Method, Misere, Periodicity, analyze, misere, parse_code
 from .common import emit_json, json_option, out, print_rows
+from .progress import working
 
 DEFAULT_HEAPS = 10_000
 SHOWN = 64
@@ -54,13 +55,15 @@ def octal_command(code: str, most: int, method: str, misere_play: bool, as_json:
     """
     game = parse_code(code)
     if misere_play:
-        report = misere(game, most)
+        with working(f"misère values of {code}, heaps 0..{most:,}"):
+            report = misere(game, most)
         if as_json:
             emit_json(report.to_json())
         else:
             _print_misere(report)
         return
-    found = analyze(game, most, cast(Method, method))
+    with working(f"Grundy values of {code}, heaps 0..{most:,}"):
+        found = analyze(game, most, cast(Method, method))
     if as_json:
         emit_json(found.to_json())
         return

@@ -1,9 +1,13 @@
-"""Progress on stderr for long work: shown only on a terminal, never mixed with results."""
+"""Progress on stderr for long work, never mixed with results: a live line on a terminal;
+elsewhere (a log, a pipe) a plain line every ``PLAIN_EVERY`` seconds once work runs that
+long, so a job that runs for minutes is never silent, and short work prints nothing."""
 
 from __future__ import annotations
 
+import os
 import resource
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -14,6 +18,45 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from ..progress import ProgressCallback
 
+PLAIN_EVERY = float(os.environ.get("PERFECTPLAY_PROGRESS_EVERY", "10"))
+"""Seconds between two plain progress lines when stderr is no terminal (the variable is
+for the tests)."""
+
+
+class _PlainLines:
+    """Progress as plain lines on stderr, one every PLAIN_EVERY seconds at most (and the
+    first only after that long: short work says nothing)."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.started = time.perf_counter()
+        self.next = self.started + PLAIN_EVERY
+
+    def say(self, text: str) -> None:
+        now = time.perf_counter()
+        if now >= self.next:
+            self.next = now + PLAIN_EVERY
+            print(f"{text} ({now - self.started:,.0f} s)", file=sys.stderr, flush=True)
+
+
+@contextmanager
+def _heartbeat(label: str) -> Iterator[None]:
+    """A line on stderr every PLAIN_EVERY seconds while the body runs (off a terminal)."""
+    stop = threading.Event()
+    started = time.perf_counter()
+
+    def beat() -> None:
+        while not stop.wait(PLAIN_EVERY):
+            elapsed = time.perf_counter() - started
+            print(f"{label}: still working ({elapsed:,.0f} s)", file=sys.stderr, flush=True)
+
+    thread = threading.Thread(target=beat, name="perfectplay-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+
 
 def peak_memory_mb() -> float:
     """The process's peak resident memory so far, in MB."""
@@ -22,12 +65,21 @@ def peak_memory_mb() -> float:
 
 @contextmanager
 def progress_reporter(label: str, *, quiet: bool = False) -> Iterator[ProgressCallback | None]:
-    """A callback that shows (done, found) counts with a rate; None when not on a terminal."""
-    if quiet or not sys.stderr.isatty():
+    """A callback that shows (done, found) counts with a rate (see the module docstring)."""
+    if quiet:
         yield None
         return
-    console = Console(stderr=True)
     started = time.perf_counter()
+    if not sys.stderr.isatty():
+        lines = _PlainLines(label)
+
+        def plain(done: int, found: int, /, level: int | None = None) -> None:
+            where = "" if level is None else f"level {level}, "
+            lines.say(f"{label}: {where}{done:,} done, {found:,} found")
+
+        yield plain
+        return
+    console = Console(stderr=True)
     with Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
@@ -92,11 +144,19 @@ def _bar() -> Progress:
 
 @contextmanager
 def tier_progress(*, quiet: bool = False) -> Iterator[ProgressCallback | None]:
-    """A callback showing a tier-by-tier build's tiers and positions; None off a terminal."""
-    if quiet or not sys.stderr.isatty():
+    """A callback showing a tier-by-tier build's tiers and positions."""
+    if quiet:
         yield None
         return
     display = TierDisplay()
+    if not sys.stderr.isatty():
+        lines = _PlainLines("building the tablebase")
+
+        def plain(done: int, found: int, /, level: int | None = None) -> None:
+            lines.say(display.describe(done, level))
+
+        yield plain
+        return
     with _bar() as bar:
         task = bar.add_task("building the tablebase")
 
@@ -109,9 +169,14 @@ def tier_progress(*, quiet: bool = False) -> Iterator[ProgressCallback | None]:
 
 @contextmanager
 def working(label: str, *, quiet: bool = False) -> Iterator[None]:
-    """A spinner with ``label`` on stderr while the body runs (terminals only)."""
-    if quiet or not sys.stderr.isatty():
+    """A spinner with ``label`` on stderr while the body runs (elsewhere, a line every
+    PLAIN_EVERY seconds)."""
+    if quiet:
         yield
+        return
+    if not sys.stderr.isatty():
+        with _heartbeat(label):
+            yield
         return
     with Console(stderr=True).status(label):
         yield
@@ -120,10 +185,21 @@ def working(label: str, *, quiet: bool = False) -> Iterator[None]:
 @contextmanager
 def dask_progress(*, quiet: bool = False) -> Iterator[Callable[[dict[str, Any]], None] | None]:
     """A callback showing a solve on Dask: tasks and tiers done, rate, workers' memory."""
-    if quiet or not sys.stderr.isatty():
+    if quiet:
         yield None
         return
     started = time.perf_counter()
+    if not sys.stderr.isatty():
+        lines = _PlainLines("solving on Dask")
+
+        def plain(figures: dict[str, Any]) -> None:
+            lines.say(
+                f"solving on Dask: {figures['tasks']:,} of about {figures['total']:,} tasks, "
+                f"{figures['tiers']} of {figures['all_tiers']} tiers solved"
+            )
+
+        yield plain
+        return
     with _bar() as bar:
         task = bar.add_task("solving on Dask")
 

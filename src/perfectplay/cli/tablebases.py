@@ -20,6 +20,7 @@ from ..tablebase.build import build_tablebase, damaged_tiers, reopen_damaged
 from ..tablebase.header import Header, TablebaseError, existing, read_header
 from ..tablebase.reader import Tablebase
 from ..values import Value
+from .common import trust_speed_hooks
 from .loader import build_game
 from .progress import dask_progress, progress_reporter, tier_progress
 
@@ -65,6 +66,7 @@ def build_into(
         else:  # explored in memory: saved again whole
             (directory / "header.json").unlink()
     _check_free(directory)
+    trust_speed_hooks(rules)
     scored = not ends_in_outcomes(rules)
     if scored and (workers is not None or scheduler is not None):
         raise UsageProblem(

@@ -46,7 +46,10 @@ class Nim:
 
     def parse_state(self, text: str) -> tuple[int, ...]:
         """Piles as comma-separated numbers, e.g. 1,4,6."""
-        piles = tuple(int(p) for p in text.split(","))
+        parts = [p.strip() for p in text.split(",")]
+        if not all(p.isdigit() for p in parts):
+            raise ValueError("piles are whole numbers separated by commas, as 1,4,6")
+        piles = tuple(int(p) for p in parts)
         if any(p < 0 for p in piles):
             raise ValueError("piles are 0 or more stones")
         return piles
@@ -57,5 +60,7 @@ class Nim:
 
     def parse_move(self, text: str) -> tuple[int, int]:
         """PILE:TAKEN, e.g. 2:3 takes three stones from pile 2."""
-        pile, taken = text.split(":")
+        pile, sep, taken = text.partition(":")
+        if not sep or not pile.strip().isdigit() or not taken.strip().isdigit():
+            raise ValueError("a move is PILE:TAKEN, as 2:3")
         return int(pile) - 1, int(taken)

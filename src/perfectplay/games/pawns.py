@@ -137,13 +137,19 @@ class Pawns:
         return "\n".join([*real.split("/"), f"{mover} to move"])
 
     def format_move(self, move: Move) -> str:
-        """The piece that steps, as ``row,column`` counted from 1."""
-        return f"{move[0] + 1},{move[1] + 1}"
+        """The piece that steps: its column as a letter (a first) and its row counted from
+        1, as in ``b3`` (no comma, which separates the moves of ``--moves``)."""
+        return f"{chr(ord('a') + move[1])}{move[0] + 1}"
 
     def parse_move(self, text: str) -> Move:
-        """``row,column`` (from 1) of the piece to step."""
-        row, col = text.replace(",", " ").split()
-        return (int(row) - 1, int(col) - 1)
+        """``b3`` (column letter, row from 1), or ``3 2`` (row and column, from 1)."""
+        text = text.strip().lower()
+        if text[:1].isalpha() and text[1:].isdigit():
+            return (int(text[1:]) - 1, ord(text[0]) - ord("a"))
+        parts = text.replace(",", " ").split()
+        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            raise ValueError("a move is the piece's column letter and row, as b3")
+        return (int(parts[0]) - 1, int(parts[1]) - 1)
 
     def partizan(self, state: State) -> tuple[PawnSegments, tuple[Segment, ...], bool]:
         """The position as a sum of row segments (``PawnSegments``), and whether o (Left)

@@ -43,6 +43,8 @@ class Subtraction:
 
     def parse_state(self, text: str) -> int:
         """The number of stones in the pile."""
+        if not text.strip().lstrip("-").isdigit():
+            raise ValueError(f"{text!r} is no number of stones")
         stones = int(text)
         if stones < 0:
             raise ValueError("a pile has 0 or more stones")
