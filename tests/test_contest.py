@@ -6,6 +6,7 @@ import functools
 import random
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_script import SCRIPT as CLI
@@ -160,3 +161,16 @@ def test_bad_input_is_one_line_and_exit_2(name: str, text: str, words: str) -> N
 def test_parse_names_the_line() -> None:
     with pytest.raises(InputError, match="line 2"):
         edpc_k.parse("2 10\n1 1\n")
+
+
+@pytest.mark.parametrize(
+    ("parse", "text", "where"),
+    [
+        (edpc_k.parse, "2 4 0\n2 3\n", "line 1: unexpected '0' at the end of the line"),
+        (aoj2741.parse, "2 2\n100 -1 5\n200 300\n", "line 2: unexpected '5'"),
+        (abc349e.parse, "0 0 0 0\n1 0\n0 0 0\n", "line 1: unexpected '0'"),
+    ],
+)
+def test_a_value_too_many_is_named_on_its_own_line(parse: Any, text: str, where: str) -> None:
+    with pytest.raises(InputError, match=where):
+        parse(text)

@@ -15,11 +15,14 @@ LIMIT = 10**9
 def parse(text: str) -> tuple[int, ...]:
     """Nine integers, |A| <= 1e9, with an odd sum."""
     reader = Reader(text)
-    weights = tuple(reader.integers(9, "cell", -LIMIT, LIMIT))
+    weights: list[int] = []
+    for row in range(1, 4):  # three lines of three
+        weights += reader.integers(3, f"row {row}'s cell", -LIMIT, LIMIT)
+        reader.end_of_line(f"row {row}'s 3 cells")
     reader.end()
     if sum(weights) % 2 == 0:
         raise InputError(f"the sum of the cells must be odd, got {sum(weights)}")
-    return weights
+    return tuple(weights)
 
 
 def answer(text: str) -> str:

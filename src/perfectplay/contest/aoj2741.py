@@ -19,9 +19,11 @@ def parse(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     reader = Reader(text)
     n = reader.integer("n", 1, MAX_CARDS)
     m = reader.integer("m", 1, MAX_CARDS)
+    reader.end_of_line("n and m")
     decks = []
     for player, count in ((1, n), (2, m)):
         deck = reader.integers(count, f"player {player}'s card", JAM, MAX_SCORE)
+        reader.end_of_line(f"player {player}'s {count} cards")
         if 0 in deck:
             position = deck.index(0) + 1
             raise InputError(

@@ -79,6 +79,7 @@ def parse(text: str) -> list[str]:
     reader = Reader(text)
     height = reader.integer("H", 1, MAX_H)
     width = reader.integer("W", MIN_W, MAX_W)
+    reader.end_of_line("H and W")
     rows = []
     for r in range(1, height + 1):
         number, row = reader.line(f"board row {r}")

@@ -19,6 +19,7 @@ def parse(text: str) -> tuple[int, tuple[int, ...]]:
     reader = Reader(text)
     n = reader.integer("N", 1, MAX_N)
     k = reader.integer("K", 1, MAX_K)
+    reader.end_of_line("N and K")
     a: list[int] = []
     for i in range(n):
         value = reader.integer(f"a #{i + 1}", 1, k)

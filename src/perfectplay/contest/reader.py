@@ -48,6 +48,16 @@ class Reader:
         """The next ``count`` tokens as integers within [low, high]."""
         return [self.integer(f"{what} #{i + 1}", low, high) for i in range(count)]
 
+    def end_of_line(self, what: str) -> None:
+        """Fail if the line of the token read last holds more (it held ``what``): a value
+        too many is named on its own line, not where the values after it run out."""
+        if 0 < self.position < len(self.tokens):
+            line, token = self.tokens[self.position]
+            if line == self.tokens[self.position - 1][0]:
+                raise InputError(
+                    f"line {line}: unexpected {token!r} at the end of the line (it holds {what})"
+                )
+
     def line(self, what: str) -> tuple[int, str]:
         """The next whole line (for grids): the line after the last one read."""
         if self.position:
