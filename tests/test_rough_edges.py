@@ -308,3 +308,11 @@ def test_speed_hooks_that_disagree_with_the_rules_are_not_trusted(tmp_path: Path
         one_line(run_cli("solve", f"{path}:Take", *extra), "batch hooks disagree with")
     honest = run_cli("solve", f"{path}:Take", "-p", "honest=true")
     assert honest.returncode == 0 and "loss" in honest.stdout  # 12 is a multiple of 3
+
+
+def test_list_shows_each_games_summary_in_plain_words() -> None:
+    from perfectplay.cli.list_command import summary
+
+    assert summary("Take ``n``\n  from :class:`Pile`.\n\nMore text.") == "Take n from Pile."
+    listed = run_cli("list")
+    assert listed.returncode == 0 and "``" not in listed.stdout

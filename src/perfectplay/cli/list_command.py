@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import click
@@ -25,7 +26,7 @@ def list_games() -> None:
     table.add_column("what it is")
     table.add_column("parameters (--param NAME=VALUE)")
     for name, cls in BUILTINS.items():
-        doc = (cls.__doc__ or "").strip().splitlines()[0]
+        doc = summary(cls.__doc__ or "")
         params = "\n".join(
             f"{p.name}: {p.type_name}" + ("" if p.required else f" = {_show_default(p.default)}")
             for p in parameters(cls)
@@ -39,6 +40,15 @@ def list_games() -> None:
         markup=False,
         soft_wrap=True,
     )
+
+
+def summary(doc: str) -> str:
+    """A docstring's first paragraph as plain words: one line, no reStructuredText marks
+    (``height`` reads as height, :class:`X` as X)."""
+    paragraph = doc.strip().split("\n\n")[0]
+    text = " ".join(paragraph.split())
+    text = re.sub(r":\w+:`~?([^`]+)`", r"\1", text)
+    return re.sub(r"``([^`]+)``|`([^`]+)`", lambda m: m.group(1) or m.group(2), text)
 
 
 def _has_tiers(cls: type) -> bool:
