@@ -316,3 +316,31 @@ def test_list_shows_each_games_summary_in_plain_words() -> None:
     assert summary("Take ``n``\n  from :class:`Pile`.\n\nMore text.") == "Take n from Pile."
     listed = run_cli("list")
     assert listed.returncode == 0 and "``" not in listed.stdout
+
+
+def test_an_opening_book_answers_and_verifies_like_a_tablebase(tmp_path: Path) -> None:
+    """Any board's book (not only the shipped 7x6 one): analyze and verify read it, the
+    search answering beyond its plies; its values agree with the full solve."""
+    import json
+
+    board = ["connect-four", "-p", "width=5", "-p", "height=4"]
+    book = tmp_path / "book"
+    made = run_cli("book", *board, "--depth", "2", "--out", str(book), "--quiet")
+    assert made.returncode == 0, made.stderr
+    for moves in ("1", "3,3"):
+        from_book = run_cli("analyze", *board, "--db", str(book), "--moves", moves, "--json")
+        solved = run_cli("analyze", *board, "--moves", moves, "--json")
+        assert from_book.returncode == 0, from_book.stderr
+        mine, theirs = json.loads(from_book.stdout), json.loads(solved.stdout)
+        assert mine["value"] == theirs["value"] and mine["remoteness"] == theirs["remoteness"]
+        assert {m["move"]: m["value"] for m in mine["moves"]} == {
+            m["move"]: m["value"] for m in theirs["moves"]
+        }
+    checked = run_cli("verify", str(book), *board)
+    assert checked.returncode == 0 and "sound" in checked.stdout, checked.stdout
+    import perfectplay
+
+    shipped_book = Path(perfectplay.__file__).parent / "books" / "connect-four-7x6"
+    shipped = run_cli("verify", str(shipped_book), "connect-four", "-p", "width=7", "-p",
+                      "height=6")  # fmt: skip
+    assert shipped.returncode == 0, shipped.stdout

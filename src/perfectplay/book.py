@@ -126,6 +126,7 @@ def build_book(
         np.array(remoteness, dtype=np.int32),
         None,
         _integer(rules.key_of(rules.initial_state())),
+        book={"depth": depth, "play_depth": max(play_depth, depth)},
     )
     journal.unlink(missing_ok=True)
     return BookSummary(len(states), search.nodes, time.perf_counter() - started)

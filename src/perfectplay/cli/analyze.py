@@ -11,6 +11,7 @@ from rich.table import Table
 from ..answers import Answers
 from ..errors import GameError, UsageProblem
 from ..rules import Rules
+from ..tablebase.header import read_header
 from ..tablebase.reader import Tablebase, open_tablebase
 from .common import (
     db_option,
@@ -125,6 +126,13 @@ def analyze_command(
         else:
             with open_tablebase(db, rules) as book:
                 analyze_by_search(rules, state, history, as_json, book)
+        return
+    if db is not None and read_header(db).book is not None:
+        # An opening book holds the first plies: the search answers beyond them.
+        start = rules.read_position(position) if position is not None else rules.initial()
+        state, history = start_position(rules, start, moves)
+        with open_tablebase(db, rules) as book:
+            analyze_by_search(rules, state, history, as_json, book)
         return
     if db is not None:
         no_solve_options(method, max_states, memory)

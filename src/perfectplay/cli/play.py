@@ -71,7 +71,8 @@ def play_command(
     if db is not None:
         no_solve_options("auto", max_states, memory)
         with open_tablebase(db, rules) as base:
-            answers = SearchAnswers(rules, base) if searched else base
+            book = base.header.book is not None  # the first plies only: search beyond
+            answers = SearchAnswers(rules, base) if searched or book else base
             status = play_session(answers, human_first=first, always_hint=hint, console=out)
         sys.exit(status)
     if searched:

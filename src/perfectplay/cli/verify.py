@@ -83,6 +83,7 @@ def verify_command(
             "seed": seed,
             "sound": not problems,
             "problems": problems,
+            "book": base.header.book,
         }
     if as_json:
         emit_json(report)
@@ -107,5 +108,12 @@ def _print_report(report: dict[str, Any]) -> None:
     )
     for problem in report["problems"]:
         out.print(f"problem: {problem}", markup=False, highlight=False, soft_wrap=True)
+    if report.get("book"):
+        out.print(
+            f"an opening book (plies 0..{report['book']['depth']}, lines of play to ply "
+            f"{report['book']['play_depth']}): only the sampled positions whose children it "
+            "holds were derived again",
+            markup=False,
+        )
     problems = len(report["problems"])
     out.print("sound" if not problems else f"not sound: {problems} problem(s) found")

@@ -177,6 +177,7 @@ def compress(source: Path, target: Path, header: Header, level: int = 19) -> Hea
         compressed={"block_records": BLOCK_RECORDS, "level": level, "tiers": tiers},
         codes=codes,
         scores=header.scores,
+        book=header.book,
     )
 
 

@@ -18,6 +18,7 @@ Format version 1::
                                               # < 0, TIE 0) and their remoteness the plies
       "compressed": {"block_records": B, "tiers": [{"tier", "file", "sha256",
                      "index_file", "index_sha256"}]} | null,
+      "book"?: {"depth", "play_depth"},              # an opening book: the first plies
       "codes"?: {"tiers": [{"tier", "file", "sha256", "count", "children"}]}
                                               # tiers ranked by the engine: sorted int64
     }
@@ -73,6 +74,9 @@ class Header:
     keys: dict[str, Any] | None
     grundy: dict[str, Any] | None
     compressed: dict[str, Any] | None
+    book: dict[str, Any] | None = None
+    """An opening book (``perfectplay book``): {"depth", "play_depth"}. It holds the
+    positions of the first plies only: answered with the compiled search beyond them."""
     scores: dict[str, Any] | None = None
     """A scored game's scores: {"file", "sha256", "integral"} (see the module docstring)."""
     codes: dict[str, Any] | None = None
@@ -94,6 +98,7 @@ class Header:
             "compressed": self.compressed,
             **({"codes": self.codes} if self.codes is not None else {}),
             **({"scores": self.scores} if self.scores is not None else {}),
+            **({"book": self.book} if self.book is not None else {}),
         }
 
     def counts(self) -> dict[str, Any]:
@@ -189,6 +194,9 @@ def _parse(data: Any) -> Header:
         compressed=compressed,
         codes=codes,
         scores=scores,
+        book=None
+        if data.get("book") is None
+        else {"depth": int(data["book"]["depth"]), "play_depth": int(data["book"]["play_depth"])},
     )
 
 

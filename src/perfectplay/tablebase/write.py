@@ -31,6 +31,7 @@ def save_arrays(
     grundy: npt.NDArray[np.int32] | None,
     root_key: int,
     integral: bool | None = None,
+    book: dict[str, Any] | None = None,
 ) -> Header:
     """Write the values of an explored game (see the module docstring): outcome codes, or,
     with ``integral`` given (whether every score is a whole number), float scores."""
@@ -77,6 +78,7 @@ def save_arrays(
         scores=None
         if scores is None
         else {"file": "scores.f64", "sha256": sums["scores"], "integral": bool(integral)},
+        book=book,
     )
     write_header(directory, header)
     return header
