@@ -344,3 +344,24 @@ def test_an_opening_book_answers_and_verifies_like_a_tablebase(tmp_path: Path) -
     shipped = run_cli("verify", str(shipped_book), "connect-four", "-p", "width=7", "-p",
                       "height=6")  # fmt: skip
     assert shipped.returncode == 0, shipped.stdout
+
+
+def test_the_explorer_answers_7x6_from_the_book_and_the_search() -> None:
+    """explore takes play's route on a board too large to solve: the shipped book, then
+    the search (the JSON API, as the page asks it)."""
+    pytest.importorskip("starlette")
+    from web_server import get, serving
+
+    from perfectplay.book import SearchAnswers, shipped_book
+    from perfectplay.games import ConnectFour
+    from perfectplay.rules import Rules
+    from perfectplay.tablebase.reader import open_tablebase
+
+    rules = Rules(ConnectFour(7, 6))
+    book = shipped_book(rules)
+    assert book is not None
+    with open_tablebase(book, rules) as base, serving(rules, SearchAnswers(rules, base)) as at:
+        status, start = get(f"{at}/api/position?moves=")
+        assert status == 200 and start["value"] == "win" and start["best"] == ["4"]
+        status, later = get(f"{at}/api/position?moves=4,4,4,4,4,4,3,3,3,3,3,2,1,1")
+        assert status == 200 and later["value"] in ("win", "loss", "tie")
