@@ -365,3 +365,21 @@ def test_the_explorer_answers_7x6_from_the_book_and_the_search() -> None:
         assert status == 200 and start["value"] == "win" and start["best"] == ["4"]
         status, later = get(f"{at}/api/position?moves=4,4,4,4,4,4,3,3,3,3,3,2,1,1")
         assert status == 200 and later["value"] in ("win", "loss", "tie")
+
+
+@pytest.mark.parametrize(
+    ("args", "routes"),
+    [
+        (["solve", "connect-four", "-p", "width=7", "-p", "height=6"], "--method search"),
+        (["analyze", "dobutsu"], "--save DIR"),
+        (["explore", "dobutsu", "--port", "18767"], "--save DIR"),
+    ],
+)
+def test_a_game_far_too_large_for_memory_says_so_at_once(args: list[str], routes: str) -> None:
+    """Its tiers' slots are known before any solving: one line with the routes that work,
+    not minutes of exploring until the memory runs out."""
+    import time
+
+    started = time.perf_counter()
+    one_line(run_cli(*args, "--memory", "2G"), routes)
+    assert time.perf_counter() - started < 30

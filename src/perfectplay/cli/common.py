@@ -13,7 +13,7 @@ from rich.table import Table
 
 from ..errors import GameError, UsageProblem
 from ..games import BUILTINS
-from ..memory import parse_size, resident_bytes, show_size
+from ..memory import default_budget, parse_size, resident_bytes, show_size
 from ..rules import Rules
 from ..selftest import speed_hooks_problem
 from ..solution import Solution
@@ -101,9 +101,59 @@ def full_solve(
     game: Any, method: str, max_states: int | None, quiet: bool, memory: int | None = None
 ) -> Solution[Any, Any]:
     """Solve with a progress display on stderr, a game's own speed hooks checked first."""
-    trust_speed_hooks(Rules(game) if not isinstance(game, Rules) else game)
+    rules = Rules(game) if not isinstance(game, Rules) else game
+    trust_speed_hooks(rules)
+    refuse_hopeless(rules, memory)
     with progress_reporter("exploring", quiet=quiet) as report:
         return solve(game, method, max_states=max_states, progress=report, memory=memory)
+
+
+STATE_BYTES = 40
+"""About what exploring in memory holds per state (its code, its edges, its records)."""
+HOPELESS = 3
+"""A solve in memory is refused at once when the index space would need this many times
+the budget (the index space may overcount what play reaches: --memory lets one try)."""
+
+
+def index_space(rules: Rules[Any, Any], cap: int) -> tuple[int, bool] | None:
+    """The slots of every tier a game's tiers say play can reach, summed until past
+    ``cap``, and whether that is all of them; known before any solving. None without
+    tiers, or for an engine-ranked game (it learns its tiers' sizes only by finding them)."""
+    tiers = rules.tiers
+    if tiers is None or tiers.ranked_by_engine:
+        return None
+    seen = {tiers.initial_tier}
+    todo = [tiers.initial_tier]
+    total = 0
+    while todo and total <= cap:
+        tier = todo.pop()
+        total += tiers.tier_size(tier)
+        for child in tiers.child_tiers(tier):
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return total, not todo
+
+
+def refuse_hopeless(rules: Rules[Any, Any], memory: int | None) -> None:
+    """One line at once, instead of exploring until the memory runs out, for a game whose
+    tiers show it far too large to solve in memory: the routes that work."""
+    budget = memory if memory is not None else default_budget()
+    if budget is None:
+        return
+    found = index_space(rules, HOPELESS * budget // STATE_BYTES)
+    if found is None or found[0] * STATE_BYTES <= HOPELESS * budget:
+        return
+    total, complete = found
+    bound = "up to" if complete else "more than"
+    routes = "solve it tier by tier on disk with --save DIR"
+    if rules.compiled_rules is not None:
+        routes += ", or search one position with analyze --method search"
+    raise UsageProblem(
+        f"{rules.name} has {bound} {total:,} positions (its tiers' slots): solving it in "
+        f"memory would need {bound} {show_size(total * STATE_BYTES)}, beyond the memory "
+        f"budget of {show_size(budget)}; {routes} (or give --memory to try all the same)"
+    )
 
 
 def trust_speed_hooks(rules: Rules[Any, Any]) -> None:

@@ -15,7 +15,7 @@ from ..book import book_score
 from ..errors import InterruptedSolve
 from ..rules import Rules
 from ..solvers.compiled_search import CompiledSearch, compiled_rules_of
-from .common import emit_json, out, print_rows
+from .common import emit_json, index_space, out, print_rows
 
 TOO_LARGE = 10**10
 """Games whose tiers hold more slots than this are analysed by search under --method auto."""
@@ -24,22 +24,10 @@ TOO_LARGE = 10**10
 def too_large_to_solve(rules: Rules[Any, Any]) -> bool:
     """Whether ``--method auto`` should search rather than solve: the game has compiled
     rules and its tiers (the only size known without exploring) exceed ``TOO_LARGE``."""
-    if rules.compiled_rules is None or rules.tiers is None or rules.tiers.ranked_by_engine:
-        return False  # (an engine-ranked game learns its tiers' sizes only by finding them)
-    tiers = rules.tiers
-    seen = {tiers.initial_tier}
-    todo = [tiers.initial_tier]
-    total = 0
-    while todo:
-        tier = todo.pop()
-        total += tiers.tier_size(tier)
-        if total > TOO_LARGE:
-            return True
-        for child in tiers.child_tiers(tier):
-            if child not in seen:
-                seen.add(child)
-                todo.append(child)
-    return False
+    if rules.compiled_rules is None:
+        return False
+    found = index_space(rules, TOO_LARGE + 1)
+    return found is not None and found[0] > TOO_LARGE
 
 
 def analyze_by_search(
