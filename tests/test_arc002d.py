@@ -278,8 +278,8 @@ def test_moves_show_and_parse_in_real_coordinates() -> None:
     captured = game.play(after, rules.parse_move(after, "1 5"))
     assert game.show(captured).splitlines()[:2] == ["...x.", "o...x"]
     assert game.outcome(captured) is None
-    assert [game.format_move(m) for m in game.moves(captured)] == ["2,1"]
-    assert game.parse_move("2,1") == (1, 0)
+    assert [game.format_move(m) for m in game.moves(captured)] == ["a2"]  # column a, row 2
+    assert game.parse_move("a2") == game.parse_move("2,1") == (1, 0)
 
 
 def test_ends() -> None:

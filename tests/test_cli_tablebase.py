@@ -450,7 +450,7 @@ def test_play_db_plays_the_tablebase_best_moves(bases: dict[str, Path]) -> None:
         while True:
             best = base.best_moves(state)[0]
             value = {mv.move: mv for mv in base.move_values(state)}[best]
-            child.expect(r"perfectplay plays (\d) \((\w+) for it, (\d+) plies\)")
+            child.expect(r"perfectplay plays (\d) \((\w+) for it, in (\d+) pl(?:ies|y)\)")
             assert child.match.group(1) == str(best + 1)
             assert child.match.group(2) == str(value.value)
             assert int(child.match.group(3)) == value.remoteness

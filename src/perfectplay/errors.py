@@ -67,6 +67,11 @@ class TablebaseError(PerfectplayError):
     a solve that cannot be saved as one."""
 
 
+class TablebaseMismatch(TablebaseError):
+    """A sound tablebase asked about another game, or the same game with other parameters
+    or other rules."""
+
+
 class ParameterError(PerfectplayError, ValueError):
     """A game parameter that does not exist or does not read as its type."""
 

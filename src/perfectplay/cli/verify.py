@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..errors import TablebaseError
+from ..errors import TablebaseError, TablebaseMismatch
 from ..tablebase.reader import open_tablebase
 from ..tablebase.verify import verify
 from .common import emit_json, json_option, out, print_rows
@@ -59,7 +59,7 @@ def verify_command(
         rules_game = game_of(directory, game, list(params))
         base = open_tablebase(directory, rules_game)
     except TablebaseError as exc:
-        if not (directory / "header.json").is_file():
+        if isinstance(exc, TablebaseMismatch) or not (directory / "header.json").is_file():
             raise  # not a tablebase at all: a usage error
         # A tablebase that cannot even be opened (a file missing or cut short, a header
         # that does not read): its problem, reported as any other.

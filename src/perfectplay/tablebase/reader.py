@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..answers import NO_STATE, Answers, exact
+from ..errors import TablebaseMismatch
 from ..identity import identity_of
 from ..protocol import Game, M, S
 from ..records import RecordFormat
@@ -222,7 +223,7 @@ def open_tablebase(path: str | Path, game: Game[S, M] | Rules[S, M]) -> Tablebas
     header = read_header(directory)
     mismatch = describe_mismatch(header.identity, identity_of(rules))
     if mismatch is not None:
-        raise TablebaseError(f"{directory} cannot answer for {rules.name}: {mismatch}")
+        raise TablebaseMismatch(f"{directory} cannot answer for {rules.name}: {mismatch}")
     if header.layout == "tiers" and rules.tiers is None:
         raise TablebaseError(f"{directory} is tiered but {rules.name} has no tier ranking")
     return Tablebase(directory, rules, header)
