@@ -16,6 +16,7 @@ from compiled_random import TierGame, TierKeyGame
 from perfectplay import solve
 from perfectplay.errors import SolverChoiceError
 from perfectplay.games import ConnectFour, TicTacToe
+from perfectplay.protocol import SearchRules
 from perfectplay.rules import Rules
 from perfectplay.solvers.compiled_search import (
     CompiledSearch,
@@ -278,26 +279,10 @@ LINES = (0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124)
 @cache
 def tictactoe_rules() -> Any:
     """Compiled rules of tic-tac-toe (scores 1 / 0 / -1), written to the hook's contract."""
-    from typing import NamedTuple
-
     import numba
     import numpy as np
 
     lines = np.array(LINES, dtype=np.int64)
-
-    class Compiled(NamedTuple):
-        words: int
-        max_moves: int
-        max_plies: int
-        min_score: int
-        max_score: int
-        key_bits: int
-        end: Any
-        bounds: Any
-        moves: Any
-        play: Any
-        key: Any
-        encode: Any
 
     @numba.njit
     def end(s: Any, p: int) -> int:
@@ -330,7 +315,7 @@ def tictactoe_rules() -> Any:
         k: int = s[p, 0] | s[p, 1] << 9
         return k
 
-    return Compiled(2, 9, 10, -1, 1, 18, end, bounds, moves, play, key, lambda st: st)
+    return SearchRules(2, 9, 10, -1, 1, 18, end, bounds, moves, play, key, lambda st: st)
 
 
 class BitTicTacToe:

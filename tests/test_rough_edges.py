@@ -264,28 +264,16 @@ def test_moves_and_positions_read_in_the_games_own_words() -> None:
     one_line(run_cli("analyze", "nim", "--position", "1,x"), "whole numbers separated by commas")
 
 
-WRONG_BATCH = '''
+WRONG_BATCH = GAMES + '''
 import numpy as np
 from perfectplay.protocol import Expansion
 
 
-class Take:
-    """Take 1 or 2 from a pile of n; batch_expand forgets the move that takes 2."""
+class Take(Counting):
+    """Counting from 12, with batch hooks: batch_expand forgets the move that takes 2."""
 
     def __init__(self, n: int = 12, honest: bool = False):
         self.n, self.honest = n, honest
-
-    def initial(self):
-        return self.n
-
-    def moves(self, s):
-        return [m for m in (1, 2) if m <= s]
-
-    def play(self, s, m):
-        return s - m
-
-    def outcome(self, s):
-        return None
 
     def batch_outcome(self, codes):
         return np.zeros(len(codes), dtype=np.int8)

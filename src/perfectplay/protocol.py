@@ -33,9 +33,9 @@ adapter that reads them; nothing else looks at a user's game.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Literal, Protocol, TypeVar, runtime_checkable
+from typing import Any, Literal, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -52,6 +52,7 @@ __all__ = [
     "Game",
     "Hook",
     "Kernel",
+    "SearchRules",
     "SweepCodes",
     "fingerprint",
     "inlined_kernel",
@@ -62,6 +63,31 @@ __all__ = [
 
 S = TypeVar("S")
 M = TypeVar("M")
+
+
+class SearchRules(NamedTuple):
+    """What the ``compiled_rules`` hook returns: a game's rules for the compiled alpha-beta
+    search (the contract is on ``perfectplay.solvers.compiled_search``'s page)."""
+
+    words: int
+    max_moves: int
+    max_plies: int
+    min_score: int
+    max_score: int
+    key_bits: int
+    end: Any
+    bounds: Any
+    moves: Any
+    play: Any
+    key: Any
+    encode: Callable[[Any], tuple[int, ...]]
+    plies: Callable[[tuple[int, ...], int], int] | None = None
+    """Plies to the end under perfect play of an encoded state with a given score, where
+    scores tell it (opening books need it); None where they do not."""
+    ident: str = ""
+    """A hash of the compiled rules' code: the search compiled around them is kept in
+    numba's disk cache under it; empty for rules that cannot be cached."""
+
 
 Codes = npt.NDArray[np.int64]
 """Integer state codes of the batch protocol: non-negative int64."""

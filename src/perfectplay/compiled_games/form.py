@@ -38,16 +38,15 @@ import math
 import os
 import sys
 import threading
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ..errors import GameError
 from ..memory import MemoryWatch
 from ..progress import ProgressCallback
-from ..protocol import Expansion
+from ..protocol import Expansion, SearchRules
 from ..spaces.pipeline import in_parallel
 from ..values import Value
 from .building import RULES, Loops, compile_game
@@ -483,24 +482,6 @@ class CompiledGame:
             return Expansion(rows[:0], parents[:0])
         kept = found.rank(self.loops_for(parents.shape[0]), parents) >= 0
         return Expansion(rows[kept], parents[kept])
-
-
-class SearchRules(NamedTuple):
-    """A compiled game's rules as the compiled search reads them (its ``CompiledRules``)."""
-
-    words: int
-    max_moves: int
-    max_plies: int
-    min_score: int
-    max_score: int
-    key_bits: int
-    end: Any
-    bounds: Any
-    moves: Any
-    play: Any
-    key: Any
-    encode: Callable[[Any], tuple[int, ...]]
-    ident: str
 
 
 def _one_word(state: Any) -> tuple[int, ...]:

@@ -38,36 +38,14 @@ winner hurrying and the loser stalling), a position with ``m`` discs scores
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
+
+from ..protocol import SearchRules
 
 NOT_OVER = -(1 << 62)
 """What ``end`` returns for a state whose score it does not know at once."""
-
-
-class BitRules(NamedTuple):
-    """Compiled rules of one board (the fields the compiled search reads; see its contract)."""
-
-    words: int
-    max_moves: int
-    max_plies: int
-    min_score: int
-    max_score: int
-    key_bits: int
-    end: Any
-    bounds: Any
-    moves: Any
-    play: Any
-    key: Any
-    encode: Callable[[Any], tuple[int, ...]]
-    plies: Callable[[tuple[int, ...], int], int]
-    """Plies to the end under perfect play of an encoded state with a given score (the
-    remoteness of the module docstring; for the opening book's tablebase)."""
-    ident: str = ""
-    """A hash of the compiled rules (their template and constants): the search compiled
-    around them is cached on disk under it; empty for rules that cannot be cached."""
 
 
 def supported(width: int, height: int, connect: int) -> bool:
@@ -76,7 +54,7 @@ def supported(width: int, height: int, connect: int) -> bool:
 
 
 @cache
-def bit_rules(width: int, height: int, connect: int = 4) -> BitRules:
+def bit_rules(width: int, height: int, connect: int = 4) -> SearchRules:
     """The compiled rules of a ``width`` x ``height`` board, lines of ``connect`` winning.
 
     Compiled on first use per board (a second or two), then shared.
@@ -131,7 +109,7 @@ def bit_rules(width: int, height: int, connect: int = 4) -> BitRules:
         return r
 
     half = (cells + 1) // 2
-    return BitRules(
+    return SearchRules(
         words=4,
         max_moves=2 * width,  # the moves, then their ranks
         max_plies=cells + 1,
