@@ -264,7 +264,9 @@ def test_moves_and_positions_read_in_the_games_own_words() -> None:
     one_line(run_cli("analyze", "nim", "--position", "1,x"), "whole numbers separated by commas")
 
 
-WRONG_BATCH = GAMES + '''
+WRONG_BATCH = (
+    GAMES
+    + '''
 import numpy as np
 from perfectplay.protocol import Expansion
 
@@ -287,6 +289,7 @@ class Take(Counting):
                     children.append(s - m)
         return Expansion(np.array(parents, dtype=np.int64), np.array(children, dtype=np.int64))
 '''
+)
 
 
 def test_speed_hooks_that_disagree_with_the_rules_are_not_trusted(tmp_path: Path) -> None:
