@@ -47,6 +47,7 @@ from .values import GameValue
 
 __all__ = [
     "HOOKS",
+    "NOT_OVER",
     "Codes",
     "Expansion",
     "Game",
@@ -63,6 +64,10 @@ __all__ = [
 
 S = TypeVar("S")
 M = TypeVar("M")
+
+
+NOT_OVER = -(1 << 62)
+"""What a SearchRules' ``end`` returns when it does not know a state's score at once."""
 
 
 class SearchRules(NamedTuple):

@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from perfectplay.protocol import NOT_OVER
+
 # Bound by building.compile_game before any loop runs (placeholders for the linters).
 P: Any = ()
 """The game's parameters, a tuple of ints (a compile-time constant)."""
@@ -424,7 +426,6 @@ def start() -> int:
 # The compiled search's rules over this game (see perfectplay.solvers.compiled_search): a
 # state is a row of one word, the game's own code; the score is the value alone (1 a win,
 # 0 a tie, -1 a loss for the player to move), which the search narrows like any other.
-NOT_OVER = -(1 << 62)
 
 
 def search_end(s: Any, p: int) -> int:

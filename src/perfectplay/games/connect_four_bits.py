@@ -44,9 +44,6 @@ from typing import Any
 
 from ..protocol import SearchRules
 
-NOT_OVER = -(1 << 62)
-"""What ``end`` returns for a state whose score it does not know at once."""
-
 
 def supported(width: int, height: int, connect: int) -> bool:
     """Whether a board has compiled rules: its bitboard fits 63 bits."""

@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 
 from perfectplay.games._bits_intrinsics import popcount
+from perfectplay.protocol import NOT_OVER
 
-NOT_OVER = -(1 << 62)
 WIDTH = 7
 CELLS = 42
 K = 4  # the length of a winning line

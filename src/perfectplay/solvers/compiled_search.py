@@ -5,7 +5,7 @@ For games too large to solve strongly that give their rules as numba-compiled fu
 per rules object, with the game's functions inlined. Games without compiled rules keep
 ``perfectplay.solvers.alphabeta``.
 
-The compiled rules (``CompiledRules``): a state is a row of ``words`` int64 in a stack
+The compiled rules (``SearchRules``): a state is a row of ``words`` int64 in a stack
 ``s`` of ``max_plies + 1`` rows; row ``p + 1`` is a child of row ``p``. Scores are integers
 in ``[min_score, max_score]`` for the player to move (negamax: every move passes the turn,
 a child's score is negated). numba functions, called as:
@@ -51,51 +51,18 @@ searched (calls of the search on a state, counted like the C reference in ``benc
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import SolverChoiceError
-from ..protocol import Game
+from ..protocol import Game, SearchRules
 from ..rules import Rules
 from ..specialised import fingerprint, jit_in_place, template_copy
-
-NOT_OVER = -(1 << 62)
-"""What ``end`` returns when it does not know a state's score at once."""
-
-
-class CompiledRules(Protocol):
-    """What the ``compiled_rules`` hook returns (a NamedTuple of the game's, for example)."""
-
-    @property
-    def words(self) -> int: ...
-    @property
-    def max_moves(self) -> int: ...
-    @property
-    def max_plies(self) -> int: ...
-    @property
-    def min_score(self) -> int: ...
-    @property
-    def max_score(self) -> int: ...
-    @property
-    def key_bits(self) -> int: ...
-    @property
-    def end(self) -> Any: ...
-    @property
-    def bounds(self) -> Any: ...
-    @property
-    def moves(self) -> Any: ...
-    @property
-    def play(self) -> Any: ...
-    @property
-    def key(self) -> Any: ...
-    @property
-    def encode(self) -> Callable[[Any], tuple[int, ...]]: ...
 
 
 @dataclass(frozen=True)
@@ -152,7 +119,7 @@ class CompiledSearch:
     by the system, so a small search touches little of it).
     """
 
-    def __init__(self, rules: CompiledRules, log_size: int = 24) -> None:
+    def __init__(self, rules: SearchRules, log_size: int = 24) -> None:
         self.rules = rules
         self.size = prime_at_least(1 << log_size)
         self.wide_keys = rules.key_bits > 32 + log_size
@@ -204,7 +171,7 @@ class CompiledSearch:
         return bool(first <= bound)
 
 
-def compiled_rules_of(rules: Rules[Any, Any]) -> CompiledRules:
+def compiled_rules_of(rules: Rules[Any, Any]) -> SearchRules:
     """The game's compiled rules; SolverChoiceError when it has none (for these parameters)."""
     found = None if rules.compiled_rules is None else rules.compiled_rules()
     if found is None:

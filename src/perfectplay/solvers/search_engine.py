@@ -9,7 +9,8 @@ are on ``compiled_search``'s page.
 
 from typing import Any
 
-NOT_OVER = -(1 << 62)
+from perfectplay.protocol import NOT_OVER
+
 LOW = 0
 """The least score (the rules' min_score)."""
 UPPERS = 1
