@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GameError
-from ..specialised import template_copy
+from ..specialised import jit_in_place, template_copy
 from . import drivers
 
 RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward", "unmoves")
@@ -130,17 +130,10 @@ def _build(
     module.HAS_REWARD = "reward" in functions
     for name in RULES:
         setattr(module, f"_{name}", bound[name])
-    loops: dict[str, Any] = {}
-    helpers = ("_grown", "_has_ended", "find", "find_near")  # called by loops: first
-    for name in (*helpers, *(n for n in LOOPS if n not in helpers)):
-        function = getattr(module, name)
-        if compiled:
-            import numba
-
-            function = numba.njit(cache=cache, nogil=True)(function)
-            setattr(module, name, function)  # loops calling loops see compiled ones
-        if name in LOOPS:
-            loops[name] = function
+    if compiled:
+        helpers = ("_grown", "_has_ended", "find", "find_near")  # called by loops: first
+        jit_in_place(module, (*helpers, *(n for n in LOOPS if n not in helpers)), cache)
+    loops = {name: getattr(module, name) for name in LOOPS}
     if compiled:
         _first_calls(cls, loops, scored)
     return Loops(compiled=compiled, ident=ident if compiled and cache else "", **loops)
