@@ -115,9 +115,11 @@ def analyze_command(
     from ..book import shipped_book
     from .search_analysis import analyze_by_search, too_large_to_solve
 
-    if method == "search" or (method == "auto" and too_large_to_solve(rules)):
+    searched = method == "search" or (method == "auto" and too_large_to_solve(rules))
+    if searched or (db is not None and read_header(db).book is not None):
         # Compiled search: exact scores at one position, no strong solve (7 x 6 Connect Four);
-        # with --db, an opening book ('perfectplay book') answers the positions it holds.
+        # an opening book ('perfectplay book', given with --db or shipped for 7 x 6) answers
+        # the positions it holds, the search those beyond its plies.
         start = rules.read_position(position) if position is not None else rules.initial()
         state, history = start_position(rules, start, moves)
         db = db if db is not None else shipped_book(rules)  # 7x6: the book in the package
@@ -126,13 +128,6 @@ def analyze_command(
         else:
             with open_tablebase(db, rules) as book:
                 analyze_by_search(rules, state, history, as_json, book)
-        return
-    if db is not None and read_header(db).book is not None:
-        # An opening book holds the first plies: the search answers beyond them.
-        start = rules.read_position(position) if position is not None else rules.initial()
-        state, history = start_position(rules, start, moves)
-        with open_tablebase(db, rules) as book:
-            analyze_by_search(rules, state, history, as_json, book)
         return
     if db is not None:
         no_solve_options(method, max_states, memory)

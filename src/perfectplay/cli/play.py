@@ -12,15 +12,13 @@ import click
 from rich.console import Console
 
 from ..answers import Answers
-from ..book import SearchAnswers, shipped_book
 from ..errors import GameError
 from ..rules import Rules
-from ..tablebase.reader import open_tablebase
 from ..values import LOSS, Value
-from .common import db_option, full_solve, game_options, no_solve_options, out, solve_options
+from .common import db_option, full_solve, game_options, out, solve_options
 from .loader import build_game
 from .present import plies_text, value_text
-from .search_analysis import too_large_to_solve
+from .search_analysis import answers_without_solving
 
 QUIT = ("quit", "q", "exit")
 _NOTHING_SHOWN: Any = object()
@@ -65,19 +63,9 @@ def play_command(
     """
     rules = Rules(build_game(game, list(params)))
     first = side == "first"
-    searched = too_large_to_solve(rules)  # 7x6 Connect Four: a book, and search elsewhere
-    if searched and db is None:
-        db = shipped_book(rules)  # the book in the package, if there is one
-    if db is not None:
-        no_solve_options("auto", max_states, memory)
-        with open_tablebase(db, rules) as base:
-            book = base.header.book is not None  # the first plies only: search beyond
-            answers = SearchAnswers(rules, base) if searched or book else base
-            status = play_session(answers, human_first=first, always_hint=hint, console=out)
-        sys.exit(status)
-    if searched:
-        sys.exit(play_session(SearchAnswers(rules), human_first=first, always_hint=hint,
-                              console=out))  # fmt: skip
+    with answers_without_solving(rules, db, max_states, memory) as (answers, _):
+        if answers is not None:
+            sys.exit(play_session(answers, human_first=first, always_hint=hint, console=out))
     solution = full_solve(rules, "auto", max_states, quiet, memory)
     sys.exit(play_session(solution, human_first=first, always_hint=hint, console=out))
 

@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from rich.table import Table
 
 from ..answers import Answers
-from ..book import book_score
+from ..book import SearchAnswers, book_score, shipped_book
 from ..errors import InterruptedSolve
 from ..rules import Rules
 from ..solvers.compiled_search import CompiledSearch, compiled_rules_of
-from .common import emit_json, index_space, out, print_rows
+from ..tablebase.reader import open_tablebase
+from .common import emit_json, index_space, no_solve_options, out, print_rows
 
 TOO_LARGE = 10**10
 """Games whose tiers hold more slots than this are analysed by search under --method auto."""
@@ -28,6 +31,28 @@ def too_large_to_solve(rules: Rules[Any, Any]) -> bool:
         return False
     found = index_space(rules, TOO_LARGE + 1)
     return found is not None and found[0] > TOO_LARGE
+
+
+@contextmanager
+def answers_without_solving(
+    rules: Rules[Any, Any], db: Path | None, max_states: int | None, memory: int | None
+) -> Iterator[tuple[Answers[Any, Any] | None, str]]:
+    """What play and explore answer from when no full solve is wanted, and its name: a
+    tablebase (``--db``); an opening book, with the search beyond its plies; for a game too
+    large to solve (7x6 Connect Four), the book shipped for it, or the search alone.
+    (None, "") when the game is to be solved."""
+    searched = too_large_to_solve(rules)
+    if searched and db is None:
+        db = shipped_book(rules)  # the book in the package, if there is one
+    if db is None:
+        yield (SearchAnswers(rules), "compiled search") if searched else (None, "")
+        return
+    no_solve_options("auto", max_states, memory)
+    with open_tablebase(db, rules) as base:
+        if base.header.book is not None:  # the first plies only: search beyond
+            yield SearchAnswers(rules, base), f"book {db}, search beyond"
+        else:
+            yield (SearchAnswers(rules, base) if searched else base), f"tablebase {db}"
 
 
 def analyze_by_search(

@@ -10,13 +10,11 @@ from typing import Any
 
 import click
 
-from ..book import SearchAnswers, shipped_book
 from ..errors import UsageProblem
 from ..rules import Rules
-from ..tablebase.reader import open_tablebase
-from .common import db_option, full_solve, game_options, no_solve_options, out, solve_options
+from .common import db_option, full_solve, game_options, out, solve_options
 from .loader import build_game
-from .search_analysis import too_large_to_solve
+from .search_analysis import answers_without_solving
 
 
 @click.command("explore")
@@ -61,22 +59,10 @@ def explore_command(
         raise UsageProblem(f"--port must be between 1 and 65535, not {port}")
     _check_free(host, port)
     rules = Rules(build_game(game, list(params)))
-    # The routes of analyze and play: a game too large to solve (7x6 Connect Four) is
-    # answered by search from its book; a book answers by search beyond its plies.
-    searched = too_large_to_solve(rules)
-    if searched and db is None:
-        db = shipped_book(rules)
-    if db is not None:
-        no_solve_options("auto", max_states, memory)
-        with open_tablebase(db, rules) as base:
-            book = base.header.book is not None
-            answers = SearchAnswers(rules, base) if searched or book else base
-            source = f"{'book' if book else 'tablebase'} {db}" + (", search beyond" if book else "")
+    with answers_without_solving(rules, db, max_states, memory) as (answers, source):
+        if answers is not None:
             _serve(rules, answers, source, host, port, open_browser)
-        return
-    if searched:
-        _serve(rules, SearchAnswers(rules), "compiled search", host, port, open_browser)
-        return
+            return
     solution = full_solve(rules, "auto", max_states, quiet, memory)
     _serve(rules, solution, "solved when the server started", host, port, open_browser)
 
