@@ -144,6 +144,20 @@ class TierFiles:
         path = self.directory / tier_file_name(tier, "rec")
         return entry is not None and path.exists() and file_sha256(path) == entry["sha256"]
 
+    def unfinish(self, tiers: list[int], keep_marking: bool) -> None:
+        """Forget that ``tiers`` were solved (their files go), so that the same solve run
+        again solves them anew from their children; what play reaches is marked again, in
+        every tier unless ``keep_marking`` (an engine's ranking: in those tiers only)."""
+        for tier in tiers:
+            self.progress["solved"].pop(str(tier), None)
+            (self.directory / tier_file_name(tier, "rec")).unlink(missing_ok=True)
+        if keep_marking:
+            self.progress["expanded"] = [t for t in self.progress["expanded"] if t not in tiers]
+        else:
+            self.progress["expanded"] = []
+            self.progress["ends_recorded"] = []
+        write_json_atomically(self.progress_path, self.progress)
+
     def drop_stray_partials(self, tiers: Any) -> None:
         """Remove the working files of finished tiers (a repair marks what play reaches
         again, in every tier's working file)."""

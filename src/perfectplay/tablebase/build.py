@@ -6,7 +6,6 @@ header is written last, so a directory with a header is a whole tablebase.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +15,11 @@ from ..identity import identity_of
 from ..memory import MemoryWatch
 from ..progress import ProgressCallback
 from ..protocol import Game
-from ..records import format_for
+from ..records import RecordFormat, format_for
 from ..rules import Rules
 from ..solve import solve
 from ..solvers.tiered import solve_tiers
-from ..spaces.tier_files import TierFiles, file_sha256, tier_file_name, write_json_atomically
+from ..spaces.tier_files import TierFiles, file_sha256, tier_file_name
 from ..spaces.tiers import TierGraph
 from .header import HEADER, Header, TierEntry, existing, write_header
 
@@ -72,20 +71,11 @@ def damaged_tiers(directory: Path, header: Header) -> list[int]:
 def reopen_damaged(directory: Path, header: Header, damaged: list[int], engine: bool) -> None:
     """Make a finished tiered tablebase unfinished again, so that the same solve solves
     the ``damaged`` tiers again from their children (which are sound) and keeps the
-    others: the header goes, the damaged tiers leave the progress, and the marking of
-    what play reaches is done again (it lives in the working files of unfinished tiers;
-    an engine's ranking needs it again only for the damaged tiers)."""
-    progress_path = directory / "progress.json"
-    progress = json.loads(progress_path.read_text())
-    for tier in damaged:
-        progress["solved"].pop(str(tier), None)
-        (directory / header.tiers[tier].file).unlink(missing_ok=True)
-    if engine:
-        progress["expanded"] = [t for t in progress["expanded"] if t not in damaged]
-    else:
-        progress["expanded"] = []
-        progress["ends_recorded"] = []
-    write_json_atomically(progress_path, progress)
+    others: the header goes, and the damaged tiers leave the progress (``TierFiles.
+    unfinish``: the marking of what play reaches lives in the working files of unfinished
+    tiers, so it is done again; an engine's ranking needs it only for the damaged tiers)."""
+    files = TierFiles(directory, RecordFormat(header.record_bytes), header.identity)
+    files.unfinish(damaged, keep_marking=engine)
     (directory / HEADER).unlink()
 
 
