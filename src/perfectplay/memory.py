@@ -99,7 +99,7 @@ class MemoryWatch:
 
     def check(self, what: str, positions: int, advice: str | None = None) -> None:
         """Raise MemoryBudgetExceeded when the process holds more than the budget; the
-        message ends with ``advice`` (default: more memory, or tiers to go out of core)."""
+        message ends with ``advice`` (default: that of exploring a game without tiers)."""
         if self.limit is None or time.monotonic() < self._next:
             return
         self._next = time.monotonic() + self.INTERVAL
@@ -107,6 +107,5 @@ class MemoryWatch:
             raise MemoryBudgetExceeded(
                 f"{what} stopped at the memory budget of {show_size(self.limit)} after "
                 f"{positions:,} positions; "
-                + (advice or "give more with --memory, or give the game tiers (the tier "
-                   "protocol) to solve it out of core")
+                + (advice or exploring_advice(tiers=False, search=False))
             )  # fmt: skip

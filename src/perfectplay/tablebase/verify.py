@@ -1,12 +1,12 @@
 """Verifying a tablebase: every checksum, every tier's counts, and a sample of positions
 derived again from their children.
 
-In an opening book, only the positions whose children it holds are sampled. A sampled
-position's record must be what its moves give: its end if it has one, a loss in
+A sampled position's record must be what its moves give: its end if it has one, a loss in
 0 if it has no move (a score of -inf in a scored game), otherwise the best of its
-children's records (a scored game's: the best score, then the fewest plies) (the winner hurries, the
-loser stalls, a tie comes as soon as possible). The children are read from the tablebase
-itself, so a record that disagrees with its neighbours is found wherever it lies.
+children's records (the winner hurries, the loser stalls, a tie comes as soon as possible;
+in a scored game, the best score, then the fewest plies). The children are read from the
+tablebase itself, so a record that disagrees with its neighbours is found wherever it
+lies. In an opening book, only the positions whose children it holds are derived again.
 """
 
 from __future__ import annotations
