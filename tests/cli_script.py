@@ -43,3 +43,18 @@ def run_cli(
         timeout=timeout,
         check=False,
     )
+
+
+def one_line_error(
+    result: subprocess.CompletedProcess[str], words: str = "", *, quiet_stdout: bool = True
+) -> str:
+    """The single stderr line of a refused command: exit 2, one line starting "perfectplay:
+    error: " that holds ``words``, never a traceback; nothing on stdout unless told that
+    the command may have shown something first (``play`` shows the board)."""
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert not quiet_stdout or result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("perfectplay: error: ") and words in lines[0], lines[0]
+    assert "Traceback" not in result.stderr
+    return lines[0]

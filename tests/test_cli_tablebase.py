@@ -17,7 +17,7 @@ from typing import Any
 
 import pexpect
 import pytest
-from cli_script import SCRIPT, run_cli
+from cli_script import SCRIPT, one_line_error, run_cli
 
 from perfectplay import open_tablebase
 from perfectplay.games import BUILTINS, TicTacToe
@@ -44,16 +44,6 @@ def bases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         assert result.returncode == 0, (name, result.stderr)
         (root / f"{name}.json").write_text(result.stdout)
     return {name: root / name for name in GAMES}
-
-
-def one_line_error(result: subprocess.CompletedProcess[str], words: str) -> str:
-    """The single stderr line of a refused command (exit 2, nothing on stdout)."""
-    assert result.returncode == 2, (result.stdout, result.stderr)
-    assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("perfectplay: error: ") and words in lines[0], lines[0]
-    return lines[0]
 
 
 def json_of(*args: str) -> dict[str, Any]:

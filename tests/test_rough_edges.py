@@ -4,12 +4,11 @@ or the right word."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from cli_script import run_cli
+from cli_script import one_line_error, run_cli
 
 from perfectplay.cli import main
 from perfectplay.cli.params import parameters, parse_assignments
@@ -74,13 +73,6 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def one_line(result: subprocess.CompletedProcess[str], words: str) -> None:
-    assert result.returncode == 2, (result.stdout, result.stderr)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("perfectplay: error: "), result.stderr
-    assert words in lines[0], lines[0]
-
-
 @pytest.mark.parametrize(
     ("cls", "command", "words"),
     [
@@ -91,11 +83,11 @@ def one_line(result: subprocess.CompletedProcess[str], words: str) -> None:
     ],
 )
 def test_a_failing_hook_is_one_line(games: Path, cls: str, command: str, words: str) -> None:
-    one_line(run_cli(command, f"{games}:{cls}"), words)
+    one_line_error(run_cli(command, f"{games}:{cls}"), words)
 
 
 def test_a_parameter_is_given_once(games: Path) -> None:
-    one_line(run_cli("solve", f"{games}:Counting", "-p", "n=3", "-p", "n=5"), "given twice")
+    one_line_error(run_cli("solve", f"{games}:Counting", "-p", "n=3", "-p", "n=5"), "given twice")
 
 
 def test_a_parameter_without_a_hint_is_typed_by_its_default() -> None:
@@ -141,7 +133,7 @@ def test_an_unexpected_failure_is_one_line_not_a_traceback(
 
 
 def test_a_position_play_never_reaches_is_named_unless_asked_for() -> None:
-    one_line(
+    one_line_error(
         run_cli("analyze", "tictactoe", "--position", "XXX/OOO/..."),
         "play from the start never reaches it (add --from-position",
     )
@@ -197,7 +189,7 @@ def test_an_unreachable_scheduler_is_one_line_soon(tmp_path: Path) -> None:
     target = tmp_path / "tb"
     result = run_cli("solve", "tictactoe", "--save", str(target), "--scheduler",
                      "tcp://127.0.0.1:9", timeout=60)  # fmt: skip
-    one_line(result, "cannot reach the Dask scheduler at tcp://127.0.0.1:9 within 10 s")
+    one_line_error(result, "cannot reach the Dask scheduler at tcp://127.0.0.1:9 within 10 s")
     assert not target.exists()
 
 
@@ -261,7 +253,9 @@ def test_moves_and_positions_read_in_the_games_own_words() -> None:
     nim = Rules(Nim(piles=(1, 2)))
     with pytest.raises(Exception, match="PILE:TAKEN, as 2:3"):
         nim.parse_move(nim.initial_state(), "2-1")
-    one_line(run_cli("analyze", "nim", "--position", "1,x"), "whole numbers separated by commas")
+    one_line_error(
+        run_cli("analyze", "nim", "--position", "1,x"), "whole numbers separated by commas"
+    )
 
 
 WRONG_BATCH = (
@@ -296,7 +290,7 @@ def test_speed_hooks_that_disagree_with_the_rules_are_not_trusted(tmp_path: Path
     path = tmp_path / "take.py"
     path.write_text(WRONG_BATCH)
     for extra in ([], ["--save", str(tmp_path / "tb")]):
-        one_line(run_cli("solve", f"{path}:Take", *extra), "batch hooks disagree with")
+        one_line_error(run_cli("solve", f"{path}:Take", *extra), "batch hooks disagree with")
     honest = run_cli("solve", f"{path}:Take", "-p", "honest=true")
     assert honest.returncode == 0 and "loss" in honest.stdout  # 12 is a multiple of 3
 
@@ -372,5 +366,5 @@ def test_a_game_far_too_large_for_memory_says_so_at_once(args: list[str], routes
     import time
 
     started = time.perf_counter()
-    one_line(run_cli(*args, "--memory", "2G"), routes)
+    one_line_error(run_cli(*args, "--memory", "2G"), routes)
     assert time.perf_counter() - started < 30
