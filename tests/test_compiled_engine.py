@@ -14,7 +14,7 @@ import pytest
 import reference
 
 from perfectplay import LOSS, TablebaseError, build_tablebase, open_tablebase, solve
-from perfectplay.compiled_games import ONGOING, CompiledGame
+from perfectplay.compiled_games import ONGOING, CompiledGame, ranking
 from perfectplay.compiled_games.packed_codes import pack, unpack
 from perfectplay.selftest import check_game
 from perfectplay.tablebase.blocks import compress
@@ -44,6 +44,34 @@ def test_packed_codes_decode_to_the_same_codes(tmp_path: Path, seed: int) -> Non
     assert np.array_equal(unpack(tmp_path / "codes.zst", codes.shape[0]), codes)
     with pytest.raises(ValueError):
         unpack(tmp_path / "codes.zst", codes.shape[0] + 1)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pending_codes_merged_in_slots_and_ranges_are_the_sorted_union(
+    seed: int, monkeypatch: Any
+) -> None:
+    """Children sent to later tiers from several slots (as worker threads do), then popped
+    and merged in ranges of values on every core: exactly numpy's unique of what was sent,
+    lowest tier first."""
+    monkeypatch.setattr(ranking, "PARALLEL_UNION", 64)  # ranges even on small pieces
+    monkeypatch.setattr(ranking, "THREADS", 2)
+    rng = np.random.default_rng(seed)
+    pending = ranking._Pending(3)
+    sent: dict[int, list[Any]] = {}
+    for _ in range(int(rng.integers(1, 40))):
+        tier = int(rng.integers(0, 4))
+        codes = rng.integers(0, 1 << int(rng.integers(1, 40)), size=int(rng.integers(0, 3000)))
+        piece = np.unique(codes).astype(np.int64)
+        pending.add([(tier, piece)])
+        pending.note(tier)
+        sent.setdefault(tier, []).append(piece)
+    distinct = sum(int(np.unique(np.concatenate(p)).shape[0]) for p in sent.values())
+    assert distinct <= pending.held <= sum(int(p.shape[0]) for ps in sent.values() for p in ps)
+    for tier in sorted(sent):
+        popped = pending.pop()
+        assert popped is not None and popped[0] == tier
+        assert np.array_equal(popped[1], np.unique(np.concatenate(sent[tier])))
+    assert pending.pop() is None and pending.held == 0
 
 
 def test_a_compressed_tablebase_answers_from_its_packed_codes(tmp_path: Path) -> None:

@@ -19,9 +19,12 @@ import heapq
 import itertools
 import json
 import os
+import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,7 +34,7 @@ import numpy as np
 from ..errors import GameError, InterruptedSolve, TablebaseError
 from ..memory import MemoryWatch
 from ..progress import ProgressCallback
-from ..spaces.pipeline import in_parallel
+from ..spaces.pipeline import THREADS, in_parallel
 from ..spaces.tier_files import file_sha256
 from .building import Loops
 from .packed_codes import ENCODING, unpack
@@ -231,9 +234,7 @@ def save_tier(directory: Path, tier: int, known: Any) -> tuple[CodeSet, dict[str
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, path)
-    digest = hashlib.sha256(array.tobytes()).hexdigest() if array.size else (
-        hashlib.sha256(b"").hexdigest()
-    )  # fmt: skip
+    digest = hashlib.sha256(array.data if array.size else b"").hexdigest()
     found = CodeSet.of(array, path)
     found.release()
     entry = {"tier": tier, "file": name, "sha256": digest, "count": int(array.shape[0])}
@@ -337,7 +338,28 @@ def _union(pieces: list[Any]) -> Any:
     return pieces[0]
 
 
-class _Pending:
+PARALLEL_UNION = 1 << 20
+"""Codes from which a union is cut into ranges of values merged on every core."""
+
+
+def _union_parallel(pieces: list[Any]) -> Any:
+    """``_union`` of the pieces, cut into ranges of values (at quantiles of the largest
+    piece) whose unions are found on every core, then joined: the pieces of a tier are
+    merged when the tier is reached, with no worker running beside."""
+    total = sum(int(p.shape[0]) for p in pieces)
+    if total < PARALLEL_UNION or THREADS <= 1 or len(pieces) < 2:
+        return _union(pieces)
+    largest = max(pieces, key=lambda p: int(p.shape[0]))
+    parts = 4 * THREADS
+    splitters = largest[(np.arange(1, parts) * largest.shape[0]) // parts]
+    cuts = [np.r_[0, np.searchsorted(p, splitters), p.shape[0]] for p in pieces]
+    ranges = [[p[c[k] : c[k + 1]] for p, c in zip(pieces, cuts, strict=True)] for k in range(parts)]
+    found: list[Any] = []
+    in_parallel(ranges, _union, found.append)
+    return np.concatenate(found)
+
+
+class _Stacks:
     """Codes sent to tiers not yet reached, kept per tier as a stack of sorted distinct
     pieces of decreasing sizes: a new piece is merged (linearly, duplicates dropped) into
     the pieces above it no more than twice its size, so each code is merged O(log pieces)
@@ -345,30 +367,68 @@ class _Pending:
 
     def __init__(self) -> None:
         self.pieces: dict[int, list[Any]] = {}
-        self.heap: list[int] = []
+        self.held = 0
 
     def add(self, tier: int, codes: Any) -> None:
-        if tier not in self.pieces:
-            self.pieces[tier] = []
-            heapq.heappush(self.heap, tier)
-        stack = self.pieces[tier]
+        stack = self.pieces.setdefault(tier, [])
+        self.held += int(codes.shape[0])
         while stack and stack[-1].shape[0] <= 2 * codes.shape[0]:
-            codes = merge_distinct(stack.pop(), codes)
+            top = stack.pop()
+            merged = merge_distinct(top, codes)
+            self.held += int(merged.shape[0]) - int(top.shape[0]) - int(codes.shape[0])
+            codes = merged
         stack.append(codes)
 
+    def pop(self, tier: int) -> list[Any]:
+        """The tier's pieces (sorted, distinct), taken out of this slot."""
+        stack = self.pieces.pop(tier, [])
+        self.held -= sum(int(p.shape[0]) for p in stack)
+        return stack
+
+
+class _Pending:
+    """Codes sent to tiers not yet reached, in one ``_Stacks`` slot per worker thread: a
+    thread merges the children it finds into a slot no other thread is using, so merging
+    runs on every core (in one thread it held the others up: 5 of Connect Four 6x4's 10 s);
+    a tier's slots are merged when the tier is reached. The tiers waiting are noted by the
+    calling thread (``note``), which pops them after the workers of a round are done."""
+
+    def __init__(self, slots: int) -> None:
+        self._slots = [_Stacks() for _ in range(max(1, slots))]
+        self._free: queue.SimpleQueue[_Stacks] = queue.SimpleQueue()
+        for slot in self._slots:
+            self._free.put(slot)
+        self._waiting: set[int] = set()
+        self._heap: list[int] = []
+
+    def add(self, groups: list[tuple[int, Any]]) -> None:
+        """Merge each (tier, sorted distinct codes) into a free slot (from any thread)."""
+        slot = self._free.get()
+        try:
+            for tier, codes in groups:
+                slot.add(tier, codes)
+        finally:
+            self._free.put(slot)
+
+    def note(self, tier: int) -> None:
+        """Codes were sent to ``tier`` (calling thread only)."""
+        if tier not in self._waiting:
+            self._waiting.add(tier)
+            heapq.heappush(self._heap, tier)
+
     def pop(self) -> tuple[int, Any] | None:
-        if not self.heap:
+        """The lowest tier waiting and its codes, merged from every slot (calling thread,
+        no worker running)."""
+        if not self._heap:
             return None
-        tier = heapq.heappop(self.heap)
-        stack = self.pieces.pop(tier)
-        codes = stack.pop()
-        while stack:
-            codes = merge_distinct(stack.pop(), codes)
-        return tier, codes
+        tier = heapq.heappop(self._heap)
+        self._waiting.discard(tier)
+        return tier, _union_parallel([p for slot in self._slots for p in slot.pop(tier)])
 
     @property
     def held(self) -> int:
-        return sum(int(p.shape[0]) for stack in self.pieces.values() for p in stack)
+        """Codes held for later tiers (duplicates across slots counted twice)."""
+        return sum(slot.held for slot in self._slots)
 
 
 def discover(
@@ -391,10 +451,18 @@ def discover(
     probe = np.array([root], dtype=np.int64)
     tier_out = np.empty(1, dtype=np.int64)
     loops.tiers(probe, tier_out)
-    pending = _Pending()
-    pending.add(int(tier_out[0]), probe)
+    pending = _Pending(THREADS + 1)
+    pending.add([(int(tier_out[0]), probe)])
+    pending.note(int(tier_out[0]))
     ranking = Ranking({}, {}, int(tier_out[0]), directory=directory)
     found = [0]
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="perfectplay-codes")
+    writing: deque[tuple[int, Future[tuple[CodeSet, dict[str, Any]]]]] = deque()
+
+    def written() -> None:
+        tier, future = writing.popleft()
+        ranking.tiers[tier], ranking.entries[tier] = future.result()
+
     try:
         while (popped := pending.pop()) is not None:
             tier, known = popped
@@ -404,17 +472,18 @@ def discover(
                 inside: list[Any] = []
 
                 def compute(chunk: Any, tier: int = tier) -> _Children:
-                    return _children(loops, name, tier, chunk, describe)
+                    found = _children(loops, name, tier, chunk, describe)
+                    pending.add([(kid, codes) for kid, codes in found.groups if kid != tier])
+                    return found
 
                 def gather(children: _Children, inside: list[Any] = inside,
                            kids: set[int] = kids, tier: int = tier) -> None:  # fmt: skip
                     for kid, codes in children.groups:
-                        if kid == tier:
-                            kids.add(tier)  # moves inside the tier: it is loopy
+                        kids.add(kid)
+                        if kid == tier:  # moves inside the tier: it is loopy
                             inside.append(codes)
-                        else:
-                            kids.add(kid)
-                            pending.add(kid, codes)
+                        else:  # merged into a slot by the worker
+                            pending.note(kid)
                     ranking.expanded += children.expanded
                     ranking.moves += children.moves
                     if memory is not None:
@@ -433,16 +502,24 @@ def discover(
             if directory is None:
                 ranking.tiers[tier] = CodeSet.of(known)
             else:
-                ranking.tiers[tier], ranking.entries[tier] = save_tier(directory, tier, known)
+                # Written beside the search for the next tiers (fsync waits on the disk);
+                # no more than two tiers' codes wait to be written.
+                writing.append((tier, writer.submit(save_tier, directory, tier, known)))
+                while len(writing) > 2:
+                    written()
             ranking.children[tier] = tuple(sorted(kids))
             found[0] += int(known.shape[0])
             del known, frontier  # out of core: only the tiers still being found stay
             if progress is not None:
                 progress(found[0], found[0] + pending.held, level=tier)
+        while writing:
+            written()
     except KeyboardInterrupt:
         raise InterruptedSolve(
             f"interrupted while finding the positions of {name} ({found[0]:,} so far)"
         ) from None
+    finally:
+        writer.shutdown(wait=True, cancel_futures=True)
     ranking.seconds = time.perf_counter() - started
     if directory is not None:
         finish_ranking(directory, ranking, identity or {})
