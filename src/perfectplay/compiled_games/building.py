@@ -30,9 +30,9 @@ RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward"
 """The rule functions a compiled game may write (the first four are required)."""
 
 LOOPS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "unmoves", "find", "find_all",
-         "expand_ranked", "reverse_edges", "gather_parents", "tier_moves", "count_backward",
-         "fill_backward", "find_all_near", "search_end", "search_bounds", "search_moves",
-         "search_play", "search_key",
+         "expand_ranked", "solve_sweep", "reverse_edges", "gather_parents", "tier_moves",
+         "count_backward", "fill_backward", "find_all_near", "search_end", "search_bounds",
+         "search_moves", "search_play", "search_key",
          "start")  # fmt: skip
 
 _lock = threading.Lock()
@@ -53,6 +53,7 @@ class Loops:
     find: Any
     find_all: Any
     expand_ranked: Any
+    solve_sweep: Any
     reverse_edges: Any
     gather_parents: Any
     tier_moves: Any
@@ -293,6 +294,10 @@ def _first_calls(cls: type, loops: dict[str, Any], scored: bool) -> None:
         loops["find"](none, two, 0, 0, 0)
         loops["find_all"](none, two, 0, 0, none, none.copy())
         loops["expand_ranked"](none, none, none, two, 0, 0, np.zeros(0, dtype=np.int8))
+        if not scored:
+            tables, no_records = np.zeros(4, dtype=np.int64), np.zeros(0, dtype=np.uint8)
+            loops["solve_sweep"](none, 0, no_records, none, two, 0, 0, no_records, 0, tables,
+                                 tables, tables)  # fmt: skip
         offsets, parents = loops["reverse_edges"](none, two, 0, 0, 0)
         loops["gather_parents"](none, offsets, parents, none)
         _, inside, targets, _, _, _ = loops["tier_moves"](none, two, 0, 0, 0, 0, 0)

@@ -291,6 +291,60 @@ def expand_ranked(
     return parents[:e], found[:e]
 
 
+def solve_sweep(
+    tier_codes: Any,
+    start: int,
+    records: Any,
+    kid_codes: Any,
+    buckets: Any,
+    base: int,
+    shift: int,
+    kid_records: Any,
+    reached: int,
+    ended: Any,
+    worth: Any,
+    record_of: Any,
+) -> int:
+    """batch_solve_tier's pass over records[i] (index start + i) of a tier whose moves all
+    lead into one other tier (``SweepCodes``: reached, ended, worth, record_of): a position
+    whose record is ``reached`` gets ended[outcome] if it has ended, else
+    record_of[best + 1], best the largest worth of its children's records. The moves are
+    folded as they are made: no list of moves is written. Returns the positions solved,
+    or a negative record_of code (-1 also for a child that is not in the child tier, or a
+    count of moves out of range: the rules are not those the ranking was found with)."""
+    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    hints = np.full(MAX_MOVES, -1, dtype=np.int64)
+    solved = 0
+    for i in range(records.shape[0]):
+        if records[i] != reached:
+            continue
+        s = tier_codes[start + i]
+        o = _outcome(P, s)
+        if o != 0:
+            records[i] = ended[o]
+            solved += 1
+            continue
+        k = _moves(P, s, buffer)
+        if k < 0 or k > MAX_MOVES:
+            return -1
+        best = -1
+        for j in range(k):
+            child = _key(P, _play(P, s, buffer[j]))
+            at = find_near(kid_codes, buckets, base, shift, child, hints[j])
+            if at < 0:
+                return -1
+            hints[j] = at
+            w = worth[kid_records[at]]
+            if w > best:
+                best = w
+        r = record_of[best + 1]
+        if r < 0:
+            return int(r)
+        records[i] = r
+        solved += 1
+    return solved
+
+
 def reverse_edges(codes: Any, buckets: Any, base: int, shift: int, tier: int) -> Any:
     """The moves inside a tier, backward: (offsets, parents) such that the positions from
     which a move leads to index j are parents[offsets[j]:offsets[j + 1]] (indices, once per

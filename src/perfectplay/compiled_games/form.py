@@ -47,6 +47,7 @@ from ..errors import GameError
 from ..memory import MemoryWatch
 from ..progress import ProgressCallback
 from ..protocol import Expansion, SearchRules
+from ..records import SweepCodes
 from ..spaces.pipeline import in_parallel
 from ..values import Value
 from .building import RULES, Loops, compile_game
@@ -136,6 +137,7 @@ class CompiledGame:
             self.batch_tier = self._batch_tier
             self.tier_index = self._tier_index
             self.batch_expand_tier = self._batch_expand_tier
+            self.batch_solve_tier = self._batch_solve_tier
             self.ranked_by_engine = True
             # Un-moves: the game's own, else the moves inside a tier turned around.
             # (The un-move solvers take moves that pass the turn: a game with to_move keeps
@@ -398,6 +400,26 @@ class CompiledGame:
             here.codes, indices, kid.codes, kid.buckets, kid.base, kid.shift, outcome
         )
         return outcome, parents, found
+
+    def _batch_solve_tier(
+        self, tier: int, start: int, records: Any, child_records: Any, codes: SweepCodes
+    ) -> int | None:
+        """The tier protocol's solving sweep, with the ends judged in the same pass (every
+        index is reached; no marking pass records them first); None where the moves do not
+        all lead into one other tier, pass the turn and end in WIN, LOSS or TIE."""
+        ranking = self.ranking()
+        kids = ranking.children.get(tier, ())
+        if len(kids) > 1 or tier in kids or self.scored or "to_move" in self.rule_functions:
+            return None
+        here = ranking.use(tier)
+        assert here is not None
+        kid = ranking.use(kids[0]) if kids else CodeSet.of(np.zeros(0, dtype=np.int64))
+        assert kid is not None
+        loops = self.loops_for(len(here))
+        solved = loops.solve_sweep(here.codes, start, records, kid.codes, kid.buckets,
+                                   kid.base, kid.shift, child_records, codes.reached,
+                                   codes.ended, codes.worth, codes.record_of)  # fmt: skip
+        return int(solved)
 
     def _tier_moves(self, tier: int) -> Any:
         """Every move of a loopy tier laid out for the engine's solver (loopy_edges): each

@@ -43,6 +43,7 @@ from ..spaces.tiers import (
     expand_chunk,
     reach,
     reached_indices,
+    solves_by_sweep,
     sweep_child,
     sweep_tier,
 )
@@ -92,7 +93,7 @@ def solve_tiers(
             else:
                 records = files.partial(tier, size)
                 swept = None
-                if files.ends_recorded(tier):
+                if solves_by_sweep(graph, files, tier):
                     swept = solve_by_sweeps(graph, files, tier, records, progress, done)
                 summary = swept or _solve_tier(
                     graph, files, terminals, tier, records, progress, done

@@ -471,6 +471,15 @@ def sweep_child(graph: TierGraph, tier: int, kids: dict[int, Any], dtype: Any) -
     return np.asarray(next(iter(kids.values())))
 
 
+def solves_by_sweep(graph: TierGraph, files: TierFiles, tier: int) -> bool:
+    """Whether a tier is solved by the game's batch_solve_tier: after batch_mark_tier
+    recorded its ends, or in a game ranked by the engine, whose sweep judges the ends
+    itself (every index is reached; there is no marking pass)."""
+    return graph.hooks.solve_tier is not None and (
+        files.ends_recorded(tier) or graph.hooks.ranked_by_engine
+    )
+
+
 def sweep_tier(
     graph: TierGraph,
     files: TierFiles,

@@ -50,7 +50,7 @@ from ..spaces.tier_files import (
     tier_file_name,
     write_json_atomically,
 )
-from ..spaces.tiers import CHUNK, TierGraph, reach_inside, reach_span
+from ..spaces.tiers import CHUNK, TierGraph, reach_inside, reach_span, solves_by_sweep
 from ..terminals import Terminals
 from .build import build_header
 from .header import Header, existing
@@ -458,7 +458,7 @@ def _solve_span_task(
         files.directory / tier_file_name(tier, "partial"), dtype=files.record.dtype, mode="r"
     ) if graph.sizes[tier] else np.zeros(0, dtype=files.record.dtype)  # fmt: skip
     swept = None
-    if files.ends_recorded(tier):
+    if solves_by_sweep(graph, files, tier):
         swept = solve_span_by_sweep(graph, files, tier, marks, (start, stop))
     if swept is not None:
         out, summary = swept
