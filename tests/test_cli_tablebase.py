@@ -455,6 +455,8 @@ def test_play_db_plays_the_tablebase_best_moves(bases: dict[str, Path]) -> None:
                 break
     child.expect(r"game over: ([^\r\n]*)")
     result = child.match.group(1)
+    child.expect(r"another game\? \(y/n\)> ")
+    child.sendline("n")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

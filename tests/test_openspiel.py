@@ -266,6 +266,7 @@ def test_play_against_perfect_play_typing_action_strings() -> None:
     ):
         child.sendline(child.match.group(1).split()[0])  # the first legal move, as shown
     assert child.match.group(1) in ("a tie", "perfectplay wins")
+    child.sendline("n")  # no other game
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import re
 
 import pexpect
 from cli_script import SCRIPT as CLI
+from rich.console import Console
+
+from perfectplay import solve
+from perfectplay.cli.play import play_games
+from perfectplay.games import Invisible, Subtraction, TicTacToe
+from perfectplay.rules import Rules
 
 PROMPT = r"your move \(([^;]*); undo, hint, quit\)> "
 
@@ -17,12 +24,16 @@ def start(*args: str) -> pexpect.spawn:
 
 
 def play_out(child: pexpect.spawn) -> tuple[str, int]:
-    """Answer every prompt with the first legal move until the game ends."""
+    """Answer every prompt with the first legal move until the game ends, then decline
+    another game."""
     moves = 0
     while True:
         which = child.expect([PROMPT, r"game over: ([^\r\n]*)"])
         if which == 1:
-            return child.match.group(1), moves
+            result = child.match.group(1)
+            child.expect(r"another game\? \(y/n\)> ")
+            child.sendline("n")
+            return result, moves
         legal = child.match.group(1).split()
         child.sendline(legal[0])
         moves += 1
@@ -108,3 +119,76 @@ def test_prompt_lists_exactly_the_legal_moves() -> None:
     child.sendline("quit")
     child.expect(pexpect.EOF)
     assert re.search("bye", child.before or "")
+
+
+def session(game: object, typed: list[str], **options: object) -> str:
+    """What ``play`` prints for a game whose person types ``typed`` (then end of input)."""
+    lines = iter(typed)
+
+    def read(prompt: str) -> str:
+        console.print(prompt)
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    console = Console(file=io.StringIO(), width=200, color_system=None)
+    defaults = {"human_first": True, "always_hint": False}
+    play_games(solve(game), console=console, read=read, **{**defaults, **options})  # type: ignore[arg-type]
+    output = console.file.getvalue()  # type: ignore[attr-defined]
+    assert isinstance(output, str)
+    return output
+
+
+def test_a_move_that_throws_away_a_win_is_named_and_the_last_move_is_shown() -> None:
+    # 10 stones, take 1 or 2: taking 1 leaves 9 (a multiple of 3) and wins; taking 2 loses.
+    game = Subtraction(10, (1, 2))
+    thrown = session(game, ["2"])
+    assert "2 throws away your win: it is now a loss for you" in thrown
+    assert "last move: 2 (you)" in thrown and "(perfectplay)" in thrown
+    kept = session(game, ["1"])
+    assert "throws away" not in kept and "last move: 1 (you)" in kept
+
+
+def test_a_tie_thrown_away_is_named_and_a_tie_kept_is_not() -> None:
+    game = TicTacToe()
+    solution = solve(game)
+    rules = Rules(game)
+    opening = solution.best_move(game.initial())  # perfectplay's, as the first player
+    after = game.play(game.initial(), opening)
+    values = {rules.format_move(mv.move): str(mv.value) for mv in solution.move_values(after)}
+    losing = next(m for m, v in values.items() if v == "loss")
+    tying = next(m for m, v in values.items() if v == "tie")
+    assert f"{losing} throws away your tie: it is now a loss for you" in session(
+        game, [losing], human_first=False
+    )
+    assert "throws away" not in session(game, [tying], human_first=False)
+    assert "throws away" not in session(game, ["5"])  # every opening keeps the tie
+
+
+def test_another_game_is_offered_and_played() -> None:
+    game = Subtraction(4, (1, 2))  # take 1 (3 left), then what is left after the reply
+    once = session(game, ["1", "2", "n"])
+    assert once.count("game over") == 1 and once.count("another game? (y/n)>") == 1
+    twice = session(game, ["1", "2", "y", "1", "2", "n"])
+    assert twice.count("game over: you win") == 2 and twice.count("another game?") == 2
+
+
+def test_a_scored_game_shows_the_score_the_plies_left_and_the_points_so_far() -> None:
+    game = Invisible((3, -1, 5), (2, 4))
+    solution = solve(game)
+    rules = Rules(game)
+    state = game.initial()
+    shown = session(game, ["hint"])
+    value, remoteness = solution.value(state), solution.remoteness(state)
+    sign = "+" if value > 0 else ""
+    plies = f"{remoteness} {'ply' if remoteness == 1 else 'plies'} left"
+    assert f"hint: this position is score {sign}{value:g} for you, {plies}" in shown
+    assert "points so far: you 0, perfectplay 0" in shown
+    # a pass scores the cards played above their jams: the points follow the rewards
+    move = next(m for m in game.moves(state) if game.reward(state, m) == 0)
+    after = game.play(state, move)
+    played = session(game, [rules.format_move(move)])
+    reply = solution.best_move(after)
+    mine, theirs = 0, game.reward(after, reply)
+    assert f"points so far: you {mine}, perfectplay {theirs:g}" in played

@@ -26,7 +26,7 @@ from reference import seen_by_mover, solve_outcomes, successors
 from web_server import get, serving
 
 from perfectplay import build_tablebase, open_tablebase, solve
-from perfectplay.games import ConnectFour, Nim, TicTacToe, WeightedTicTacToe
+from perfectplay.games import ConnectFour, Invisible, Nim, TicTacToe, WeightedTicTacToe
 from perfectplay.rules import Rules
 
 
@@ -61,11 +61,73 @@ def test_tictactoe_positions_match_the_reference() -> None:
                     shown = by_move[rules.format_move(move)]
                     assert shown["value"] == str(seen_by_mover(child_value, same))
                     assert shown["remoteness"] == child_remoteness + 1
-                    assert shown["delta"] == child_remoteness + 1 - remoteness
+                    keeps = shown["value"] == str(value)  # plies compare within one value
+                    assert shown["delta"] == (child_remoteness + 1 - remoteness if keeps else None)
                 best = [m for m in view["moves"] if m["best"]]
                 assert best and best[0] == view["moves"][0]
                 move, state, _ = rng.choice(kids)
                 played.append(rules.format_move(move))
+
+
+def test_the_last_move_is_named_and_marked_on_the_board() -> None:
+    game = TicTacToe()
+    with serving(Rules(game), solve(game)) as base:
+        _, start = get(url(base, []))
+        _, after = get(url(base, ["5", "1"]))
+    assert start["last"] is None and "last" not in start["svg"]
+    assert after["last"] == "1"
+    cells = re.findall(r'<rect class="([^"]*)" x="(\d+)" y="(\d+)"', after["svg"])
+    assert [(x, y) for kind, x, y in cells if "last" in kind.split()] == [("2", "2")]  # cell 1
+    # empty cells show the numbers the move list uses; played ones their marks only
+    numbers = re.findall(r'<text class="number"[^>]*>(\d)</text>', after["svg"])
+    assert numbers == ["2", "3", "4", "6", "7", "8", "9"]
+
+
+def test_connect_four_values_are_on_a_band_and_the_last_disc_is_ringed() -> None:
+    game = ConnectFour(4, 3)
+    solution = solve(game)
+    rules = Rules(game)
+    with serving(rules, solution) as base:
+        _, view = get(url(base, ["2", "2"]))
+    svg = view["svg"]
+    bands = re.findall(r'<rect class="band"[^>]*data-move="(\d)"', svg)
+    assert bands == [m["move"] for m in sorted(view["moves"], key=lambda m: m["move"])]
+    ringed = re.findall(r'<circle class="(disc-[xo]) last" cx="([\d.]+)" cy="([\d.]+)"', svg)
+    discs = re.findall(r'<circle class="(disc-[xo])[^"]*" cx="([\d.]+)" cy="([\d.]+)"', svg)
+    assert len(discs) == 2 and len(ringed) == 1
+    kind, cx, cy = ringed[0]
+    assert kind == "disc-o"  # the second disc in column 2 is O's, on top of X's
+    assert float(cy) == min(float(y) for k, x, y in discs if x == cx)
+    assert "X: red disc" in svg and "O: yellow disc" in svg
+
+
+def test_points_taken_so_far_add_up_the_rewards_of_the_moves_played() -> None:
+    game = Invisible((3, -1, 5), (2, 4))
+    rules = Rules(game)
+    solution = solve(game)
+    rng = random.Random(3)
+    with serving(rules, solution) as base:
+        for _ in range(6):
+            state, played = game.initial(), []
+            taken = {"first": 0, "second": 0}
+            mover = "first"
+            while solution.move_values(state):
+                _, view = get(url(base, played))
+                assert view["taken"] == taken
+                move = rng.choice(game.moves(state))
+                child = game.play(state, move)
+                taken[mover] += game.reward(state, move)
+                if rules.mover_changes(state, child):
+                    mover = "second" if mover == "first" else "first"
+                state = child
+                played.append(rules.format_move(move))
+    _, tictactoe = get_view(TicTacToe(), [])
+    assert tictactoe["taken"] is None  # no rewards, no points
+
+
+def get_view(game: object, moves: list[str]) -> tuple[int, dict[str, object]]:
+    with serving(Rules(game), solve(game)) as base:
+        return get(url(base, moves))
 
 
 def test_the_first_players_value_flips_with_the_mover() -> None:

@@ -137,6 +137,38 @@ def test_perfect_play_answers_for_the_second_player(browser: Any) -> None:
         assert page.url.split("moves=")[1].replace("%2C", ",").split(",")[1] in best
 
 
+def test_blind_play_hides_every_value_and_the_chart_is_labelled(browser: Any) -> None:
+    game = TicTacToe()
+    rules = Rules(game)
+    solution = solve(game)
+    with serving(rules, solution) as base:
+        page = browser.new_page()
+        page.goto(base + "/?moves=5,1")
+        wait_plies(page, 2)
+        assert "last move: 1" in page.locator("#notes").inner_text()
+        chart = page.locator("#chart svg")
+        labels = chart.locator("text").evaluate_all("nodes => nodes.map(n => n.textContent)")
+        assert "ply (move played)" in labels and "tie/draw" in labels
+        assert {"0", "1", "2"} <= set(labels) and {"5", "1"} <= set(labels)  # plies, moves
+        assert any(text.startswith("first player's value") for text in labels)
+        words = ("win", "loss", "tie", "draw")
+        page.check("#blind")
+        buttons = page.locator("#moves button")
+        shown = [buttons.nth(i).inner_text() for i in range(buttons.count())]
+        assert sorted(shown) == sorted(rules.format_move(m) for m in game.moves(
+            rules.play(rules.play(game.initial(), 4), 0)))  # fmt: skip
+        assert not any(word in page.locator("#summary").inner_text() for word in words)
+        assert not page.locator("#chart").is_visible()
+        cell = page.locator('#board rect[data-move="9"]')
+        assert cell.evaluate("e => getComputedStyle(e).fill") == "rgb(236, 239, 241)"
+        page.locator('#board [data-move="9"]').click()  # still playable blind
+        wait_plies(page, 3)
+        assert not any(word in page.locator("#moves").inner_text() for word in words)
+        page.uncheck("#blind")
+        assert any(word in page.locator("#summary").inner_text() for word in words)
+        assert page.locator("#chart").is_visible()
+
+
 @pytest.fixture(scope="module")
 def c4_6x4(tmp_path_factory: Any) -> Path:
     where = tmp_path_factory.mktemp("c4") / "c4-6x4"

@@ -1,7 +1,13 @@
-"""perfectplay play: a game in the terminal against perfect play."""
+"""perfectplay play: a game in the terminal against perfect play.
+
+After each move the board is shown with the move that led to it; perfect play's replies
+are coloured by their value where the terminal has colour (rich leaves it out elsewhere); a
+move of the person that throws away a win or a tie (or, in a scored game, points) is named
+as such at once; at the end another game is offered."""
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -10,11 +16,12 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.text import Text
 
 from ..answers import Answers
 from ..errors import GameError
 from ..rules import Rules
-from ..values import LOSS, Value
+from ..values import LOSS, TIE, WIN, Value
 from .common import db_option, full_solve, game_options, out, solve_options
 from .loader import build_game
 from .present import plies_text, value_text
@@ -65,9 +72,37 @@ def play_command(
     first = side == "first"
     with answers_without_solving(rules, db, max_states, memory) as (answers, _):
         if answers is not None:
-            sys.exit(play_session(answers, human_first=first, always_hint=hint, console=out))
+            sys.exit(play_games(answers, human_first=first, always_hint=hint, console=out))
     solution = full_solve(rules, "auto", max_states, quiet, memory)
-    sys.exit(play_session(solution, human_first=first, always_hint=hint, console=out))
+    sys.exit(play_games(solution, human_first=first, always_hint=hint, console=out))
+
+
+STYLE = {"win": "bold green", "loss": "bold red", "tie": "bold yellow", "draw": "bold yellow"}
+"""Colours of values (for the player they are told to), where the terminal has colour."""
+
+
+def play_games(
+    solution: Answers[Any, Any],
+    *,
+    human_first: bool,
+    always_hint: bool,
+    console: Console,
+    read: Callable[[str], str] = input,
+) -> int:
+    """Games one after another, as long as the person answers yes to another one."""
+    while True:
+        status = play_session(
+            solution, human_first=human_first, always_hint=always_hint, console=console, read=read
+        )
+        if status is not None:
+            return status
+        try:
+            again = read("another game? (y/n)> ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return 0
+        if again not in ("y", "yes"):
+            return 0
 
 
 @dataclass(frozen=True)
@@ -78,6 +113,11 @@ class _Turn:
     human_turn: bool
     human_points: float = 0
     """Rewards and final score, from the person's point of view."""
+    mine: float = 0
+    theirs: float = 0
+    """The points the person and perfectplay collected so far (games with rewards)."""
+    last: str = ""
+    """The last move and who made it ("5 (you)"); empty at the start."""
 
 
 def play_session(
@@ -87,8 +127,9 @@ def play_session(
     always_hint: bool,
     console: Console,
     read: Callable[[str], str] = input,
-) -> int:
-    """Play one game: the person types moves, perfect play answers. Returns an exit status.
+) -> int | None:
+    """Play one game: the person types moves, perfect play answers. Returns an exit status
+    when the person stops, None when the game is over (another may follow).
 
     Bad input gets a message and a new prompt. ``undo`` takes back the person's last move
     (and the reply to it), ``hint`` shows the best moves, ``quit`` (or end of input) stops.
@@ -105,11 +146,16 @@ def play_session(
         if shown_state is not now.state:
             console.print()
             console.print(rules.show(now.state), markup=False, highlight=False)
+            if now.last:
+                console.print(f"last move: {now.last}", markup=False, highlight=False)
+            if rules.reward is not None:
+                console.print(f"points so far: you {_number(now.mine)}, perfectplay "
+                              f"{_number(now.theirs)}", markup=False, highlight=False)  # fmt: skip
             shown_state = now.state
         legal = rules.legal_moves(now.state)
         if not legal:
-            console.print(_final_words(solution, now))
-            return 0
+            console.print(_final_words(solution, now), markup=False, highlight=False)
+            return None
         if not now.human_turn:
             move = _reply(solution, now.state, console)
         else:
@@ -124,6 +170,9 @@ def play_session(
                 continue
             if move is _AGAIN:
                 continue
+            warning = _thrown_away(solution, now.state, move)
+            if warning:
+                console.print(Text(warning, style="bold red"))
             taken_back.append(now)
         now = _after(rules, now, move)
 
@@ -133,12 +182,59 @@ def _reply(solution: Answers[Any, Any], state: Any, console: Console) -> Any:
     move = solution.best_move(state)
     # A move of perfect play is worth to its player what the position is worth to it.
     value, remoteness = solution.value(state), solution.remoteness(state)
-    console.print(
-        f"perfectplay plays {solution.rules.format_move(move)} "
-        f"({value_text(value)} for it, {plies_text(remoteness)})",
-        markup=False,
+    worth = (
+        f"score {_signed(value)} for it, {_left(remoteness)}"
+        if solution.scored
+        else f"{value_text(value)} for it, {plies_text(remoteness)}"
     )
+    line = f"perfectplay plays {solution.rules.format_move(move)} ({worth})"
+    console.print(Text(line, style=STYLE.get(value_text(value), "")))
     return move
+
+
+def _number(points: float) -> str:
+    return str(int(points)) if float(points).is_integer() else str(points)
+
+
+def _signed(value: Any) -> str:
+    """A score with its sign: +2, -1, 0, +inf."""
+    if isinstance(value, Value) or math.isinf(value):
+        return value_text(value)
+    return ("+" if value > 0 else "") + _number(value)
+
+
+def _left(remoteness: int | None) -> str:
+    """ "8 plies left", "1 ply left", or "never ends"."""
+    if remoteness is None:
+        return "never ends"
+    return f"{remoteness} {'ply' if remoteness == 1 else 'plies'} left"
+
+
+RANK = {WIN: 2, TIE: 1, Value.DRAW: 1, LOSS: 0}
+
+
+def _thrown_away(solution: Answers[Any, Any], state: Any, move: Any) -> str:
+    """What the person's move gives up, in words ("" when it keeps the position's value):
+    a win or a tie (a draw) it turns into worse, or in a scored game the points it costs."""
+    before = solution.value(state)
+    after = next((mv for mv in solution.move_values(state) if mv.move == move), None)
+    if after is None or after.value == before:
+        return ""
+    shown = solution.rules.format_move(move)
+    if solution.scored:
+        if after.value >= before:
+            return ""
+        return (
+            f"{shown} costs you {_number(before - after.value)} "
+            f"{'point' if before - after.value == 1 else 'points'}: the score for you is now "
+            f"{_signed(after.value)} (it was {_signed(before)})"
+        )
+    if not isinstance(before, Value) or not isinstance(after.value, Value):
+        return ""
+    if RANK[after.value] >= RANK[before]:
+        return ""
+    now = value_text(after.value)
+    return f"{shown} throws away your {value_text(before)}: it is now a {now} for you"
 
 
 def _ask(
@@ -178,23 +274,26 @@ def _ask(
 
 def _after(rules: Rules[Any, Any], now: _Turn, move: Any) -> _Turn:
     """Where the game stands once ``move`` is played."""
-    points = now.human_points
+    points, mine, theirs = now.human_points, now.mine, now.theirs
     if rules.reward is not None:
         gained = rules.reward(now.state, move)
         points += gained if now.human_turn else -gained
+        mine, theirs = (mine + gained, theirs) if now.human_turn else (mine, theirs + gained)
     child = rules.play(now.state, move)
     turn = not now.human_turn if rules.mover_changes(now.state, child) else now.human_turn
-    return _Turn(child, turn, points)
+    who = "you" if now.human_turn else "perfectplay"
+    return _Turn(child, turn, points, mine, theirs, f"{rules.format_move(move)} ({who})")
 
 
 def _hint(solution: Answers[Any, Any], state: Any) -> str:
     rules = solution.rules
-    value = value_text(solution.value(state))
+    value, remoteness = solution.value(state), solution.remoteness(state)
     best = ", ".join(rules.format_move(m) for m in solution.best_moves(state))
-    worth = f"worth {value} to you" if solution.scored else f"a {value} for you"
-    return (
-        f"hint: this position is {worth} ({plies_text(solution.remoteness(state))}); best: {best}"
-    )
+    if solution.scored:
+        worth = f"score {_signed(value)} for you, {_left(remoteness)}"
+    else:
+        worth = f"a {value_text(value)} for you ({plies_text(remoteness)})"
+    return f"hint: this position is {worth}; best: {best}"
 
 
 def _final_words(solution: Answers[Any, Any], now: _Turn) -> str:

@@ -2,7 +2,10 @@
 
 A game may draw itself with the optional hook ``draw_svg(state) -> str`` (an ``<svg>``
 element; elements carrying ``data-move`` with a move as the game formats it become
-clickable and are coloured by that move's value). The built-ins are drawn from the text of
+clickable and are coloured by that move's value). Values are drawn on the empty cells a move
+fills, or on a band beside the pieces, never on the pieces: Connect Four's red and yellow
+discs carry their letters and keep their colours, its columns' values are on a band above
+them. The last move is marked (class ``last``). The built-ins are drawn from the text of
 their ``show()``: tic-tac-toe and Connect Four as boards whose cells or columns are the
 moves, Nim and subtraction games as rows of tokens (a click takes the token and those to its
 right), Dobutsu shogi and the judge games as boards of letters. Anything else is drawn as
@@ -21,16 +24,17 @@ CELL = 48
 """Pixels per cell of the drawn boards."""
 
 
-def draw(rules: Rules[Any, Any], state: Any, legal: list[str]) -> str:
-    """The SVG of a position; ``legal`` lists its moves as the game formats them."""
+def draw(rules: Rules[Any, Any], state: Any, legal: list[str], last: str | None = None) -> str:
+    """The SVG of a position; ``legal`` lists its moves as the game formats them, ``last``
+    the move that led here (None at the start)."""
     if rules.draw_svg is not None:
         return str(rules.draw_svg(state))
     text = rules.show(state)
     name = rules.name
     if name in ("tictactoe", "weighted-tictactoe"):
-        return _tictactoe(text, set(legal))
+        return _tictactoe(text, set(legal), last)
     if name == "connect-four":
-        return _connect_four(text, set(legal))
+        return _connect_four(text, set(legal), last)
     if name == "nim":
         return _piles(text, set(legal))
     if name in ("subtraction", "stones"):
@@ -47,19 +51,25 @@ def _svg(width: int, height: int, body: list[str]) -> str:
     )
 
 
-def _tictactoe(text: str, legal: set[str]) -> str:
-    """Rows of cells: a digit is an empty cell (the move that marks it), else the mark."""
+def _tictactoe(text: str, legal: set[str], last: str | None) -> str:
+    """Rows of cells: a digit is an empty cell (the move that marks it, its number shown in
+    a corner as the move list names it), else the mark; cells are numbered row by row, so
+    the last move's cell is found by its number."""
     rows = [line.split() for line in text.splitlines() if line.strip()]
     body = []
     for r, row in enumerate(rows):
         for c, token in enumerate(row):
             x, y = c * CELL, r * CELL
+            number = str(r * len(row) + c + 1)
             move = f' data-move="{escape(token)}"' if token in legal else ""
+            marked = " last" if number == last else ""
             body.append(
-                f'<rect class="cell" x="{x + 2}" y="{y + 2}" width="{CELL - 4}" '
+                f'<rect class="cell{marked}" x="{x + 2}" y="{y + 2}" width="{CELL - 4}" '
                 f'height="{CELL - 4}" rx="6"{move}/>'
             )
-            if not token.isdigit():
+            if token.isdigit():
+                body.append(f'<text class="number" x="{x + 7}" y="{y + 16}">{escape(token)}</text>')
+            else:
                 body.append(
                     f'<text class="mark" x="{x + CELL / 2}" y="{y + CELL / 2}">'
                     f"{escape(token)}</text>"
@@ -68,8 +78,14 @@ def _tictactoe(text: str, legal: set[str]) -> str:
     return _svg(width, len(rows) * CELL, body)
 
 
-def _connect_four(text: str, legal: set[str]) -> str:
-    """Rows of ``. X O``, top first, then the column numbers: a column is a move."""
+BAND = 14
+"""Pixels of the band above Connect Four's columns that shows each column's value."""
+
+
+def _connect_four(text: str, legal: set[str], last: str | None) -> str:
+    """Rows of ``. X O``, top first, then the column numbers: a column is a move. Its value
+    is shown on a band above it (the discs keep their colours: X red, O yellow, each with
+    its letter), the last disc played is ringed, and a line says which disc is whose."""
     lines = [line.split() for line in text.splitlines() if line.strip()]
     rows, labels = lines[:-1], lines[-1]
     height, width = len(rows), len(labels)
@@ -77,21 +93,34 @@ def _connect_four(text: str, legal: set[str]) -> str:
     for c, label in enumerate(labels):
         move = f' data-move="{escape(label)}"' if label in legal else ""
         body.append(
-            f'<rect class="column" x="{c * CELL + 1}" y="0" width="{CELL - 2}" '
+            f'<rect class="band" x="{c * CELL + 3}" y="0" width="{CELL - 6}" '
+            f'height="{BAND - 4}" rx="3"{move}/>'
+        )
+        body.append(
+            f'<rect class="column" x="{c * CELL + 1}" y="{BAND}" width="{CELL - 2}" '
             f'height="{height * CELL}" rx="6"{move}/>'
         )
         body.append(
-            f'<text class="label" x="{c * CELL + CELL / 2}" y="{height * CELL + 16}">'
+            f'<text class="label" x="{c * CELL + CELL / 2}" y="{BAND + height * CELL + 16}">'
             f"{escape(label)}</text>"
         )
+    top_disc = {
+        c: next((r for r in range(height) if rows[r][c] != "."), None) for c in range(width)
+    }
     for r, row in enumerate(rows):
         for c, token in enumerate(row):
             kind = {"X": "disc-x", "O": "disc-o"}.get(token, "hole")
-            body.append(
-                f'<circle class="{kind}" cx="{c * CELL + CELL / 2}" cy="{r * CELL + CELL / 2}" '
-                f'r="{CELL / 2 - 6}"/>'
-            )
-    return _svg(width * CELL, height * CELL + 24, body)
+            ringed = " last" if last == labels[c] and top_disc[c] == r else ""
+            cx, cy = c * CELL + CELL / 2, BAND + r * CELL + CELL / 2
+            body.append(f'<circle class="{kind}{ringed}" cx="{cx}" cy="{cy}" r="{CELL / 2 - 6}"/>')
+            if token in ("X", "O"):
+                body.append(f'<text class="disc-letter" x="{cx}" y="{cy}">{token}</text>')
+    bottom = BAND + height * CELL + 24
+    body.append(
+        f'<text class="note" x="2" y="{bottom + 14}">X: red disc, moves first; '
+        "O: yellow disc</text>"
+    )
+    return _svg(max(width * CELL, 230), bottom + 22, body)
 
 
 def _token_rows(counts: list[int], moves: list[Any], labels: list[str]) -> str:

@@ -6,11 +6,15 @@ the initial state and answers, from a solve or a tablebase (``perfectplay.answer
 - ``value`` and ``remoteness`` of the position for the player to move (``win``, ``loss``,
   ``tie``, ``draw``; a number for scored games), its ``grundy`` value where kept;
 - ``moves``: every legal move, best first, with its ``value`` and ``remoteness`` for the
-  player making it and ``delta``, its remoteness minus the position's (0 for a best move of
-  the same value; how much a move hurries or delays the end);
+  player making it and ``delta``, its remoteness minus the position's where the move keeps
+  the position's value (how much it hurries or delays the end; None where the move changes
+  the value: plies are then not comparable);
 - ``best``: the moves of perfect play; ``mover``: ``first`` or ``second``, the player to
-  move; ``history``: each position of the game so far with its value for its mover and for
-  the player who moved first (the chart's curve).
+  move; ``last``: the move that led here (None at the start); ``history``: each position of
+  the game so far with its value for its mover and for the player who moved first (the
+  chart's curve);
+- ``taken``: in games whose moves collect points (``reward``), the points each player
+  (``first``, ``second``) collected so far; None in other games.
 
 A move that is not legal, or text that is none, is a ``BadRequest`` naming the ply.
 """
@@ -48,9 +52,10 @@ def for_first(value: Any, flipped: bool) -> Any:
     return value.flipped() if isinstance(value, Value) else -value
 
 
-def replay(rules: Rules[Any, Any], start: Any, moves: list[str]) -> list[tuple[Any, str]]:
-    """The states along ``moves`` from ``start``: (state, move that led there; "" first)."""
-    path = [(start, "")]
+def replay(rules: Rules[Any, Any], start: Any, moves: list[str]) -> list[tuple[Any, str, Any]]:
+    """The states along ``moves`` from ``start``: (state, the move that led there as the
+    game formats it, the move itself; "" and None first)."""
+    path: list[tuple[Any, str, Any]] = [(start, "", None)]
     state = start
     for ply, text in enumerate(moves, start=1):
         try:
@@ -58,7 +63,7 @@ def replay(rules: Rules[Any, Any], start: Any, moves: list[str]) -> list[tuple[A
         except GameError as exc:
             raise BadRequest(f"move {ply} ({text!r}): {exc}") from None
         state = rules.play(state, move)
-        path.append((state, rules.format_move(move)))
+        path.append((state, rules.format_move(move), move))
     return path
 
 
@@ -71,7 +76,10 @@ def position_view(
     history = []
     first_mover_flipped = False
     previous = path[0][0]
-    for ply, (at, move) in enumerate(path):
+    taken = None if rules.reward is None else {"first": 0.0, "second": 0.0}
+    for ply, (at, move, made) in enumerate(path):
+        if ply and taken is not None and rules.reward is not None:
+            taken["second" if first_mover_flipped else "first"] += rules.reward(previous, made)
         if ply and rules.mover_changes(previous, at):
             first_mover_flipped = not first_mover_flipped
         previous = at
@@ -96,7 +104,7 @@ def position_view(
     listed = []
     for text, mv in zip(legal, ranked, strict=True):
         delta = None
-        if mv.remoteness is not None and remoteness is not None:
+        if mv.remoteness is not None and remoteness is not None and mv.value == value:
             delta = mv.remoteness - remoteness
         listed.append(
             {
@@ -109,9 +117,11 @@ def position_view(
         )
     return {
         "game": rules.name,
-        "played": [move for _, move in path[1:]],
+        "played": [move for _, move, _ in path[1:]],
+        "last": path[-1][1] or None,
+        "taken": None if taken is None else {k: shown(v) for k, v in taken.items()},
         "text": rules.show(state),
-        "svg": draw(rules, state, legal),
+        "svg": draw(rules, state, legal, path[-1][1] or None),
         "to_move": None if rules.to_move is None else str(rules.to_move(state)),
         "mover": history[-1]["mover"],
         "value": shown(value),
