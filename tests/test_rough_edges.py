@@ -4,11 +4,14 @@ or the right word."""
 
 from __future__ import annotations
 
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
-from cli_script import one_line_error, run_cli
+from cli_script import SCRIPT, one_line_error, run_cli
 
 from perfectplay.cli import main
 from perfectplay.cli.params import parameters, parse_assignments
@@ -368,3 +371,39 @@ def test_a_game_far_too_large_for_memory_says_so_at_once(args: list[str], routes
     started = time.perf_counter()
     one_line_error(run_cli(*args, "--memory", "2G"), routes)
     assert time.perf_counter() - started < 30
+
+
+INTERRUPT_IMPORT = """
+import sys
+class Interrupt:  # a Ctrl-C that lands while click, a library of the command line, loads
+    def find_spec(self, name, path, target=None):
+        if name == "click":
+            raise KeyboardInterrupt
+        return None
+sys.meta_path.insert(0, Interrupt())
+import perfectplay_entry
+perfectplay_entry.main()
+"""
+
+
+def test_ctrl_c_while_the_command_line_loads_is_one_line() -> None:
+    done = subprocess.run([sys.executable, "-c", INTERRUPT_IMPORT], capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr == "perfectplay: error: interrupted\n" and done.stdout == ""
+
+
+def test_ctrl_c_at_any_moment_of_start_up_prints_no_traceback() -> None:
+    """The real command, interrupted at moments spread over its start-up: it is either
+    killed before Python handles the signal, or says it was interrupted in one line, or
+    (interrupted after it finished) is done; never a traceback."""
+    for delay in (0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.45, 0.7):
+        child = subprocess.Popen([SCRIPT, "solve", "tictactoe"], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)  # fmt: skip
+        time.sleep(delay)
+        child.send_signal(signal.SIGINT)
+        _out, err = child.communicate(timeout=60)
+        assert "Traceback" not in err, (delay, err)
+        assert child.returncode in (0, 2, -signal.SIGINT), (delay, child.returncode, err)
+        if child.returncode == 2:  # one line, saying what was interrupted
+            assert err.startswith("perfectplay: error: interrupted") and err.count("\n") == 1
