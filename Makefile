@@ -23,7 +23,7 @@ demo: $(VENV)/.installed
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
-	$(BIN)/mypy --strict src/perfectplay
+	$(BIN)/mypy --strict src/perfectplay src/perfectplay_entry
 
 test: lint
 	$(BIN)/python -m pytest

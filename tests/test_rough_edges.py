@@ -4,6 +4,7 @@ or the right word."""
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -371,6 +372,22 @@ def test_a_game_far_too_large_for_memory_says_so_at_once(args: list[str], routes
     started = time.perf_counter()
     one_line_error(run_cli(*args, "--memory", "2G"), routes)
     assert time.perf_counter() - started < 30
+
+
+def test_table_takes_the_book_for_a_member_too_large_and_refuses_one_by_name() -> None:
+    """7x6 Connect Four, a member far too large to solve, is read from the book shipped for
+    it (the first player wins: Allis 1988, Allen 1988); 6x5 within a small budget is
+    refused at once, in one line naming the member and the routes that work."""
+    done = run_cli("table", "connect-four", "-p", "height=6", "--range", "width=7..7", "--json")
+    assert done.returncode == 0, done.stderr
+    table = json.loads(done.stdout)
+    assert table["cell"] == "outcome" and table["cells"] == [{"width": 7, "value": "win"}]
+    refused = one_line_error(
+        run_cli(
+            "table", "connect-four", "-p", "height=5", "--range", "width=6..6", "--memory", "1G"
+        )
+    )
+    assert "-p height=5 -p width=6" in refused and "--save DIR" in refused
 
 
 INTERRUPT_IMPORT = """

@@ -11,13 +11,15 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from ..errors import RangeError
+from ..errors import RangeError, UsageProblem
 from ..periods import find_period
+from ..rules import Rules
 from ..solve import solve
-from .common import emit_json, game_options, json_option, out, solve_options
+from .common import emit_json, game_options, json_option, out, refuse_hopeless, solve_options
 from .loader import build_game
 from .present import value_json, value_text
 from .progress import progress_reporter
+from .search_analysis import answers_without_solving, too_large_to_solve
 
 MAX_CELLS = 100_000
 
@@ -48,6 +50,9 @@ def table_command(
     """Solve a family of games over parameter ranges; find the period of a sequence.
 
     Each cell is the start position's Grundy value (impartial games), outcome or score.
+    A member too large to solve takes the routes analyze takes: the opening book shipped
+    for it and the compiled search (7x6 Connect Four), or one line saying which member
+    cannot be solved in memory, and what can.
 
     Example: perfectplay table subtraction --range stones=0..60 -p take=1,3,4
     """
@@ -155,9 +160,21 @@ def solve_family(
     with progress_reporter("solving the family", quiet=quiet) as report:
         for done, combo in enumerate(combos, start=1):
             assignments = fixed + [f"{n}={v}" for n, v in zip(names, combo, strict=True)]
-            solution = solve(
-                build_game(game, assignments), method, max_states=max_states, memory=memory
-            )
+            rules = Rules(build_game(game, assignments))
+            if method == "auto" and too_large_to_solve(rules):  # the book, or the search
+                with answers_without_solving(rules, None, None, None) as (answers, _):
+                    assert answers is not None
+                    cells[combo] = value_json(answers.value(answers.initial))
+                    what = "outcome"
+                if report is not None:
+                    report(done, len(combos))
+                continue
+            try:
+                refuse_hopeless(rules, memory)
+            except UsageProblem as exc:
+                member = " ".join(f"-p {a}" for a in assignments)
+                raise UsageProblem(f"{game} {member}: {exc}") from None
+            solution = solve(rules.game, method, max_states=max_states, memory=memory)
             if solution.has_grundy:
                 cells[combo] = solution.grundy()
                 what = "Grundy value"
