@@ -5,6 +5,7 @@ or the right word."""
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from cli_script import SCRIPT, one_line_error, run_cli
 from perfectplay.cli import main
 from perfectplay.cli.params import parameters, parse_assignments
 from perfectplay.cli.present import counted, plies_text
+from perfectplay.cli.progress import TierDisplay
 
 GAMES = '''
 from perfectplay import TIE
@@ -424,3 +426,44 @@ def test_ctrl_c_at_any_moment_of_start_up_prints_no_traceback() -> None:
         assert child.returncode in (0, 2, -signal.SIGINT), (delay, child.returncode, err)
         if child.returncode == 2:  # one line, saying what was interrupted
             assert err.startswith("perfectplay: error: interrupted") and err.count("\n") == 1
+
+
+def test_a_tier_build_shows_the_time_left_from_its_rate() -> None:
+    now = [0.0]
+    display = TierDisplay(clock=lambda: now[0])
+    for tier, done in ((0, 1), (1, 400), (2, 1000)):  # marking: 1,000 positions reached
+        assert "marking" in display.describe(done, tier)
+    now[0] = 100.0
+    first = display.describe(100, 2)  # solving starts: no rate yet
+    assert "left" not in first and "100 of 1,000 positions" in first
+    now[0] = 140.0
+    assert display.describe(500, 1).endswith("about 40 s left")  # 400 in 40 s, 500 to go
+    now[0] = 100.0 + 3 * 3600
+    assert display.describe(900, 0).endswith("about 20 min left")
+
+
+def test_a_save_the_disk_cannot_hold_is_refused_at_once_and_its_size_said_otherwise(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Connect Four 5x4's tiers hold 5,621,939 slots, a byte each: with 1 MB free the save
+    is refused before anything is written; with room, the size is said up front."""
+    from perfectplay.cli import tablebases
+
+    real = shutil.disk_usage
+    monkeypatch.setattr(tablebases.shutil, "disk_usage",
+                        lambda path: real(path)._replace(free=1 << 20))  # fmt: skip
+    target = tmp_path / "c4"
+    with pytest.raises(SystemExit) as stopped:
+        main(["solve", "connect-four", "-p", "width=5", "--save", str(target)])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "needs about 5 MB more on disk (5,621,939 slots" in err
+    assert not target.exists() or not any(target.iterdir())
+    monkeypatch.setattr(tablebases.shutil, "disk_usage", real)
+    main(["solve", "connect-four", "-p", "width=4", "-p", "height=3", "--save", str(target)])
+    said = capsys.readouterr().err
+    from perfectplay.games import ConnectFour
+
+    slots = sum(ConnectFour(4, 3).tier_size(t) for t in range(13))  # tiers: discs played
+    assert f"connect-four: at most {slots:,} positions (its tiers' slots), about" in said
+    assert f"about {round(slots / 1024)} KB on disk" in said  # a record of one byte a slot

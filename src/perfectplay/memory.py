@@ -63,10 +63,12 @@ def default_budget() -> int | None:
 
 
 def show_size(size: int) -> str:
-    """Bytes as a person reads them: 3.2 GB, 512 MB."""
+    """Bytes as a person reads them: 3.2 GB, 512 MB, 13 KB."""
     if size >= 1 << 30:
         return f"{size / (1 << 30):.1f} GB"
-    return f"{size / (1 << 20):.0f} MB"
+    if size >= 1 << 20:
+        return f"{size / (1 << 20):.0f} MB"
+    return f"{max(1, round(size / 1024))} KB"
 
 
 def exploring_advice(tiers: bool, search: bool) -> str:

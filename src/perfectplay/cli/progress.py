@@ -105,10 +105,14 @@ class TierDisplay:
     """What a tier-by-tier build has done: tiers and positions marked, then solved.
 
     The solver reports (positions so far, same, level=tier): first while marking what play
-    reaches (tiers root first), then while solving (tiers leaves first, a new count).
+    reaches (tiers root first), then while solving (tiers leaves first, a new count). While
+    solving, the time left is estimated from the rate so far over the positions marked
+    (rough: the tiers near the leaves cost less a position than those near the root).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.clock = clock
+        self.solving_since: float | None = None
         self.solving = False
         self.last: int | None = None
         self.reached: set[int] = set()
@@ -126,9 +130,25 @@ class TierDisplay:
             self.total = done
             return f"marking reachable positions: tier {tier}, {done:,} positions"
         self.solved.add(tier)
+        now = self.clock()
+        if self.solving_since is None:
+            self.solving_since = now
         tiers = f"{len(self.solved)} of {len(self.reached)}" if self.reached else len(self.solved)
         positions = f"{done:,} of {self.total:,}" if self.total >= done else f"{done:,}"
-        return f"solving tier {tier} ({tiers} tiers), {positions} positions"
+        text = f"solving tier {tier} ({tiers} tiers), {positions} positions"
+        elapsed = now - self.solving_since
+        if self.total >= done > 0 and elapsed >= 2:
+            text += f", about {_duration(elapsed * (self.total - done) / done)} left"
+        return text
+
+
+def _duration(seconds: float) -> str:
+    """ "40 s", "12 min", "3.5 h"."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def _bar() -> Progress:

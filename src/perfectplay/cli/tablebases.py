@@ -14,13 +14,16 @@ from typing import Any
 from ..errors import GameError, PerfectplayError, UsageProblem, describe
 from ..games import BUILTINS
 from ..identity import identity_of
+from ..memory import show_size
+from ..records import format_for
 from ..rules import Rules
 from ..solve import solve
+from ..spaces.tiers import TierGraph
 from ..tablebase.build import build_tablebase, damaged_tiers, reopen_damaged
 from ..tablebase.header import Header, TablebaseError, existing, read_header
 from ..tablebase.reader import Tablebase
 from ..values import Value
-from .common import trust_speed_hooks
+from .common import index_space, trust_speed_hooks
 from .loader import build_game
 from .progress import dask_progress, progress_reporter, tier_progress
 
@@ -82,6 +85,8 @@ def build_into(
         raise UsageProblem(
             f"--workers and --scheduler solve tier by tier; {rules.name} has no tiers"
         )
+    if tiered:
+        _check_disk(rules, directory, quiet)
     with _cleared_on_failure(directory, rules.name):
         if workers is not None or scheduler is not None:
             from ..tablebase.dask_build import build_on_dask
@@ -149,6 +154,39 @@ OWN_FILES = re.compile(
     r"|progress\.json)(\.tmp\d*)?"
 )
 """The files a build writes: a directory holding only these is a build to go on with."""
+
+
+def _check_disk(rules: Rules[Any, Any], directory: Path, quiet: bool) -> None:
+    """Before a tier-by-tier build of a game ranked by hand: say how large it is (its tiers'
+    slots: what play reaches is at most that) and refuse at once, in one line, when the
+    disk holds less than the records still to write (a record per slot; the files of a
+    build taken up count as written). A game ranked by the engine learns its size only by
+    finding its positions: nothing is said or checked up front."""
+    found = index_space(rules, 1 << 62)
+    if found is None:
+        return
+    slots = found[0]
+    longest = TierGraph(rules).longest
+    record = format_for(longest if longest is not None else 1 << 8).bytes
+    written = (
+        sum(p.stat().st_size for p in directory.iterdir() if p.is_file())
+        if directory.is_dir()
+        else 0
+    )
+    need = max(0, slots * record - written)
+    where = directory
+    while not where.exists():
+        where = where.parent
+    free = shutil.disk_usage(where).free
+    if need > free:
+        raise UsageProblem(
+            f"--save {directory}: {rules.name}'s tablebase needs about {show_size(need)} more "
+            f"on disk ({slots:,} slots at {record} byte{'s' if record > 1 else ''} each), and "
+            f"{show_size(free)} is free there"
+        )
+    if not quiet:
+        print(f"{rules.name}: at most {slots:,} positions (its tiers' slots), about "
+              f"{show_size(slots * record)} on disk", file=sys.stderr)  # fmt: skip
 
 
 def _check_free(directory: Path) -> None:
