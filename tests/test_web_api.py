@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from cli_script import SCRIPT, run_cli
 from reference import seen_by_mover, solve_outcomes, successors
-from web_server import get, serving
+from web_server import get, serving, serving_home
 
 from perfectplay import build_tablebase, open_tablebase, solve
 from perfectplay.games import ConnectFour, Invisible, Nim, TicTacToe, WeightedTicTacToe
@@ -291,3 +291,38 @@ def test_explore_serves_until_ctrl_c(tmp_path: Path) -> None:
         busy.listen()
         run = run_cli("explore", "tictactoe", "--port", str(busy.getsockname()[1]))
     assert run.returncode == 2 and "cannot serve" in run.stderr
+
+
+def test_the_home_page_lists_every_built_in_game_and_opens_one_as_explore_would() -> None:
+    from perfectplay.games import BUILTINS
+
+    with serving_home() as base:
+        status, listing = get(base + "/api/games")
+        assert status == 200
+        games = {g["name"]: g for g in listing["games"]}
+        assert set(games) == set(BUILTINS)
+        nim = {p["name"]: p for p in games["nim"]["parameters"]}
+        assert nim["piles"]["default"] == "3,4,5" and nim["misere"]["default"] == "false"
+        assert "Nim" in games["nim"]["summary"]
+        status, opened = get(base + "/api/open?game=nim&p=piles%3D1%2C2")
+        assert status == 200 and opened["url"].startswith("/g/")
+        again = get(base + "/api/open?game=nim&p=piles%3D1%2C2")[1]
+        assert again == opened  # one explorer per game and parameters
+        _, view = get(base + opened["url"] + "api/position?moves=")
+        solution = solve(Nim((1, 2)))
+        assert view["value"] == str(solution.value()) and view["grundy"] == 1 ^ 2
+        assert len(view["moves"]) == 3
+        _, about = get(base + opened["url"] + "api/game")
+        assert about["home"] is True and about["game"] == "nim"
+        for query, words in [
+            ("game=chess", "no game called 'chess'"),
+            ("game=nim&p=piles%3Dx", "piles"),
+            ("game=connect-four&p=width%3D6&p=height%3D5", "--save DIR"),
+        ]:
+            status, refused = get(base + "/api/open?" + query)
+            assert status == 400 and words in refused["error"], refused
+            assert "\n" not in refused["error"]
+        status, c4 = get(base + "/api/open?game=connect-four&p=width%3D7&p=height%3D6")
+        assert status == 200  # far too large to solve: the book shipped for it answers
+        _, start = get(base + c4["url"] + "api/position?moves=")
+        assert start["value"] == "win" and start["best"] == ["4"]  # Allis 1988: the centre

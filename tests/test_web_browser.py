@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_server import serving
+from web_server import serving, serving_home
 
 from perfectplay import build_tablebase, open_tablebase, solve
 from perfectplay.games import ConnectFour, TicTacToe
@@ -135,6 +135,40 @@ def test_perfect_play_answers_for_the_second_player(browser: Any) -> None:
         state = rules.play(game.initial(), rules.parse_move(game.initial(), "1"))
         best = {rules.format_move(m) for m in solution.best_moves(state)}
         assert page.url.split("moves=")[1].replace("%2C", ",").split(",")[1] in best
+
+
+def test_the_home_page_opens_a_game_with_the_parameters_typed_in_it(browser: Any) -> None:
+    from perfectplay.games import BUILTINS, Nim
+
+    with serving_home() as base:
+        page = browser.new_page()
+        page.goto(base + "/")
+        page.wait_for_function("document.body.dataset.ready === 'yes'")
+        cards = page.locator("article.game")
+        assert sorted(cards.nth(i).get_attribute("data-game") for i in range(cards.count())) == (
+            sorted(BUILTINS)
+        )
+        nim = page.locator('article.game[data-game="nim"]')
+        assert nim.locator('input[name="piles"]').input_value() == "3,4,5"  # the default
+        nim.locator('input[name="piles"]').fill("oops")
+        nim.locator("button").click()
+        page.wait_for_function("document.querySelector('article[data-game=nim] .error')"
+                               ".textContent.includes('piles')")  # fmt: skip
+        nim.locator('input[name="piles"]').fill("2,5")
+        nim.locator("button").click()
+        page.wait_for_url("**/g/*/")
+        wait_plies(page, 0)
+        solution = solve(Nim((2, 5)))
+        buttons = page.locator("#moves button")
+        assert buttons.count() == len(solution.move_values(solution.initial)) == 7
+        assert str(solution.value()) in page.locator("#value").inner_text()
+        assert page.locator("#home").is_visible()
+        page.locator('#board [data-move="2:3"]').click()  # take 3 of pile 2: 2 and 2 left
+        wait_plies(page, 1)
+        assert "loss" in page.locator("#value").inner_text()  # equal piles lose
+        page.locator("#home").click()
+        page.wait_for_function("document.body.dataset.ready === 'yes'")
+        assert page.locator("article.game").count() == len(BUILTINS)
 
 
 def test_blind_play_hides_every_value_and_the_chart_is_labelled(browser: Any) -> None:

@@ -22,9 +22,28 @@ from perfectplay.web.app import create_app  # noqa: E402
 @contextmanager
 def serving(rules: Any, answers: Any, source: str = "test") -> Iterator[str]:
     """The explorer of ``answers`` served until the block ends; yields its base URL."""
-    config = uvicorn.Config(
-        create_app(rules, answers, source), host="127.0.0.1", port=0, log_level="warning"
-    )
+    with serving_app(create_app(rules, answers, source)) as base:
+        yield base
+
+
+@contextmanager
+def serving_home() -> Iterator[str]:
+    """The home page of the built-in games, opened as ``perfectplay explore`` opens them."""
+    from contextlib import ExitStack
+
+    from perfectplay.cli.web_command import home_games, home_opener
+    from perfectplay.web.hub import create_hub
+
+    with ExitStack() as stack, serving_app(
+        create_hub(home_games(), home_opener(stack, None, None))
+    ) as base:  # fmt: skip
+        yield base
+
+
+@contextmanager
+def serving_app(app: Any) -> Iterator[str]:
+    """An ASGI app served until the block ends; yields its base URL."""
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

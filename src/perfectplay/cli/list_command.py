@@ -28,7 +28,7 @@ def list_games() -> None:
     for name, cls in BUILTINS.items():
         doc = summary(cls.__doc__ or "")
         params = "\n".join(
-            f"{p.name}: {p.type_name}" + ("" if p.required else f" = {_show_default(p.default)}")
+            f"{p.name}: {p.type_name}" + ("" if p.required else f" = {show_default(p.default)}")
             for p in parameters(cls)
         )
         table.add_row(name, doc, params or "-")
@@ -60,7 +60,8 @@ def _has_tiers(cls: type) -> bool:
         return False
 
 
-def _show_default(value: Any) -> str:
+def show_default(value: Any) -> str:
+    """A default value as ``-p NAME=VALUE`` takes it: 3,4,5 for a tuple, true for True."""
     if isinstance(value, tuple):
         return ",".join(map(str, value))
     return str(value).lower() if isinstance(value, bool) else str(value)

@@ -31,16 +31,25 @@ MAX_MOVES = 10_000
 """A request naming more moves than this is refused (no game here is that long)."""
 
 
-def create_app(rules: Rules[Any, Any], answers: Answers[Any, Any], source: str) -> Starlette:
+def create_app(
+    rules: Rules[Any, Any], answers: Answers[Any, Any], source: str, home: bool = False
+) -> Starlette:
     """The explorer for one solved game; ``source`` says where its answers come from (a
-    tablebase directory, or a solve), for the page's header."""
+    tablebase directory, or a solve), for the page's header; ``home``: it was opened from
+    the home page of games (``hub``), which the page then links back to. The page asks its
+    API by relative paths, so that it works wherever it is mounted."""
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
     async def game(request: Request) -> Response:
         return JSONResponse(
-            {"game": rules.name, "source": source, "start": rules.show(answers.initial)}
+            {
+                "game": rules.name,
+                "source": source,
+                "start": rules.show(answers.initial),
+                "home": home,
+            }
         )
 
     async def position(request: Request) -> Response:

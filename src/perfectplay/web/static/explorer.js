@@ -47,7 +47,7 @@ function describe(value, remoteness) {
 
 async function load(moves, push) {
   const query = moves.map(encodeURIComponent).join(",");
-  const response = await fetch(`/api/position?moves=${query}`);
+  const response = await fetch(`api/position?moves=${query}`);
   const data = await response.json();
   if (!response.ok) {
     document.getElementById("error").textContent = data.error;
@@ -209,10 +209,11 @@ document.getElementById("blind").addEventListener("change", (event) => {
 });
 window.addEventListener("popstate", () => load(movesFromUrl(), false));
 
-fetch("/api/game")
+fetch("api/game")
   .then((r) => r.json())
   .then((game) => {
     document.getElementById("title").textContent = `perfectplay: ${game.game}`;
     document.getElementById("source").textContent = game.source;
+    document.getElementById("home").hidden = !game.home;
   });
 load(movesFromUrl(), false);
