@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench bench-compiled bench-gamesmanone bench-tiers bench-dobutsu bench-dask bench-contest bench-search bench-play peers clean
+.PHONY: demo test lint bench bench-compiled bench-gamesmanone bench-tiers bench-tiers-huge bench-dobutsu bench-dask bench-contest bench-search bench-play peers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,9 @@ bench-gamesmanone: $(VENV)/.installed
 
 bench-tiers: $(VENV)/.installed
 	$(BIN)/python bench/tiers.py
+
+bench-tiers-huge: $(VENV)/.installed
+	$(BIN)/python bench/tiers.py --huge --dir $(or $(DIR),/tmp/perfectplay-bench)
 
 bench-dobutsu: $(VENV)/.installed
 	$(BIN)/python bench/dobutsu.py

@@ -23,6 +23,10 @@ EXPECTED = {  # (positions, start value, remoteness)
     (4, 4): (161_029, "TIE", 16),
     (5, 4): (3_945_711, "TIE", 20),
     (6, 4): (94_910_577, "LOSS", 24),
+    # John Tromp's table (tromp.github.io/c4/c4.html): positions reachable from the empty
+    # board, both boards drawn; the game ends on move 30 (Steininger's table, c4 README).
+    (6, 5): (2_818_972_642, "TIE", 30),
+    (5, 6): (1_044_334_437, "TIE", 30),
 }
 
 

@@ -1,10 +1,15 @@
 """Tiered solving and tablebases: time, memory per position, size on disk, probe speed.
 
-Run: make bench-tiers   (or .venv/bin/python bench/tiers.py [--large] [--graph] [--dir D])
+Run: make bench-tiers   (or .venv/bin/python bench/tiers.py [--large] [--huge] [--graph]
+[--dir D])
 Each solve runs in a fresh process, so its peak memory is its own. Default: Connect Four
-5x4; --large adds 6x4 (94.9 million positions, about two minutes); --graph also solves
-each board in memory (6x4 needs about 8 GB) for the side-by-side figure. When gcc is
-there, bench/c4ref.py (a tight C solver) runs on the same boards for the time ratio.
+5x4; --large adds 6x4 (94.9 million positions, about two minutes); --huge runs 6x5 and 5x6
+(2.8 and 1.0 billion positions: each about ten minutes, 10 GB of disk, and the C
+reference's 13.5 GB of memory for 6x5), one thread count only; --graph also solves each
+board in memory (6x4 needs about 8 GB) for the side-by-side figure. When gcc is there,
+bench/c4ref.py (a tight C solver) runs on the same boards for the time ratio. Every
+board's count, value and remoteness are checked against the published ones (John Tromp's
+table; bench/c4ref.py's EXPECTED): a mismatch ends the bench with exit status 1.
 Targets (issue 10): at most 4 bytes of peak memory per reachable position, time within 3x
 of a tight C solver; compressed, at most 2.5 bits per position with remoteness (1.2 for
 values alone); a warm probe in at most 5 microseconds; analyze --db from a fresh process
@@ -67,8 +72,11 @@ def run_child(*args: str, threads: int | None = None) -> Any:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def disk_figures(directory: Path, width: int, height: int) -> dict[str, float]:
-    """Compress the tablebase; bits per position with remoteness and for values alone."""
+def disk_figures(
+    directory: Path, width: int, height: int, level: int = 19, values_alone: bool = True
+) -> dict[str, float]:
+    """Compress the tablebase at zstd ``level``; bits per position with remoteness and (with
+    ``values_alone``, at level 19 in one thread) for values alone."""
     import numpy as np
     import zstandard
 
@@ -78,13 +86,13 @@ def disk_figures(directory: Path, width: int, height: int) -> dict[str, float]:
     header = read_header(directory)
     target = directory.with_name(directory.name + "-zst")
     shutil.rmtree(target, ignore_errors=True)
-    write_header(target, compress(directory, target, header))
+    write_header(target, compress(directory, target, header, level=level))
     positions = header.counts()["positions"]
     packed = sum(p.stat().st_size for p in target.glob("tier-*"))
     values_only = 0
     squeeze = zstandard.ZstdCompressor(level=19)
     shift = 8 * header.record_bytes - 3
-    for entry in header.tiers.values():
+    for entry in header.tiers.values() if values_alone else ():
         records = np.fromfile(directory / entry.file, dtype=f"<u{header.record_bytes}")
         codes = (records >> shift).astype(np.uint8)
         for i in range(0, codes.shape[0], BLOCK_RECORDS):
@@ -171,6 +179,7 @@ def c_reference(width: int, height: int) -> Any:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--large", action="store_true", help="also Connect Four 6x4")
+    parser.add_argument("--huge", action="store_true", help="Connect Four 6x5 and 5x6 only")
     parser.add_argument("--graph", action="store_true", help="also solve in memory")
     parser.add_argument("--dir", default="/tmp/perfectplay-bench", help="tablebases go here")
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
@@ -180,33 +189,56 @@ def main() -> None:
         child_build(int(width), int(height), directory, graph == "graph")
         return
     boards = [(5, 4)] + ([(6, 4)] if args.large else [])
+    if args.huge:
+        boards = [(6, 5), (5, 6)]
+    sys.path.insert(0, str(HERE))
+    from c4ref import EXPECTED
+
+    wrong = []
     for width, height in boards:
         directory = Path(args.dir) / f"connect-four-{width}x{height}"
         tiered = run_child(str(width), str(height), str(directory), "tiers")
         n = tiered["positions"]
         print(f"Connect Four {width}x{height}: {n:,} positions, start {tiered['value']} "
               f"in {tiered['remoteness']}")  # fmt: skip
+        published = EXPECTED.get((width, height))
+        got = (n, tiered["value"].upper(), tiered["remoteness"])
+        if published is not None and got != published:
+            wrong.append(f"{width}x{height}: {got}, published {published}")
+            print(f"  MISMATCH: published {published}")
         _line("tiered solve", tiered, n)
-        one = run_child(str(width), str(height), str(directory), "tiers", threads=1)
-        _line("  on one core", one, n)
+        one = None
+        if not args.huge:  # (the huge boards: one thread count, the time is long)
+            one = run_child(str(width), str(height), str(directory), "tiers", threads=1)
+            _line("  on one core", one, n)
         if args.graph:
             _line("explored in memory", run_child(str(width), str(height), "-", "graph"), n)
         reference = c_reference(width, height)
         if reference is not None:
             ratio = tiered["seconds"] / reference["seconds"]
-            alone = one["seconds"] / reference["seconds"]
+            alone = (
+                ""
+                if one is None
+                else f" ({one['seconds'] / reference['seconds']:.1f}x on one core)"
+            )
+            memory = tiered["peak"] / 2**20 / reference["peak_mb"]
             print(f"  {'C reference':<22}{reference['seconds']:>8.2f} s"
-                  f"{reference['peak_mb']:>9,.0f} MB   tiered / C = {ratio:.1f}x "
-                  f"({alone:.1f}x on one core)")  # fmt: skip
-        disk = disk_figures(directory, width, height)
+                  f"{reference['peak_mb']:>9,.0f} MB   tiered / C = {ratio:.1f}x{alone}, "
+                  f"memory {memory:.2f}x")  # fmt: skip
+        level = 12 if args.huge else 19  # (level 19 writes 3 MB/s a core: an hour for 6x5)
+        disk = disk_figures(directory, width, height, level, values_alone=not args.huge)
+        alone = "" if args.huge else f", {disk['value_bits']:.2f} for values alone"
         print(f"  on disk: {disk['raw_bits']:.2f} bits/position raw, {disk['bits']:.2f} "
-              f"compressed, {disk['value_bits']:.2f} for values alone")  # fmt: skip
+              f"compressed (zstd level {level}){alone}", flush=True)  # fmt: skip
         probes = probe_figures(directory, width, height)
         print(f"  probe, warm: {probes['probe_us']:.1f} us mapped, "
               f"{probes['zst_probe_us']:.1f} us compressed")  # fmt: skip
         seconds = analyze_seconds(directory, width, height)
         shown = "failed" if seconds is None else f"{seconds:.2f} s"
-        print(f"  analyze --db --moves 4,4 from a fresh process: {shown}")
+        print(f"  analyze --db --moves 4,4 from a fresh process: {shown}", flush=True)
+    if wrong:
+        print("counts that differ from the published ones: " + "; ".join(wrong))
+        sys.exit(1)
 
 
 def _line(label: str, figures: dict[str, Any], positions: int) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from ..errors import GameNotFound, InputError, PerfectplayError, UsageProblem
-from .common import emit_json, json_option, print_rows
+from .common import emit_json, json_option, params_option, print_rows
 from .params import parse_assignments
 
 NESTED_LIMIT = 200_000
@@ -36,14 +36,7 @@ OUTCOMES = {
 
 @click.command("cgt")
 @click.argument("game", required=False)
-@click.option(
-    "--param",
-    "-p",
-    "params",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="A parameter of the game's constructor; repeatable.",
-)
+@params_option
 @click.option("--position", metavar="TEXT", help="The position to value (the game's notation).")
 @click.option("--expr", metavar="EXPR", help='A value or sum to evaluate, e.g. "{1|-1} + ^ + *".')
 @click.option(

@@ -23,17 +23,20 @@ from .progress import progress_reporter
 out = Console(highlight=False)
 
 
+params_option = click.option(
+    "--param",
+    "-p",
+    "params",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A parameter of the game's constructor; repeatable.",
+)
+"""The --param option of every command that names a game."""
+
+
 def game_options(command: Any) -> Any:
     """The GAME argument and --param option every game command takes."""
-    command = click.option(
-        "--param",
-        "-p",
-        "params",
-        multiple=True,
-        metavar="NAME=VALUE",
-        help="A parameter of the game's constructor; repeatable.",
-    )(command)
-    return click.argument("game")(command)
+    return click.argument("game")(params_option(command))
 
 
 def _memory(ctx: click.Context, param: click.Parameter, text: str | None) -> int | None:

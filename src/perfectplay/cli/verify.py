@@ -11,7 +11,7 @@ import click
 from ..errors import TablebaseError, TablebaseMismatch
 from ..tablebase.reader import open_tablebase
 from ..tablebase.verify import verify
-from .common import emit_json, json_option, out, print_rows
+from .common import emit_json, json_option, out, params_option, print_rows
 from .present import counted
 from .progress import working
 from .tablebases import game_of
@@ -20,14 +20,7 @@ from .tablebases import game_of
 @click.command("verify")
 @click.argument("directory", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
 @click.argument("game", required=False)
-@click.option(
-    "--param",
-    "-p",
-    "params",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="A parameter of GAME's constructor; repeatable.",
-)
+@params_option
 @click.option(
     "--samples",
     type=click.IntRange(min=0),

@@ -15,7 +15,7 @@ import click
 from ..errors import UsageProblem
 from ..games import BUILTINS
 from ..rules import Rules
-from .common import db_option, full_solve, out, solve_options
+from .common import db_option, full_solve, out, params_option, solve_options
 from .list_command import show_default, summary
 from .loader import build_game
 from .params import parameters
@@ -23,14 +23,7 @@ from .search_analysis import answers_without_solving
 
 
 @click.command("explore")
-@click.option(
-    "--param",
-    "-p",
-    "params",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="A parameter of the game's constructor; repeatable.",
-)
+@params_option
 @click.argument("game", required=False)
 @click.option("--port", type=int, default=8000, show_default=True, help="Port to serve on.")
 @click.option(

@@ -384,15 +384,27 @@ class CompiledGame:
         loops = self.loops_for(1)  # one probe: no compiler to load for it
         return tier, int(loops.find(found.codes, found.buckets, found.base, found.shift, code))
 
+    def _into_one_tier(self, tier: int) -> tuple[CodeSet, CodeSet | None] | None:
+        """(the tier's codes, its one child tier's, None when it has none) for a tier whose
+        moves lead into at most one other tier and pass the turn, in a game that ends in
+        WIN, LOSS or TIE; None for any other tier (no single pass then)."""
+        ranking = self.ranking()
+        kids = ranking.children.get(tier, ())
+        if len(kids) > 1 or tier in kids or self.scored or "to_move" in self.rule_functions:
+            return None
+        here = ranking.use(tier)
+        assert here is not None
+        return here, ranking.use(kids[0]) if kids else None
+
     def _batch_expand_tier(self, tier: int, indices: Any) -> Any:
         """(outcome, parents, child indices) of positions of a tier whose moves lead into one
         other tier; None when they do not (the tier solver then goes step by step)."""
-        ranking = self.ranking()
-        kids = ranking.children.get(tier, ())
-        if len(kids) != 1 or kids[0] == tier or self.scored or "to_move" in self.rule_functions:
+        sets = self._into_one_tier(tier)
+        if sets is None:
             return None
-        here, kid = ranking.use(tier), ranking.use(kids[0])
-        assert here is not None and kid is not None
+        here, kid = sets
+        if kid is None:
+            return None
         indices = np.ascontiguousarray(indices, dtype=np.int64)
         outcome = np.empty(indices.shape[0], dtype=np.int8)
         loops = self.loops_for(len(here))
@@ -407,14 +419,12 @@ class CompiledGame:
         """The tier protocol's solving sweep, with the ends judged in the same pass (every
         index is reached; no marking pass records them first); None where the moves do not
         all lead into one other tier, pass the turn and end in WIN, LOSS or TIE."""
-        ranking = self.ranking()
-        kids = ranking.children.get(tier, ())
-        if len(kids) > 1 or tier in kids or self.scored or "to_move" in self.rule_functions:
+        sets = self._into_one_tier(tier)
+        if sets is None:
             return None
-        here = ranking.use(tier)
-        assert here is not None
-        kid = ranking.use(kids[0]) if kids else CodeSet.of(np.zeros(0, dtype=np.int64))
-        assert kid is not None
+        here, kid = sets
+        if kid is None:  # a tier whose every position has ended
+            kid = CodeSet.of(np.zeros(0, dtype=np.int64))
         loops = self.loops_for(len(here))
         solved = loops.solve_sweep(here.codes, start, records, kid.codes, kid.buckets,
                                    kid.base, kid.shift, child_records, codes.reached,

@@ -12,12 +12,14 @@ import shutil
 import sys
 import threading
 from collections import OrderedDict
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..records import RecordFormat
+from ..spaces.pipeline import in_parallel
 from ..spaces.tier_files import file_sha256, tier_file_name
 from .header import Header, TablebaseError
 
@@ -25,6 +27,8 @@ if TYPE_CHECKING:
     from .header import TierEntry
 
 BLOCK_RECORDS = 1 << 16
+TASK_BLOCKS = 64
+"""Blocks compressed by one task of ``compress`` (tasks run on every core, in order)."""
 KEEP_BLOCKS = 32
 """Blocks kept per tier (2 MB of 1-byte records, 4 MB of 2-byte ones)."""
 
@@ -136,14 +140,27 @@ def compress(source: Path, target: Path, header: Header, level: int = 19) -> Hea
         raise TablebaseError(f"{source} is compressed already")
     target.mkdir(parents=True, exist_ok=True)
     record = RecordFormat(header.record_bytes)
-    compressor = zstandard.ZstdCompressor(level=level, write_checksum=True)
+    local = threading.local()  # a compressor per thread: they are not shared
+
+    def frames_of(records: Any, span: tuple[int, int]) -> list[bytes]:
+        compressor = getattr(local, "compressor", None)
+        if compressor is None:
+            compressor = local.compressor = zstandard.ZstdCompressor(
+                level=level, write_checksum=True
+            )
+        return [
+            compressor.compress(records[i : min(i + BLOCK_RECORDS, span[1])].tobytes())
+            for i in range(span[0], span[1], BLOCK_RECORDS)
+        ]
+
     tiers = []
     for entry in header.tiers.values():
         records = _verified(source, entry, record)
-        frames = [
-            compressor.compress(records[i : i + BLOCK_RECORDS].tobytes())
-            for i in range(0, entry.size, BLOCK_RECORDS)
-        ]
+        frames: list[bytes] = []
+        step = BLOCK_RECORDS * TASK_BLOCKS
+        spans = [(a, min(a + step, entry.size)) for a in range(0, entry.size, step)]
+        # zstd lets go of the GIL: the blocks are compressed on every core, kept in order.
+        in_parallel(spans, partial(frames_of, records), frames.extend)
         offsets = np.zeros(len(frames) + 1, dtype="<u8")
         np.cumsum([len(f) for f in frames], out=offsets[1:])
         data_name, index_name = tier_file_name(entry.tier, "zst"), tier_file_name(entry.tier, "idx")

@@ -31,6 +31,11 @@ MAX_MOVES = 10_000
 """A request naming more moves than this is refused (no game here is that long)."""
 
 
+async def not_found(request: Request, exc: Exception) -> Response:
+    """An unknown path: ``404`` and ``{"error": "no such page: PATH"}``."""
+    return JSONResponse({"error": f"no such page: {request.url.path}"}, status_code=404)
+
+
 def create_app(
     rules: Rules[Any, Any], answers: Answers[Any, Any], source: str, home: bool = False
 ) -> Starlette:
@@ -63,9 +68,6 @@ def create_app(
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse(view)
 
-    async def missing(request: Request, exc: Exception) -> Response:
-        return JSONResponse({"error": f"no such page: {request.url.path}"}, status_code=404)
-
     return Starlette(
         routes=[
             Route("/", page),
@@ -73,5 +75,5 @@ def create_app(
             Route("/api/position", position),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
-        exception_handlers={404: missing},
+        exception_handlers={404: not_found},
     )

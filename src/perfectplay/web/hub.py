@@ -30,7 +30,7 @@ from starlette.types import Receive, Scope, Send
 from ..answers import Answers
 from ..errors import PerfectplayError
 from ..rules import Rules
-from .app import create_app
+from .app import create_app, not_found
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -70,9 +70,6 @@ def create_hub(games: list[dict[str, Any]], open_game: Opener) -> Any:
                 opened[key] = create_app(rules, answers, source, home=True)
         return JSONResponse({"url": f"/g/{key}/"})
 
-    async def missing(request: Request, exc: Exception) -> Response:
-        return JSONResponse({"error": f"no such page: {request.url.path}"}, status_code=404)
-
     hub = Starlette(
         routes=[
             Route("/", page),
@@ -80,7 +77,7 @@ def create_hub(games: list[dict[str, Any]], open_game: Opener) -> Any:
             Route("/api/open", open_one),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
-        exception_handlers={404: missing},
+        exception_handlers={404: not_found},
     )
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
