@@ -449,6 +449,7 @@ def test_a_save_the_disk_cannot_hold_is_refused_at_once_and_its_size_said_otherw
     is refused before anything is written; with room, the size is said up front."""
     from perfectplay.cli import tablebases
 
+    monkeypatch.setenv("PERFECTPLAY_CACHE", str(tmp_path / "cache"))  # no rate known yet
     real = shutil.disk_usage
     monkeypatch.setattr(tablebases.shutil, "disk_usage",
                         lambda path: real(path)._replace(free=1 << 20))  # fmt: skip
@@ -467,3 +468,8 @@ def test_a_save_the_disk_cannot_hold_is_refused_at_once_and_its_size_said_otherw
     slots = sum(ConnectFour(4, 3).tier_size(t) for t in range(13))  # tiers: discs played
     assert f"connect-four: at most {slots:,} positions (its tiers' slots), about" in said
     assert f"about {round(slots / 1024)} KB on disk" in said  # a record of one byte a slot
+    assert "on this machine" not in said  # no build of it here yet to take the rate of
+    main(["solve", "connect-four", "-p", "width=4", "-p", "height=3", "--save",
+          str(tmp_path / "again")])  # fmt: skip
+    again = capsys.readouterr().err
+    assert "on this machine (at the rate of its last whole tier-by-tier solve here)" in again

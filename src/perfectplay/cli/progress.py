@@ -138,12 +138,14 @@ class TierDisplay:
         text = f"solving tier {tier} ({tiers} tiers), {positions} positions"
         elapsed = now - self.solving_since
         if self.total >= done > 0 and elapsed >= 2:
-            text += f", about {_duration(elapsed * (self.total - done) / done)} left"
+            text += f", about {duration_text(elapsed * (self.total - done) / done)} left"
         return text
 
 
-def _duration(seconds: float) -> str:
-    """ "40 s", "12 min", "3.5 h"."""
+def duration_text(seconds: float) -> str:
+    """ "under a second", "40 s", "12 min", "3.5 h"."""
+    if seconds < 1:
+        return "under a second"
     if seconds < 90:
         return f"{seconds:.0f} s"
     if seconds < 90 * 60:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
 import sys
@@ -19,13 +21,14 @@ from ..records import format_for
 from ..rules import Rules
 from ..solve import solve
 from ..spaces.tiers import TierGraph
+from ..specialised import cache_directory
 from ..tablebase.build import build_tablebase, damaged_tiers, reopen_damaged
 from ..tablebase.header import Header, TablebaseError, existing, read_header
 from ..tablebase.reader import Tablebase
 from ..values import Value
 from .common import index_space, trust_speed_hooks
 from .loader import build_game
-from .progress import dask_progress, progress_reporter, tier_progress
+from .progress import dask_progress, duration_text, progress_reporter, tier_progress
 
 
 @dataclass(frozen=True)
@@ -102,8 +105,12 @@ def build_into(
                 )
             return Built(header, seconds, "tiers on Dask", reused=False)
         if tiered:
+            fresh = not directory.is_dir() or not any(directory.iterdir())
             with tier_progress(quiet=quiet) as report:
                 header, seconds = build_tablebase(rules, directory, progress=report, memory=memory)
+            slots = index_space(rules, 1 << 62)
+            if fresh and slots is not None:  # a whole build: its rate says what to expect
+                remember_rate(rules, slots[0] / max(seconds, 1e-9))
             return Built(header, seconds, "tiers", reused=False)
         with progress_reporter("exploring", quiet=quiet) as report:
             solution = solve(rules, method, max_states=max_states, progress=report, memory=memory)
@@ -185,8 +192,45 @@ def _check_disk(rules: Rules[Any, Any], directory: Path, quiet: bool) -> None:
             f"{show_size(free)} is free there"
         )
     if not quiet:
+        rate = remembered_rate(rules)
+        when = "" if rate is None else (
+            f", about {duration_text(slots / rate)} on this machine (at the rate of its last "
+            "whole tier-by-tier solve here)"
+        )  # fmt: skip
         print(f"{rules.name}: at most {slots:,} positions (its tiers' slots), about "
-              f"{show_size(slots * record)} on disk", file=sys.stderr)  # fmt: skip
+              f"{show_size(slots * record)} on disk{when}", file=sys.stderr)  # fmt: skip
+
+
+RATES = "rates.json"
+"""In the cache directory: slots a second of each game's last whole tier-by-tier build on
+this machine (by game name), for the estimate a build shows before it starts."""
+
+
+def remembered_rate(rules: Rules[Any, Any]) -> float | None:
+    """Slots a second of the last whole build of this game here; None if none (or the file
+    cannot be read: it is only a hint)."""
+    try:
+        rate = json.loads((cache_directory() / RATES).read_text()).get(rules.name)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return float(rate) if isinstance(rate, (int, float)) and rate > 0 else None
+
+
+def remember_rate(rules: Rules[Any, Any], rate: float) -> None:
+    """Keep this build's rate for the next estimate (written whole, atomically; a failure
+    to write is ignored)."""
+    path = cache_directory() / RATES
+    try:
+        known = json.loads(path.read_text()) if path.is_file() else {}
+        if not isinstance(known, dict):
+            known = {}
+        known[rules.name] = rate
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".partial")
+        partial.write_text(json.dumps(known))
+        os.replace(partial, path)
+    except (OSError, ValueError):
+        pass
 
 
 def _check_free(directory: Path) -> None:
