@@ -450,6 +450,7 @@ def test_a_save_the_disk_cannot_hold_is_refused_at_once_and_its_size_said_otherw
     from perfectplay.cli import tablebases
 
     monkeypatch.setenv("PERFECTPLAY_CACHE", str(tmp_path / "cache"))  # no rate known yet
+    monkeypatch.setattr(tablebases, "ANNOUNCE_SLOTS", 0)  # (4x3 is too small to announce)
     real = shutil.disk_usage
     monkeypatch.setattr(tablebases.shutil, "disk_usage",
                         lambda path: real(path)._replace(free=1 << 20))  # fmt: skip

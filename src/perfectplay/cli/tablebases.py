@@ -165,7 +165,7 @@ OWN_FILES = re.compile(
 
 def _check_disk(rules: Rules[Any, Any], directory: Path, quiet: bool) -> None:
     """Before a tier-by-tier build of a game ranked by hand: say how large it is (its tiers'
-    slots: what play reaches is at most that) and refuse at once, in one line, when the
+    slots: what play reaches is at most that; from ANNOUNCE_SLOTS on) and refuse at once, in one line, when the
     disk holds less than the records still to write (a record per slot; the files of a
     build taken up count as written). A game ranked by the engine learns its size only by
     finding its positions: nothing is said or checked up front."""
@@ -191,7 +191,7 @@ def _check_disk(rules: Rules[Any, Any], directory: Path, quiet: bool) -> None:
             f"on disk ({slots:,} slots at {record} byte{'s' if record > 1 else ''} each), and "
             f"{show_size(free)} is free there"
         )
-    if not quiet:
+    if not quiet and slots >= ANNOUNCE_SLOTS:
         rate = remembered_rate(rules)
         when = "" if rate is None else (
             f", about {duration_text(slots / rate)} on this machine (at the rate of its last "
@@ -200,6 +200,10 @@ def _check_disk(rules: Rules[Any, Any], directory: Path, quiet: bool) -> None:
         print(f"{rules.name}: at most {slots:,} positions (its tiers' slots), about "
               f"{show_size(slots * record)} on disk{when}", file=sys.stderr)  # fmt: skip
 
+
+ANNOUNCE_SLOTS = 50_000_000
+"""A build of at least this many slots says its size (and time) before it starts; smaller
+ones take seconds, and a command refused later keeps to its one line."""
 
 RATES = "rates.json"
 """In the cache directory: slots a second of each game's last whole tier-by-tier build on
