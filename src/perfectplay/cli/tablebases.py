@@ -165,10 +165,10 @@ OWN_FILES = re.compile(
 
 def _check_disk(rules: Rules[Any, Any], directory: Path, quiet: bool) -> None:
     """Before a tier-by-tier build of a game ranked by hand: say how large it is (its tiers'
-    slots: what play reaches is at most that; from ANNOUNCE_SLOTS on) and refuse at once, in one line, when the
-    disk holds less than the records still to write (a record per slot; the files of a
-    build taken up count as written). A game ranked by the engine learns its size only by
-    finding its positions: nothing is said or checked up front."""
+    slots: what play reaches is at most that; from ANNOUNCE_SLOTS on) and refuse at once,
+    in one line, when the disk holds less than the records still to write (a record per
+    slot; the files of a build taken up count as written). A game ranked by the engine
+    learns its size only by finding its positions: nothing is said or checked up front."""
     found = index_space(rules, 1 << 62)
     if found is None:
         return

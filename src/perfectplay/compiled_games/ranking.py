@@ -223,21 +223,27 @@ def codes_file_name(tier: int) -> str:
 
 
 def save_tier(directory: Path, tier: int, known: Any) -> tuple[CodeSet, dict[str, Any]]:
-    """Write a tier's codes into ``directory`` (fsync'd); its set, mapped from the file,
-    and its entry (children filled in later)."""
+    """Write a tier's codes into ``directory`` (fsync'd), from one sorted array or a list of
+    sorted parts in order (never joined in memory); its set, mapped from the file, and its
+    entry (children filled in later)."""
     name = codes_file_name(tier)
     path = directory / name
-    array = np.ascontiguousarray(known, dtype="<i8")
+    digest = hashlib.sha256()
+    count = 0
     temporary = path.with_suffix(".codes-partial")
     with temporary.open("wb") as handle:
-        array.tofile(handle)
+        for piece in known if isinstance(known, list) else [known]:
+            array = np.ascontiguousarray(piece, dtype="<i8")
+            if array.size:
+                array.tofile(handle)
+                digest.update(array.data)
+                count += int(array.shape[0])
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, path)
-    digest = hashlib.sha256(array.data if array.size else b"").hexdigest()
-    found = CodeSet.of(array, path)
+    found = CodeSet.of(_mapped(path, count), path)
     found.release()
-    entry = {"tier": tier, "file": name, "sha256": digest, "count": int(array.shape[0])}
+    entry = {"tier": tier, "file": name, "sha256": digest.hexdigest(), "count": count}
     return found, entry
 
 
@@ -342,13 +348,14 @@ PARALLEL_UNION = 1 << 20
 """Codes from which a union is cut into ranges of values merged on every core."""
 
 
-def _union_parallel(pieces: list[Any]) -> Any:
-    """``_union`` of the pieces, cut into ranges of values (at quantiles of the largest
-    piece) whose unions are found on every core, then joined: the pieces of a tier are
-    merged when the tier is reached, with no worker running beside."""
+def _union_parallel(pieces: list[Any]) -> list[Any]:
+    """``_union`` of the pieces as a list of sorted parts, in order and disjoint: cut into
+    ranges of values (at quantiles of the largest piece) whose unions are found on every
+    core. The pieces of a tier are merged when the tier is reached, with no worker running
+    beside; the parts are not joined (a copy of the whole tier) unless the tier needs it."""
     total = sum(int(p.shape[0]) for p in pieces)
     if total < PARALLEL_UNION or THREADS <= 1 or len(pieces) < 2:
-        return _union(pieces)
+        return [_union(pieces)]
     largest = max(pieces, key=lambda p: int(p.shape[0]))
     parts = 4 * THREADS
     splitters = largest[(np.arange(1, parts) * largest.shape[0]) // parts]
@@ -356,7 +363,7 @@ def _union_parallel(pieces: list[Any]) -> Any:
     ranges = [[p[c[k] : c[k + 1]] for p, c in zip(pieces, cuts, strict=True)] for k in range(parts)]
     found: list[Any] = []
     in_parallel(ranges, _union, found.append)
-    return np.concatenate(found)
+    return found
 
 
 class _Stacks:
@@ -416,9 +423,9 @@ class _Pending:
             self._waiting.add(tier)
             heapq.heappush(self._heap, tier)
 
-    def pop(self) -> tuple[int, Any] | None:
-        """The lowest tier waiting and its codes, merged from every slot (calling thread,
-        no worker running)."""
+    def pop(self) -> tuple[int, list[Any]] | None:
+        """The lowest tier waiting and its codes, merged from every slot into sorted parts
+        in order (calling thread, no worker running)."""
         if not self._heap:
             return None
         tier = heapq.heappop(self._heap)
@@ -465,10 +472,11 @@ def discover(
 
     try:
         while (popped := pending.pop()) is not None:
-            tier, known = popped
-            frontier = known
+            tier, parts = popped
+            known: Any = parts  # sorted parts in order; joined once the tier proves loopy
+            frontier: list[Any] = parts
             kids: set[int] = set()
-            while frontier.shape[0]:
+            while any(part.shape[0] for part in frontier):
                 inside: list[Any] = []
 
                 def compute(chunk: Any, tier: int = tier) -> _Children:
@@ -495,10 +503,16 @@ def discover(
                         )  # fmt: skip
 
                 in_parallel(_chunks(frontier, ranking), compute, gather)
+                if not inside:
+                    break
+                if isinstance(known, list):
+                    known = np.concatenate(known) if len(known) > 1 else known[0]
                 new = missing_from(known, _union(inside))
                 if new.shape[0]:
                     known = merge_distinct(known, new)
-                frontier = new
+                frontier = [new]
+            if isinstance(known, list) and directory is None:
+                known = np.concatenate(known) if len(known) > 1 else known[0]
             if directory is None:
                 ranking.tiers[tier] = CodeSet.of(known)
             else:
@@ -508,7 +522,9 @@ def discover(
                 while len(writing) > 2:
                     written()
             ranking.children[tier] = tuple(sorted(kids))
-            found[0] += int(known.shape[0])
+            found[0] += sum(int(p.shape[0]) for p in known) if isinstance(known, list) else (
+                int(known.shape[0])
+            )  # fmt: skip
             del known, frontier  # out of core: only the tiers still being found stay
             if progress is not None:
                 progress(found[0], found[0] + pending.held, level=tier)
@@ -526,15 +542,16 @@ def discover(
     return ranking
 
 
-def _chunks(frontier: Any, ranking: Ranking) -> Iterator[Any]:
-    """The frontier in chunks of about CHILDREN_PER_CHUNK moves (by the moves a state made
-    so far), from 2**12 to 2**18 states."""
-    a = 0
-    while a < frontier.shape[0]:
-        per_state = max(1.0, ranking.moves / max(1, ranking.expanded))
-        size = int(min(1 << 18, max(1 << 12, CHILDREN_PER_CHUNK / per_state)))
-        yield frontier[a : a + size]
-        a += size
+def _chunks(frontier: list[Any], ranking: Ranking) -> Iterator[Any]:
+    """The frontier's parts in chunks of about CHILDREN_PER_CHUNK moves (by the moves a
+    state made so far), from 2**12 to 2**18 states."""
+    for part in frontier:
+        a = 0
+        while a < part.shape[0]:
+            per_state = max(1.0, ranking.moves / max(1, ranking.expanded))
+            size = int(min(1 << 18, max(1 << 12, CHILDREN_PER_CHUNK / per_state)))
+            yield part[a : a + size]
+            a += size
 
 
 @dataclass
