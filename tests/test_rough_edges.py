@@ -505,8 +505,8 @@ class Race:
 
 
 def test_a_small_scored_game_of_ones_own_is_solved_without_loading_numba(tmp_path: Path) -> None:
-    """The README's promise for small solves, on a scored game of about 4,400 states (an
-    issue saw a 4,209-state scored game load numba; this one, 4,000 states and more, solved
+    """The README's promise for small solves, on a scored game of more than 4,000 states (an
+    issue saw a 4,209-state scored game load numba; this one, solved
     by the command line, does not)."""
     (tmp_path / "race.py").write_text(RACE)
     code = (
