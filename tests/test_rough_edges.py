@@ -440,6 +440,14 @@ def test_a_tier_build_shows_the_time_left_from_its_rate() -> None:
     assert display.describe(500, 1).endswith("about 40 s left")  # 400 in 40 s, 500 to go
     now[0] = 100.0 + 3 * 3600
     assert display.describe(900, 0).endswith("about 20 min left")
+    # A build taken up again marked only its last tiers: no "4 of 3 tiers", no estimate
+    # once the positions solved pass those it marked.
+    display = TierDisplay(clock=lambda: now[0])
+    for tier, done in ((1, 10), (2, 30)):
+        display.describe(done, tier)
+    for tier, done in ((2, 5), (1, 20), (0, 40)):
+        line = display.describe(done, tier)
+    assert "(3 tiers), 40 positions" in line and "left" not in line
 
 
 def test_a_save_the_disk_cannot_hold_is_refused_at_once_and_its_size_said_otherwise(

@@ -133,7 +133,9 @@ class TierDisplay:
         now = self.clock()
         if self.solving_since is None:
             self.solving_since = now
-        tiers = f"{len(self.solved)} of {len(self.reached)}" if self.reached else len(self.solved)
+        # A build taken up again marks only the tiers left: "of" only while it is true.
+        counted = len(self.solved) <= len(self.reached)
+        tiers = f"{len(self.solved)} of {len(self.reached)}" if counted else len(self.solved)
         positions = f"{done:,} of {self.total:,}" if self.total >= done else f"{done:,}"
         text = f"solving tier {tier} ({tiers} tiers), {positions} positions"
         elapsed = now - self.solving_since
