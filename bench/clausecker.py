@@ -21,6 +21,7 @@ same value. Anything else is a difference: printed, and the bench exits 1.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -69,9 +70,8 @@ def main() -> None:
         size = table.stat().st_size
         base = args.dir / "perfectplay"
         shutil.rmtree(base, ignore_errors=True)
-        env = {"PERFECTPLAY_THREADS": str(threads), "PATH": "/usr/bin:/bin"}
-        p_seconds, p_peak = timed([str(CLI), "solve", "dobutsu", "--save", str(base)],
-                                  env={**env, **_home()})  # fmt: skip
+        env = {**os.environ, "PERFECTPLAY_THREADS": str(threads)}
+        p_seconds, p_peak = timed([str(CLI), "solve", "dobutsu", "--save", str(base)], env)
         print(f"{threads} thread(s): gentb {c_seconds:.1f} s, {c_peak / 2**20:,.0f} MB "
               f"({size:,} bytes of table); perfectplay {p_seconds:.1f} s, "
               f"{p_peak / 2**20:,.0f} MB; time {p_seconds / c_seconds:.2f}x, memory "
@@ -175,13 +175,6 @@ def _ends_in_capture(game: Any, base: Any, state: int) -> bool:
     while game.outcome(state) is None:
         state = game.play(state, base.best_moves(state)[0])
     return bool(game.outcome(state) == Value.WIN)
-
-
-def _home() -> dict[str, str]:
-    """HOME for the child (numba's and perfectplay's caches live under it)."""
-    import os
-
-    return {"HOME": os.environ.get("HOME", "/root")}
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from ..rules import Rules
 from ..values import LOSS, TIE, WIN, Value
 from .common import db_option, full_solve, game_options, out, solve_options
 from .loader import build_game
-from .present import plies_text, value_text
+from .present import counted, plies_text, value_text
 from .search_analysis import answers_without_solving
 
 QUIT = ("quit", "q", "exit")
@@ -205,9 +205,7 @@ def _signed(value: Any) -> str:
 
 def _left(remoteness: int | None) -> str:
     """ "8 plies left", "1 ply left", or "never ends"."""
-    if remoteness is None:
-        return "never ends"
-    return f"{remoteness} {'ply' if remoteness == 1 else 'plies'} left"
+    return "never ends" if remoteness is None else f"{counted(remoteness, 'ply')} left"
 
 
 RANK = {WIN: 2, TIE: 1, Value.DRAW: 1, LOSS: 0}

@@ -88,8 +88,7 @@ def build_into(
         raise UsageProblem(
             f"--workers and --scheduler solve tier by tier; {rules.name} has no tiers"
         )
-    if tiered:
-        _check_disk(rules, directory, quiet)
+    slots = _check_disk(rules, directory, quiet) if tiered else None
     with _cleared_on_failure(directory, rules.name):
         if workers is not None or scheduler is not None:
             from ..tablebase.dask_build import build_on_dask
@@ -108,9 +107,8 @@ def build_into(
             fresh = not directory.is_dir() or not any(directory.iterdir())
             with tier_progress(quiet=quiet) as report:
                 header, seconds = build_tablebase(rules, directory, progress=report, memory=memory)
-            slots = index_space(rules, 1 << 62)
             if fresh and slots is not None:  # a whole build: its rate says what to expect
-                remember_rate(rules, slots[0] / max(seconds, 1e-9))
+                remember_rate(rules, slots / max(seconds, 1e-9))
             return Built(header, seconds, "tiers", reused=False)
         with progress_reporter("exploring", quiet=quiet) as report:
             solution = solve(rules, method, max_states=max_states, progress=report, memory=memory)
@@ -163,15 +161,16 @@ OWN_FILES = re.compile(
 """The files a build writes: a directory holding only these is a build to go on with."""
 
 
-def _check_disk(rules: Rules[Any, Any], directory: Path, quiet: bool) -> None:
+def _check_disk(rules: Rules[Any, Any], directory: Path, quiet: bool) -> int | None:
     """Before a tier-by-tier build of a game ranked by hand: say how large it is (its tiers'
     slots: what play reaches is at most that; from ANNOUNCE_SLOTS on) and refuse at once,
     in one line, when the disk holds less than the records still to write (a record per
     slot; the files of a build taken up count as written). A game ranked by the engine
-    learns its size only by finding its positions: nothing is said or checked up front."""
+    learns its size only by finding its positions: nothing is said or checked up front.
+    Returns the slots (None for such a game)."""
     found = index_space(rules, 1 << 62)
     if found is None:
-        return
+        return None
     slots = found[0]
     longest = TierGraph(rules).longest
     record = format_for(longest if longest is not None else 1 << 8).bytes
@@ -199,6 +198,7 @@ def _check_disk(rules: Rules[Any, Any], directory: Path, quiet: bool) -> None:
         )  # fmt: skip
         print(f"{rules.name}: at most {slots:,} positions (its tiers' slots), about "
               f"{show_size(slots * record)} on disk{when}", file=sys.stderr)  # fmt: skip
+    return slots
 
 
 ANNOUNCE_SLOTS = 50_000_000

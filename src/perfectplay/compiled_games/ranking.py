@@ -222,18 +222,18 @@ def codes_file_name(tier: int) -> str:
     return f"tier-{tier:06d}.codes"
 
 
-def save_tier(directory: Path, tier: int, known: Any) -> tuple[CodeSet, dict[str, Any]]:
-    """Write a tier's codes into ``directory`` (fsync'd), from one sorted array or a list of
-    sorted parts in order (never joined in memory); its set, mapped from the file, and its
-    entry (children filled in later)."""
+def save_tier(directory: Path, tier: int, parts: list[Any]) -> tuple[CodeSet, dict[str, Any]]:
+    """Write a tier's codes into ``directory`` (fsync'd) from its sorted parts, in order
+    (never joined in memory); its set, mapped from the file, and its entry (children filled
+    in later)."""
     name = codes_file_name(tier)
     path = directory / name
     digest = hashlib.sha256()
     count = 0
     temporary = path.with_suffix(".codes-partial")
     with temporary.open("wb") as handle:
-        for piece in known if isinstance(known, list) else [known]:
-            array = np.ascontiguousarray(piece, dtype="<i8")
+        for part in parts:
+            array = np.ascontiguousarray(part, dtype="<i8")
             if array.size:
                 array.tofile(handle)
                 digest.update(array.data)
@@ -263,7 +263,7 @@ def save_ranking(directory: Path, ranking: Ranking, identity: dict[str, Any]) ->
     kept = Ranking({}, dict(ranking.children), ranking.initial_tier, ranking.seconds,
                    ranking.expanded, ranking.moves, directory)  # fmt: skip
     for tier, found in sorted(ranking.tiers.items()):
-        kept.tiers[tier], kept.entries[tier] = save_tier(directory, tier, found.codes)
+        kept.tiers[tier], kept.entries[tier] = save_tier(directory, tier, [found.codes])
     finish_ranking(directory, kept, identity)
     return kept
 
@@ -330,6 +330,11 @@ def kept_ranking(directory: Path, identity: dict[str, Any]) -> Ranking | None:
         return load_ranking(directory, data["tiers"], int(data["initial_tier"]))
     except (TablebaseError, ValueError, KeyError, TypeError):
         return None
+
+
+def _joined(parts: list[Any]) -> Any:
+    """Sorted parts in order as one array (no copy for one part)."""
+    return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
 
 def _union(pieces: list[Any]) -> Any:
@@ -472,9 +477,8 @@ def discover(
 
     try:
         while (popped := pending.pop()) is not None:
-            tier, parts = popped
-            known: Any = parts  # sorted parts in order; joined once the tier proves loopy
-            frontier: list[Any] = parts
+            tier, known = popped  # sorted parts in order; joined once the tier proves loopy
+            frontier: list[Any] = known
             kids: set[int] = set()
             while any(part.shape[0] for part in frontier):
                 inside: list[Any] = []
@@ -505,16 +509,13 @@ def discover(
                 in_parallel(_chunks(frontier, ranking), compute, gather)
                 if not inside:
                     break
-                if isinstance(known, list):
-                    known = np.concatenate(known) if len(known) > 1 else known[0]
-                new = missing_from(known, _union(inside))
+                whole = _joined(known)
+                new = missing_from(whole, _union(inside))
                 if new.shape[0]:
-                    known = merge_distinct(known, new)
-                frontier = [new]
-            if isinstance(known, list) and directory is None:
-                known = np.concatenate(known) if len(known) > 1 else known[0]
+                    whole = merge_distinct(whole, new)
+                known, frontier = [whole], [new]
             if directory is None:
-                ranking.tiers[tier] = CodeSet.of(known)
+                ranking.tiers[tier] = CodeSet.of(_joined(known))
             else:
                 # Written beside the search for the next tiers (fsync waits on the disk);
                 # no more than two tiers' codes wait to be written.
@@ -522,9 +523,7 @@ def discover(
                 while len(writing) > 2:
                     written()
             ranking.children[tier] = tuple(sorted(kids))
-            found[0] += sum(int(p.shape[0]) for p in known) if isinstance(known, list) else (
-                int(known.shape[0])
-            )  # fmt: skip
+            found[0] += sum(int(part.shape[0]) for part in known)
             del known, frontier  # out of core: only the tiers still being found stay
             if progress is not None:
                 progress(found[0], found[0] + pending.held, level=tier)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
@@ -30,9 +29,7 @@ from starlette.types import Receive, Scope, Send
 from ..answers import Answers
 from ..errors import PerfectplayError
 from ..rules import Rules
-from .app import create_app, not_found
-
-STATIC = Path(__file__).resolve().parent / "static"
+from .app import STATIC, create_app, not_found
 
 Opener = Callable[[str, list[str]], tuple[Rules[Any, Any], Answers[Any, Any], str]]
 """(game name, ["NAME=VALUE", ...]) -> (its rules, its answers, where they come from);
