@@ -412,6 +412,23 @@ def test_ctrl_c_while_the_command_line_loads_is_one_line() -> None:
     assert done.stderr == "perfectplay: error: interrupted\n" and done.stdout == ""
 
 
+def test_ctrl_c_in_a_command_is_exactly_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Ctrl-C while a command runs: its one line, with no blank line before it (click's
+    own main writes one)."""
+    from perfectplay.cli import common
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(common, "refuse_hopeless", interrupted)  # (called by every solve)
+    with pytest.raises(SystemExit) as stopped:
+        main(["solve", "tictactoe"])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err == "perfectplay: error: interrupted\n"
+
+
 def test_ctrl_c_at_any_moment_of_start_up_prints_no_traceback() -> None:
     """The real command, interrupted at moments spread over its start-up: it is either
     killed before Python handles the signal, or says it was interrupted in one line, or

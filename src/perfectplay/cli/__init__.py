@@ -57,7 +57,11 @@ for _command in (
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI; any error is one line on stderr and exit status 2."""
     try:
-        app.main(args=argv, prog_name="perfectplay", standalone_mode=False)
+        # Not app.main(): on Ctrl-C it writes a blank line to stderr before the one line
+        # below. The group is run as app.main runs it, minus that and shell completion.
+        args = sys.argv[1:] if argv is None else list(argv)
+        with app.make_context("perfectplay", args) as ctx:
+            app.invoke(ctx)
     except PerfectplayError as exc:
         _fail(str(exc))
     except click.exceptions.NoArgsIsHelpError as exc:
