@@ -501,6 +501,32 @@ def test_a_save_the_disk_cannot_hold_is_refused_at_once_and_its_size_said_otherw
     assert "on this machine (at the rate of its last whole tier-by-tier solve here)" in again
 
 
+def test_a_game_that_learns_its_size_by_solving_says_its_last_solve_up_front(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game explored in memory (or ranked by the engine) cannot know its size before it
+    is solved: its last solve here, with the same parameters, is said instead."""
+    from perfectplay.cli import estimates
+
+    monkeypatch.setenv("PERFECTPLAY_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(estimates, "ANNOUNCE_SECONDS", 0.0)  # (these solves are quick)
+    monkeypatch.setattr(estimates, "REMEMBER_SECONDS", 0.0)
+    nim = ["solve", "nim", "-p", "piles=2,3,4"]
+    main(nim)
+    first = capsys.readouterr()
+    assert "last solve" not in first.err  # never solved here yet
+    states = next(line.split()[1] for line in first.out.splitlines() if line.startswith("states"))
+    main(nim)
+    assert capsys.readouterr().err.startswith(f"nim: {states} positions; its last solve here took ")
+    main(["solve", "nim", "-p", "piles=2,3,5"])  # other parameters: another game
+    assert "last solve" not in capsys.readouterr().err
+    main([*nim, "--quiet"])
+    assert capsys.readouterr().err == ""
+    main(["solve", "subtraction", "--save", str(tmp_path / "s1")])
+    main(["solve", "subtraction", "--save", str(tmp_path / "s2")])
+    assert "subtraction: 22 positions; its last solve here took" in capsys.readouterr().err
+
+
 RACE = '''
 class Race:
     """A scored race: each move adds 1 to 3 to the mover's counter; a counter at the goal

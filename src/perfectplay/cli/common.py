@@ -18,6 +18,7 @@ from ..rules import Rules
 from ..selftest import speed_hooks_problem
 from ..solution import Solution
 from ..solve import solve
+from .estimates import announce_last_solve, remember_solve
 from .progress import progress_reporter
 
 out = Console(highlight=False)
@@ -107,8 +108,11 @@ def full_solve(
     rules = Rules(game) if not isinstance(game, Rules) else game
     trust_speed_hooks(rules)
     refuse_hopeless(rules, memory)
+    announce_last_solve(rules, "memory", quiet)
     with progress_reporter("exploring", quiet=quiet) as report:
-        return solve(game, method, max_states=max_states, progress=report, memory=memory)
+        solution = solve(game, method, max_states=max_states, progress=report, memory=memory)
+    remember_solve(rules, "memory", solution.stats.states, solution.stats.seconds)
+    return solution
 
 
 STATE_BYTES = 40

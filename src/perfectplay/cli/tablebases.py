@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import shutil
 import sys
@@ -21,12 +19,12 @@ from ..records import format_for
 from ..rules import Rules
 from ..solve import solve
 from ..spaces.tiers import TierGraph
-from ..specialised import cache_directory
 from ..tablebase.build import build_tablebase, damaged_tiers, reopen_damaged
 from ..tablebase.header import Header, TablebaseError, existing, read_header
 from ..tablebase.reader import Tablebase
 from ..values import Value
 from .common import index_space, trust_speed_hooks
+from .estimates import announce_last_solve, remember_rate, remember_solve, remembered_rate
 from .loader import build_game
 from .progress import dask_progress, duration_text, progress_reporter, tier_progress
 
@@ -105,13 +103,19 @@ def build_into(
             return Built(header, seconds, "tiers on Dask", reused=False)
         if tiered:
             fresh = not directory.is_dir() or not any(directory.iterdir())
+            if slots is None and fresh:  # ranked by the engine: its size comes from a last solve
+                announce_last_solve(rules, "tiers", quiet)
             with tier_progress(quiet=quiet) as report:
                 header, seconds = build_tablebase(rules, directory, progress=report, memory=memory)
             if fresh and slots is not None:  # a whole build: its rate says what to expect
                 remember_rate(rules, slots / max(seconds, 1e-9))
+            elif fresh:
+                remember_solve(rules, "tiers", header.counts()["positions"], seconds)
             return Built(header, seconds, "tiers", reused=False)
+        announce_last_solve(rules, "memory", quiet)
         with progress_reporter("exploring", quiet=quiet) as report:
             solution = solve(rules, method, max_states=max_states, progress=report, memory=memory)
+        remember_solve(rules, "memory", solution.stats.states, solution.stats.seconds)
         return Built(solution.save(directory), solution.stats.seconds, solution.method, False)
 
 
@@ -204,37 +208,6 @@ def _check_disk(rules: Rules[Any, Any], directory: Path, quiet: bool) -> int | N
 ANNOUNCE_SLOTS = 50_000_000
 """A build of at least this many slots says its size (and time) before it starts; smaller
 ones take seconds, and a command refused later keeps to its one line."""
-
-RATES = "rates.json"
-"""In the cache directory: slots a second of each game's last whole tier-by-tier build on
-this machine (by game name), for the estimate a build shows before it starts."""
-
-
-def remembered_rate(rules: Rules[Any, Any]) -> float | None:
-    """Slots a second of the last whole build of this game here; None if none (or the file
-    cannot be read: it is only a hint)."""
-    try:
-        rate = json.loads((cache_directory() / RATES).read_text()).get(rules.name)
-    except (OSError, ValueError, AttributeError):
-        return None
-    return float(rate) if isinstance(rate, (int, float)) and rate > 0 else None
-
-
-def remember_rate(rules: Rules[Any, Any], rate: float) -> None:
-    """Keep this build's rate for the next estimate (written whole, atomically; a failure
-    to write is ignored)."""
-    path = cache_directory() / RATES
-    try:
-        known = json.loads(path.read_text()) if path.is_file() else {}
-        if not isinstance(known, dict):
-            known = {}
-        known[rules.name] = rate
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(".partial")
-        partial.write_text(json.dumps(known))
-        os.replace(partial, path)
-    except (OSError, ValueError):
-        pass
 
 
 def _check_free(directory: Path) -> None:
