@@ -32,12 +32,19 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 
 
-def child_build(width: int, height: int, directory: str, graph: bool) -> None:
-    """In a fresh process: build (or solve in memory) and print the figures as JSON."""
+def child_build(width: int, height: int, directory: str, mode: str) -> None:
+    """In a fresh process: build (or solve in memory: ``graph``) and print the figures as
+    JSON. ``unswept``: the built-in without its sweeps (batch_mark_tier, batch_solve_tier),
+    so that the engine folds the children the game's chunks give it."""
     from perfectplay import build_tablebase, solve
     from perfectplay.games import ConnectFour
 
-    game = ConnectFour(width, height)
+    class Unswept(ConnectFour):
+        batch_mark_tier = None
+        batch_solve_tier = None
+
+    game = (Unswept if mode == "unswept" else ConnectFour)(width, height)
+    graph = mode == "graph"
     shutil.rmtree(directory, ignore_errors=True)
     started = time.perf_counter()
     if graph:
@@ -186,7 +193,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.child:
         width, height, directory, graph = args.child
-        child_build(int(width), int(height), directory, graph == "graph")
+        child_build(int(width), int(height), directory, graph)
         return
     boards = [(5, 4)] + ([(6, 4)] if args.large else [])
     if args.huge:
@@ -211,6 +218,12 @@ def main() -> None:
         if not args.huge:  # (the huge boards: one thread count, the time is long)
             one = run_child(str(width), str(height), str(directory), "tiers", threads=1)
             _line("  on one core", one, n)
+            # Item 7 of issue 27: the game's own fold (its sweeps) against the engine's.
+            unswept = run_child(str(width), str(height), str(directory) + "-unswept", "unswept")
+            _line("  without its sweeps", unswept, n)
+            print(f"  the game's sweeps: {unswept['seconds'] / tiered['seconds']:.2f}x "
+                  "faster than the engine folding its chunks")  # fmt: skip
+            shutil.rmtree(str(directory) + "-unswept", ignore_errors=True)
         if args.graph:
             _line("explored in memory", run_child(str(width), str(height), "-", "graph"), n)
         reference = c_reference(width, height)

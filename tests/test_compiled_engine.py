@@ -14,11 +14,12 @@ import pytest
 import reference
 
 from perfectplay import LOSS, TablebaseError, build_tablebase, open_tablebase, solve
-from perfectplay.compiled_games import ONGOING, CompiledGame, ranking
-from perfectplay.compiled_games.packed_codes import pack, unpack
+from perfectplay.compiled_games import ONGOING, CompiledGame
 from perfectplay.selftest import check_game
 from perfectplay.tablebase.blocks import compress
 from perfectplay.tablebase.header import read_header
+from perfectplay.tiers import ranking
+from perfectplay.tiers.packed_codes import pack, unpack
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -59,8 +59,8 @@ from perfectplay import (
     solve,
 )
 from perfectplay.compiled_games import ONGOING, CompiledGame, form
-from perfectplay.compiled_games.ranking import CODES_PER_BUCKET, CodeSet
 from perfectplay.games import ConnectFour
+from perfectplay.tiers.ranking import CODES_PER_BUCKET, CodeSet
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "connect_four.py"
 SEEDS = range(30)

@@ -22,7 +22,7 @@ pytest.importorskip(
 )
 import cloudpickle  # comes with Dask
 
-from perfectplay.tablebase.dask_build import build_on_dask, spans
+from perfectplay.tiers.on_dask import build_on_dask, spans
 
 cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers cannot import tests
 

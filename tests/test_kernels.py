@@ -6,9 +6,12 @@ and the results compared array by array; the hash table is checked against a dic
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -150,3 +153,33 @@ def test_ctrl_c_inside_compiled_code_stays_a_ctrl_c() -> None:
         kernel_._compiled = function
         with pytest.raises(expected):
             kernel_.run_compiled()
+
+
+def test_a_disk_cache_naming_a_module_that_is_gone_is_compiled_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """numba unpickles a cache's index before it checks that the index is fresh: an index
+    naming a type of a module that was moved would fail every call. ``cached_jit`` empties
+    such a cache, and the function compiles and runs."""
+    import importlib
+    import pickle
+
+    from perfectplay.compiled import cached_jit
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "kernel_home.py").write_text("def twice(x):\n    return 2 * x\n")
+    (tmp_path / "ghost_types.py").write_text("class Ghost:\n    pass\n")
+    home = importlib.import_module("kernel_home")
+    ghost = importlib.import_module("ghost_types")
+    assert cached_jit(home.twice, {"cache": True})(21) == 42  # the cache is written
+    [index] = (tmp_path / "__pycache__").glob("*twice-*.nbi")
+    with index.open("rb") as f:
+        version = pickle.load(f)
+    index.write_bytes(pickle.dumps(version) + pickle.dumps(ghost.Ghost()))
+    del sys.modules["ghost_types"]
+    (tmp_path / "ghost_types.py").unlink()
+    with pytest.raises(ModuleNotFoundError):  # what numba alone does with it
+        import numba
+
+        numba.njit(cache=True)(home.twice)(4)
+    assert cached_jit(home.twice, {"cache": True})(4) == 8

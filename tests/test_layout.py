@@ -11,17 +11,39 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "perfectplay"
 
 # Each layer may import itself and the layers before it, never a later one.
+# The tier engine (``tiers``) is one package whose modules sit in the layers of what they
+# do: its records with the basics, its graph and ranking with the spaces, its solvers with
+# the solvers, its builds with the tablebases.
 LAYERS = [
-    ("errors", "values", "progress", "compiled", "specialised", "periods", "records", "memory"),
+    (
+        "errors",
+        "values",
+        "progress",
+        "compiled",
+        "specialised",
+        "periods",
+        "memory",
+        "tiers.records",
+        "tiers.packed_codes",
+        "tiers.sorting",
+    ),
     ("protocol",),
     ("cgt",),
     ("rules", "terminals", "identity"),
-    ("spaces", "compiled_games"),
-    ("solvers",),
+    ("spaces", "compiled_games", "tiers.files", "tiers.graph", "tiers.ranking"),
+    (
+        "solvers",
+        "tiers.solve",
+        "tiers.loopy_method",
+        "tiers.retrograde_by_edges",
+        "tiers.retrograde_in_records",
+        "tiers.retrograde_by_unmoves",
+        "tiers.value_iteration",
+    ),
     ("answers", "tablebase.header", "tablebase.write", "solution"),
-    ("solve", "sums", "outcomes", "selftest", "sweep_check", "book"),
-    ("tablebase", "statistics"),
-    ("__init__",),
+    ("solve", "sums", "outcomes", "selftest", "tiers.sweep_check", "book"),
+    ("tablebase", "statistics", "tiers.build", "tiers.on_dask"),
+    ("__init__", "tiers.__init__"),
 ]
 GAMES_MAY_IMPORT = ("protocol", "values", "games")
 FRONT_ENDS = ("cli", "contest", "openspiel", "web")

@@ -414,8 +414,8 @@ def test_move_into_an_undeclared_tier_names_tier_and_position(tmp_path: Path) ->
 
 
 def test_verify_passes_a_sound_tablebase_and_finds_a_swapped_pair(tmp_path: Path) -> None:
-    from perfectplay.spaces.tier_files import file_sha256
     from perfectplay.tablebase.verify import verify
+    from perfectplay.tiers.files import file_sha256
 
     game = TicTacToe()
     build_tablebase(game, tmp_path / "tb")
@@ -531,9 +531,9 @@ def test_a_large_tier_is_verified_block_by_block(
 ) -> None:
     """A tier file longer than one hash block keeps a hash per block: a probe verifies only
     the blocks it reads, and a damaged block gives an error, never an answer."""
-    from perfectplay.spaces import tier_files
+    from perfectplay.tiers import files
 
-    monkeypatch.setattr(tier_files, "HASH_BLOCK", 4096)
+    monkeypatch.setattr(files, "HASH_BLOCK", 4096)
     game = ConnectFour(4, 4)
     header, _ = build_tablebase(game, tmp_path / "tb")
     big = max(header.tiers.values(), key=lambda e: e.size)

@@ -17,16 +17,16 @@ import pytest
 
 from perfectplay import build_tablebase, compiled
 from perfectplay.games import ConnectFour
-from perfectplay.records import (
+from perfectplay.selftest import check_game
+from perfectplay.tablebase.header import read_header
+from perfectplay.tiers.records import (
     TOO_REMOTE,
     UNSOLVED_CHILD,
     RecordFormat,
     sweep_codes,
     tally_records,
 )
-from perfectplay.selftest import check_game
-from perfectplay.solvers.tiered import combine
-from perfectplay.tablebase.header import read_header
+from perfectplay.tiers.solve import combine
 from perfectplay.values import Value
 
 RECORD = RecordFormat(1)

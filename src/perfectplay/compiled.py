@@ -53,8 +53,6 @@ class Kernel(Generic[P, R]):
     def compiled(self) -> Callable[P, R]:
         """The numba dispatcher (imports numba and loads or builds the machine code)."""
         if self._compiled is None:
-            import numba
-
             function = self.function
             callees = {
                 name: value.compiled
@@ -71,10 +69,10 @@ class Kernel(Generic[P, R]):
                     function.__closure__,
                 )
                 function.__qualname__ = self.function.__qualname__
+            options: dict[str, Any] = {"cache": True, "nogil": True}
             if self.inline:
-                self._compiled = numba.njit(cache=True, nogil=True, inline="always")(function)
-            else:
-                self._compiled = numba.njit(cache=True, nogil=True)(function)
+                options["inline"] = "always"
+            self._compiled = cached_jit(function, options)
         return self._compiled
 
     def interpreted(self, *args: P.args, **kwargs: P.kwargs) -> R:
@@ -116,6 +114,25 @@ class Kernel(Generic[P, R]):
         if self.compiles_for(_elements(args)):
             return self.run_compiled(*args, **kwargs)
         return self.interpreted(*args, **kwargs)
+
+
+def cached_jit(function: Any, options: dict[str, Any]) -> Any:
+    """``numba.njit(**options)(function)``, its disk cache emptied first when its index can no
+    longer be read. numba checks that an index is fresh only after unpickling it, and the
+    index names the types of the signatures by module: once a type moves to another module
+    (``SweepCodes`` into ``tiers.records``), a cache written before would fail every call
+    with ModuleNotFoundError instead of compiling again."""
+    import numba
+
+    dispatcher = numba.njit(**options)(function)
+    cache = getattr(dispatcher, "_cache", None)
+    index = getattr(cache, "_cache_file", None)
+    if cache is not None and index is not None and hasattr(index, "_load_index"):
+        try:
+            index._load_index()
+        except Exception:  # unreadable: a stale index, whatever the cause
+            cache.flush()
+    return dispatcher
 
 
 def _elements(args: tuple[Any, ...]) -> int:

@@ -41,8 +41,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .compiled import Kernel, inlined_kernel, kernel
-from .records import SweepCodes
 from .specialised import fingerprint, jit_in_place, template_copy
+from .tiers.records import SweepCodes
 from .values import GameValue
 
 __all__ = [
@@ -367,7 +367,7 @@ HOOKS: tuple[Hook, ...] = (
         "tier_moves(tier) -> (outcome, offsets, parents, pending, [(out_rows, out_children, "
         "out_slots)]): "
         "every move of a loopy tier of an engine-ranked game, the moves inside it backward "
-        "(see perfectplay.solvers.loopy_edges)",
+        "(see perfectplay.tiers.retrograde_by_edges)",
         "a loopy tier is solved through un-moves or by rounds",
     ),
     Hook(

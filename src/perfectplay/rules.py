@@ -85,7 +85,7 @@ class TierRules:
     use_ranking: Callable[[Any], None] | None = None
     """Take a Ranking read from a tablebase (ranked_by_engine games)."""
     tier_moves: Callable[[int], Any] | None = None
-    """Every move of a loopy tier laid out (see ``solvers.loopy_edges``), or None."""
+    """Every move of a loopy tier laid out (see ``tiers.retrograde_by_edges``), or None."""
     rank_near: Callable[[int, Any, Any], Any] | None = None
     """batch_rank of tier_moves' children with their move slots, looked for near."""
 

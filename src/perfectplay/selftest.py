@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from .errors import PerfectplayError, describe
 from .rules import BatchRules, Rules, TierRules, diagnose
-from .sweep_check import check_sweeps
+from .tiers.sweep_check import check_sweeps
 from .values import Value, is_score
 
 MAX_PLIES = 1000  # a playout stops here (a game with cycles may never end)

@@ -25,6 +25,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from .compiled import cached_jit
+
 
 def cache_directory() -> Path:
     """Where specialised copies and their machine code are kept (``PERFECTPLAY_CACHE``,
@@ -72,11 +74,9 @@ def jit_in_place(
     """Replace each named function of ``module`` by its numba dispatcher, in the order
     given (a function's callees first: it sees them compiled); ``inline`` ones are inlined
     into their callers."""
-    import numba
-
     inlined = set(inline)
     for name in names:
         options: dict[str, Any] = {"cache": cache, "nogil": True}
         if name in inlined:
             options["inline"] = "always"
-        setattr(module, name, numba.njit(**options)(getattr(module, name)))
+        setattr(module, name, cached_jit(getattr(module, name), options))

@@ -16,12 +16,12 @@ import numpy as np
 
 from .answers import Answers
 from .progress import ProgressCallback
-from .records import RecordFormat
 from .solution import Solution
 from .spaces.graph import StateGraph
-from .spaces.tiers import CHUNK, TierGraph, expand_chunk
 from .tablebase.reader import Tablebase
 from .terminals import Terminals
+from .tiers.graph import CHUNK, TierGraph, expand_chunk
+from .tiers.records import RecordFormat
 from .values import Value
 
 NAMES = {1: "win", 2: "loss", 3: "tie", 4: "draw"}

@@ -63,8 +63,13 @@ def remember_rate(rules: Rules[Any, Any], rate: float) -> None:
     _write(RATES, rules.name, rate)
 
 
-def _key(rules: Rules[Any, Any], route: str) -> str:
-    identity = identity_of(rules)
+def _key(rules: Rules[Any, Any], route: str) -> str | None:
+    """The game's name, parameters and rules' fingerprint, and the route; None when the
+    game's hooks fail while they are fingerprinted (the solve itself says why, in its words)."""
+    try:
+        identity = identity_of(rules)
+    except Exception:
+        return None
     return json.dumps(
         [identity["game"], identity["parameters"], identity["fingerprint"], route],
         sort_keys=True,
@@ -73,16 +78,18 @@ def _key(rules: Rules[Any, Any], route: str) -> str:
 
 def remember_solve(rules: Rules[Any, Any], route: str, positions: int, seconds: float) -> None:
     """Keep a finished solve's size and time (from REMEMBER_SECONDS on)."""
-    if seconds >= REMEMBER_SECONDS:
-        _write(SOLVES, _key(rules, route), [int(positions), float(seconds)])
+    if seconds >= REMEMBER_SECONDS and (key := _key(rules, route)) is not None:
+        _write(SOLVES, key, [int(positions), float(seconds)])
 
 
 def announce_last_solve(rules: Rules[Any, Any], route: str, quiet: bool) -> None:
     """Before a solve whose size is unknown until it is done: "N positions; its last solve
     here took T", when that took ANNOUNCE_SECONDS or more."""
-    if quiet:
+    known = {} if quiet else _read(SOLVES)
+    key = _key(rules, route) if known else None  # (no fingerprint while nothing is known)
+    if key is None:
         return
-    last = _read(SOLVES).get(_key(rules, route))
+    last = known.get(key)
     if not (isinstance(last, list) and len(last) == 2):
         return
     positions, seconds = last

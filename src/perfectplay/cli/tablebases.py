@@ -15,13 +15,13 @@ from ..errors import GameError, PerfectplayError, UsageProblem, describe
 from ..games import BUILTINS
 from ..identity import identity_of
 from ..memory import show_size
-from ..records import format_for
 from ..rules import Rules
 from ..solve import solve
-from ..spaces.tiers import TierGraph
-from ..tablebase.build import build_tablebase, damaged_tiers, reopen_damaged
 from ..tablebase.header import Header, TablebaseError, existing, read_header
 from ..tablebase.reader import Tablebase
+from ..tiers.build import build_tablebase, damaged_tiers, reopen_damaged
+from ..tiers.graph import TierGraph
+from ..tiers.records import format_for
 from ..values import Value
 from .common import index_space, trust_speed_hooks
 from .estimates import announce_last_solve, remember_rate, remember_solve, remembered_rate
@@ -89,7 +89,7 @@ def build_into(
     slots = _check_disk(rules, directory, quiet) if tiered else None
     with _cleared_on_failure(directory, rules.name):
         if workers is not None or scheduler is not None:
-            from ..tablebase.dask_build import build_on_dask
+            from ..tiers.on_dask import build_on_dask
 
             with dask_progress(quiet=quiet) as told:
                 header, seconds = build_on_dask(

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ..compiled import cached_jit
 from ..errors import GameError
 from ..specialised import jit_in_place, template_copy
 from . import drivers
@@ -235,7 +236,7 @@ def _jitted(function: Any, done: dict[int, Any], cache: bool = True) -> Any:
         copy.__module__ = function.__module__
         function = copy
     cache = cache and function.__closure__ is None and _cacheable(function)
-    dispatcher = numba.njit(cache=cache, nogil=True)(function)
+    dispatcher = cached_jit(function, {"cache": cache, "nogil": True})
     done[id(function)] = dispatcher
     return dispatcher
 

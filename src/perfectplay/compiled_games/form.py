@@ -26,7 +26,7 @@ Everything else a game may define (``show``, ``format_move``, ``parse_move``,
 The class then speaks every protocol perfectplay reads, derived from the rules: the plain
 methods (``initial``, ``moves``, ``play``, ``outcome``, and ``key``, ``to_move``,
 ``reward`` when written), the batch protocol, and, with a ``tier`` function, the tier
-protocol with a ranking the engine finds by itself (``ranking``). The rule functions are
+protocol with a ranking the engine finds by itself (``tiers.ranking``). The rule functions are
 moved out of the class into ``rule_functions`` when it is defined, so that ``game.moves``
 is the plain method; ``engine_loops(compiled=...)`` gives the engine's loops over them.
 """
@@ -47,11 +47,11 @@ from ..errors import GameError
 from ..memory import MemoryWatch
 from ..progress import ProgressCallback
 from ..protocol import Expansion, SearchRules
-from ..records import SweepCodes
 from ..spaces.pipeline import in_parallel
+from ..tiers.ranking import CodeSet, Ranking, discover, kept_ranking, load_kept, save_ranking
+from ..tiers.records import SweepCodes
 from ..values import Value
 from .building import RULES, Loops, compile_game
-from .ranking import CodeSet, Ranking, discover, kept_ranking, load_kept, save_ranking
 
 ONGOING = 0
 """What ``outcome`` returns while the game goes on (WIN, LOSS, TIE are perfectplay's)."""
@@ -292,7 +292,7 @@ class CompiledGame:
         directory: Path | None = None,
         identity: dict[str, Any] | None = None,
     ) -> Ranking:
-        """Every tier's reachable codes, found once, then kept (see ``ranking``). With
+        """Every tier's reachable codes, found once, then kept (see ``tiers.ranking``). With
         ``directory`` (a tablebase being built) the codes are kept there, out of core: a
         ranking a solve of the same game left there is taken up again."""
         with self._ranking_lock:
@@ -432,7 +432,7 @@ class CompiledGame:
         return int(solved)
 
     def _tier_moves(self, tier: int) -> Any:
-        """Every move of a loopy tier laid out for the engine's solver (loopy_edges): each
+        """Every move of a loopy tier laid out for the engine's solver (retrograde_by_edges): each
         move played once, windows of the tier on every core, then turned around."""
         found = self._set(tier)
         assert found is not None

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..records import RecordFormat
 from ..spaces.pipeline import in_parallel
-from ..spaces.tier_files import file_sha256, tier_file_name
+from ..tiers.files import file_sha256, tier_file_name
+from ..tiers.records import RecordFormat
 from .header import Header, TablebaseError
 
 if TYPE_CHECKING:
@@ -200,7 +200,7 @@ def compress(source: Path, target: Path, header: Header, level: int = 19) -> Hea
 
 def _packed(source: Path, target: Path, entry: dict[str, Any]) -> dict[str, Any]:
     """A tier's codes packed into ``target`` (checked first); the header's entry for them."""
-    from ..compiled_games.packed_codes import ENCODING, pack
+    from ..tiers.packed_codes import ENCODING, pack
 
     path = source / entry["file"]
     if not path.is_file() or file_sha256(path) != entry["sha256"]:

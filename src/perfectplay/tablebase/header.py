@@ -6,7 +6,7 @@ Format version 1::
       "format": "perfectplay-tablebase", "version": 1,
       "identity": {"game", "class", "parameters", "fingerprint"},   # see Rules.identity
       "layout": "tiers" | "graph",
-      "record_bytes": 1 | 2,                 # see perfectplay.records
+      "record_bytes": 1 | 2,                 # see perfectplay.tiers.records
       "initial": {"tier": T, "index": I},
       "tiers": [{"tier", "size", "file", "sha256", "positions", "values", "remoteness",
                  "blocks"?, "hash_block"?}],          # SHA-256 per block of hash_block bytes
@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import TablebaseError
-from ..spaces.tier_files import write_json_atomically
+from ..tiers.files import write_json_atomically
 
 __all__ = ["Header", "TablebaseError", "TierEntry", "read_header", "write_header"]
 

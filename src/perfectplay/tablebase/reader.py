@@ -23,9 +23,9 @@ from ..answers import NO_STATE, Answers, exact
 from ..errors import TablebaseMismatch
 from ..identity import identity_of
 from ..protocol import Game, M, S
-from ..records import RecordFormat
 from ..rules import Rules
-from ..spaces.tier_files import file_sha256
+from ..tiers.files import file_sha256
+from ..tiers.records import RecordFormat
 from ..values import GameValue, Value
 from .blocks import BlockReader
 from .checked import CheckedRecords
@@ -180,7 +180,7 @@ class Tablebase(Answers[S, M]):
         return value, None if value is Value.DRAW else record & self.record.max_remoteness
 
     def probe_records(self, tier: int, indices: npt.NDArray[np.int64]) -> Any:
-        """Raw records of many positions of one tier at once (see ``perfectplay.records``)."""
+        """Raw records of many positions of one tier at once (see ``perfectplay.tiers.records``)."""
         return np.asarray(self.tier_records(tier)[indices])
 
     def grundy(self, state: S = NO_STATE) -> int:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import describe
-from ..records import RecordFormat, TierSummary
+from ..tiers.records import RecordFormat, TierSummary
 from ..values import LOSS, Value
 from .header import TablebaseError
 from .reader import Tablebase

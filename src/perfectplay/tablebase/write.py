@@ -16,9 +16,9 @@ import numpy.typing as npt
 
 from ..errors import GameError
 from ..identity import identity_of
-from ..records import TierSummary, format_for
 from ..rules import Rules
-from ..spaces.tier_files import file_sha256, tier_file_name
+from ..tiers.files import file_sha256, tier_file_name
+from ..tiers.records import TierSummary, format_for
 from .header import Header, TierEntry, existing, write_header
 
 

@@ -5,7 +5,7 @@ play reaches) and that lays out the tier's moves (``tier_moves``: the moves insi
 tier backward, as a compressed list, and the moves out of it as (row, child code)), with
 moves that pass the turn; its other child tiers solved.
 Contract: the values and remoteness of retrograde analysis on the explored graph, as
-``loopy_frontiers`` gives them (the winner hurries, the loser stalls, a tie comes soonest,
+``retrograde_by_unmoves`` gives them (the winner hurries, the loser stalls, a tie comes soonest,
 what never ends is a DRAW), in one compiled loop instead of one numpy step per level.
 
 Cost: the game's moves played once (windows of the tier on every core), O(moves) after.
@@ -29,11 +29,11 @@ import numpy as np
 
 from ..compiled import inlined_kernel, kernel
 from ..errors import GameError
-from ..records import TierSummary
 from ..spaces.pipeline import in_parallel
-from ..spaces.tier_files import TierFiles
-from ..spaces.tiers import TierGraph
 from ..terminals import Terminals
+from .files import TierFiles
+from .graph import TierGraph
+from .records import TierSummary
 
 _WIN, _LOSS, _TIE, _DRAW = 1, 2, 3, 4
 NEVER = np.iinfo(np.int32).max

@@ -15,13 +15,13 @@ from ..identity import identity_of
 from ..memory import MemoryWatch
 from ..progress import ProgressCallback
 from ..protocol import Game
-from ..records import RecordFormat, format_for
 from ..rules import Rules
 from ..solve import solve
-from ..solvers.tiered import solve_tiers
-from ..spaces.tier_files import TierFiles, file_sha256, tier_file_name
-from ..spaces.tiers import TierGraph
-from .header import HEADER, Header, TierEntry, existing, write_header
+from ..tablebase.header import HEADER, Header, TierEntry, existing, write_header
+from .files import TierFiles, file_sha256, tier_file_name
+from .graph import TierGraph
+from .records import RecordFormat, format_for
+from .solve import solve_tiers
 
 
 def build_tiered(

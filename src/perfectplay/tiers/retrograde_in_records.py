@@ -4,7 +4,7 @@ kept in its own record, for tiers of billions of indices (Dobutsu shogi: 1.57 bi
 Precondition: a loopy tier with no other child tier (every move stays inside it), un-moves
 (``batch_parents``), 2-byte records, and moves that always pass the turn.
 Contract: the values and remoteness of retrograde analysis on the explored graph, as
-``loopy_frontiers`` gives them, in no memory beyond the tier's records and one chunk.
+``retrograde_by_unmoves`` gives them, in no memory beyond the tier's records and one chunk.
 
 Encoding while the solve runs: an open position (value code 7) keeps in its remoteness
 field the number of its moves not yet known to lose for its mover (every move's child is
@@ -32,13 +32,13 @@ import numpy as np
 from ..compiled import kernel
 from ..errors import GameError
 from ..progress import ProgressCallback
-from ..records import REACHED, TierSummary
 from ..spaces.graph import I64
 from ..spaces.pipeline import in_parallel
-from ..spaces.tier_files import TierFiles
-from ..spaces.tiers import CHUNK, TierGraph
 from ..terminals import Terminals
 from ..values import UNDECIDED
+from .files import TierFiles
+from .graph import CHUNK, TierGraph
+from .records import REACHED, TierSummary
 
 U16 = Any  # uint16 record arrays
 U8 = Any

@@ -3,8 +3,8 @@
 Precondition: a game speaking the tier protocol, an outcome game. A tier whose moves all
 lead into child tiers is solved in one pass; a loopy tier (one that lists itself among its
 child tiers) through the game's un-moves, with counters in its records when no other tier
-is its child (``loopy_counters``) or by frontiers (``loopy_frontiers``), or by rounds
-without un-moves (``loopy_tiers``). Contract: the same values and remoteness as
+is its child (``retrograde_in_records``) or by frontiers (``retrograde_by_unmoves``), or by rounds
+without un-moves (``value_iteration``). Contract: the same values and remoteness as
 retrograde analysis of the explored graph (the winner hurries, the loser stalls, a tie
 comes as soon as possible), for every position play reaches; the records of each tier are
 final on disk as soon as the tier is done, and a solve run again goes on from there.
@@ -24,19 +24,11 @@ from ..compiled import inlined_kernel, kernel
 from ..errors import GameError, InterruptedSolve
 from ..memory import SAVE_ADVICE, MemoryBudgetExceeded, MemoryWatch, resident_bytes, show_size
 from ..progress import ProgressCallback
-from ..records import (
-    REACHED,
-    TOO_REMOTE,
-    UNSOLVED_CHILD,
-    RecordFormat,
-    TierSummary,
-    count_pairs,
-    sweep_codes,
-)
 from ..spaces.graph import I8, I32, I64, NO_BOOLS, B
 from ..spaces.pipeline import in_parallel
-from ..spaces.tier_files import TierFiles
-from ..spaces.tiers import (
+from ..terminals import Terminals
+from .files import TierFiles
+from .graph import (
     CHUNK,
     Chunk,
     TierGraph,
@@ -47,8 +39,16 @@ from ..spaces.tiers import (
     sweep_child,
     sweep_tier,
 )
-from ..terminals import Terminals
-from .loopy_choice import loopy_solver
+from .loopy_method import loopy_solver
+from .records import (
+    REACHED,
+    TOO_REMOTE,
+    UNSOLVED_CHILD,
+    RecordFormat,
+    TierSummary,
+    count_pairs,
+    sweep_codes,
+)
 
 U8 = Any  # uint8 arrays, for the kernel's signature
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import PerfectplayError
-from ..records import RecordFormat
+from .records import RecordFormat
 
 HASH_CHUNK = 1 << 22
 HASH_BLOCK = 1 << 24

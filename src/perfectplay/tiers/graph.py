@@ -1,7 +1,7 @@
 """Ranked tiers: a game's positions indexed densely, tier by tier, by the game's own ranking.
 
 No hash table and no edge arrays: a position is (tier, index), its record lives at that
-index of the tier's file (``tier_files``), and its moves are found again whenever they are
+index of the tier's file (``files``), and its moves are found again whenever they are
 needed, a chunk of positions at a time, by unranking, expanding and ranking the children.
 ``TierGraph`` orders the tiers (parents first; an error for a cycle); ``reach`` marks, root
 first, every position play can reach, so counts compare with published ones.
@@ -20,14 +20,14 @@ from ..errors import GameError, InterruptedSolve, describe
 from ..memory import SAVE_ADVICE, MemoryWatch
 from ..progress import ProgressCallback
 from ..protocol import Codes
-from ..records import REACHED, sweep_codes
 from ..rules import Rules, TierRules
+from ..spaces.batch import expand_checked
+from ..spaces.graph import I8, I64, B
+from ..spaces.pipeline import in_parallel
 from ..terminals import Terminals
 from ..values import UNDECIDED, Value
-from .batch import expand_checked
-from .graph import I8, I64, B
-from .pipeline import in_parallel
-from .tier_files import TierFiles
+from .files import TierFiles
+from .records import REACHED, sweep_codes
 
 CHUNK = 1 << 16
 """Positions handled at once: bounds the working memory (about 200 bytes each, with

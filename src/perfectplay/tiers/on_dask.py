@@ -38,22 +38,22 @@ import numpy as np
 from ..errors import InterruptedSolve, ParameterError, TablebaseError
 from ..identity import identity_of
 from ..memory import show_size
-from ..records import RecordFormat, TierSummary, format_for
 from ..rules import Rules
-from ..solvers.loopy_choice import loopy_solver
-from ..solvers.tiered import solve_span, solve_span_by_sweep
 from ..spaces.pipeline import THREADS
-from ..spaces.tier_files import (
+from ..tablebase.header import Header, existing
+from ..terminals import Terminals
+from .build import build_header
+from .files import (
     TierFiles,
     file_hashes,
     file_sha256,
     tier_file_name,
     write_json_atomically,
 )
-from ..spaces.tiers import CHUNK, TierGraph, reach_inside, reach_span, solves_by_sweep
-from ..terminals import Terminals
-from .build import build_header
-from .header import Header, existing
+from .graph import CHUNK, TierGraph, reach_inside, reach_span, solves_by_sweep
+from .loopy_method import loopy_solver
+from .records import RecordFormat, TierSummary, format_for
+from .solve import solve_span, solve_span_by_sweep
 
 SPAN = 1 << 21
 """Indices per span at most: a task's work (Connect Four 6x4 has tiers of 13 million)."""

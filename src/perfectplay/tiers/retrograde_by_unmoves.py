@@ -3,7 +3,7 @@
 Precondition: a loopy tier (it lists itself among its child tiers) of a game that gives
 ``batch_parents`` (un-moves inside a tier), without moves that give another turn.
 Contract: the values and remoteness of retrograde analysis on the explored graph, as
-``loopy_tiers`` (value iteration) gives them, for a pass over the tier plus work per
+``value_iteration`` (value iteration) gives them, for a pass over the tier plus work per
 decided position instead of a pass per round.
 
 One pass over the tier's reached positions reads their ends and their children in the child
@@ -24,10 +24,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import GameError
-from ..records import REACHED, RecordFormat, TierSummary
-from ..spaces.tier_files import TierFiles
-from ..spaces.tiers import CHUNK, TierGraph, expand_chunk
 from ..terminals import Terminals
+from .files import TierFiles
+from .graph import CHUNK, TierGraph, expand_chunk
+from .records import REACHED, RecordFormat, TierSummary
 
 _WIN, _LOSS, _TIE, _DRAW = 1, 2, 3, 4
 NEVER = np.iinfo(np.int32).max

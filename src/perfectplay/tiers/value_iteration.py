@@ -22,11 +22,11 @@ import numpy as np
 
 from ..compiled import kernel
 from ..errors import GameError
-from ..records import REACHED, RecordFormat, TierSummary
 from ..spaces.graph import I8, I32, I64, NO_BOOLS, B
-from ..spaces.tier_files import TierFiles
-from ..spaces.tiers import CHUNK, TierGraph, expand_chunk
 from ..terminals import Terminals
+from .files import TierFiles
+from .graph import CHUNK, TierGraph, expand_chunk
+from .records import REACHED, RecordFormat, TierSummary
 
 _WIN = 1
 _LOSS = 2

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -35,10 +35,12 @@ from ..errors import GameError, InterruptedSolve, TablebaseError
 from ..memory import MemoryWatch
 from ..progress import ProgressCallback
 from ..spaces.pipeline import THREADS, in_parallel
-from ..spaces.tier_files import file_sha256
-from .building import Loops
+from .files import file_sha256
 from .packed_codes import ENCODING, unpack
 from .sorting import group_by_tier, merge_distinct, missing_from, sort_distinct
+
+if TYPE_CHECKING:  # the loops a compiled game hands the engine (compiled_games imports us)
+    from ..compiled_games.building import Loops
 
 CODES_PER_BUCKET = 8
 CHILDREN_PER_CHUNK = 1 << 20

@@ -1,0 +1,21 @@
+"""The tier engine, in one place: games solved tier by tier, out of core, into tablebases.
+
+A tier is a set of positions that moves never leave backward (Connect Four: the discs on
+the board). Each tier is one file of records (``records``: value and remoteness in one or
+two bytes an index, ``files``: written atomically and hashed), solved after its child
+tiers, so only a tier and its children are in memory. Read in this order:
+
+- ``graph``: the tier graph of a game ranked by hand (its ``tier_size`` / ``rank`` hooks) or
+  by the engine (``ranking``: every position found forward from the start, each tier's
+  sorted codes, a child's index its rank among them; ``sorting``, ``packed_codes``), the
+  marking of what play reaches, and the game's sweeps run over a tier's windows.
+- ``solve``: the driver, tiers leaves first; a loop-free tier in one pass over its
+  positions (backward induction), a loopy tier by the method ``loopy_method`` picks:
+  ``retrograde_by_edges`` (its moves laid out whole, O(moves)), ``retrograde_in_records``
+  (counters kept in the records: no memory beyond them), ``retrograde_by_unmoves``
+  (frontiers of remoteness through un-moves) or ``value_iteration`` (rounds, a pass over
+  the tier each: no un-moves needed).
+- ``build``: a solve into a tablebase directory, resumed from finished tiers; ``on_dask``:
+  the same on a Dask cluster, with the same bytes; ``sweep_check``: a game's sweeps checked
+  against its plain rules.
+"""
