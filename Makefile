@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench bench-compiled bench-gamesmanone bench-tiers bench-tiers-huge bench-dobutsu bench-dask bench-contest bench-search bench-play peers clean
+.PHONY: demo test docs lint bench bench-compiled bench-gamesmanone bench-tiers bench-tiers-huge bench-dobutsu bench-dask bench-contest bench-search bench-play peers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ lint: $(VENV)/.installed-test
 
 test: lint
 	$(BIN)/python -m pytest
+
+# The documentation site (MkDocs, Material theme) from docs/ into site/; a warning fails it.
+docs: $(VENV)/.installed-test
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/speed.py

@@ -52,6 +52,7 @@ def folded_counts(directory: Path) -> dict[str, int]:
     import numpy as np
 
     from perfectplay.games import Dobutsu
+    from perfectplay.games.dobutsu_kernels import batch_mirror
     from perfectplay.tablebase.header import read_header
 
     game = Dobutsu()
@@ -66,7 +67,10 @@ def folded_counts(directory: Path) -> dict[str, int]:
         indices = start + np.flatnonzero(block)
         if not indices.size:
             continue
-        images = game.batch_rank(0, game.batch_mirror(game.batch_unrank(0, indices)))
+        # Reflected left to right, a position has the same value (the published counts fold
+        # it; the tier does not).
+        mirrored = batch_mirror(np.asarray(game.batch_unrank(0, indices)), game.height)
+        images = game.batch_rank(0, mirrored)
         mine, theirs = np.asarray(records[indices]), np.asarray(records[images])
         if (theirs == 0).any() or (mine != theirs).any():
             raise SystemExit("a reflected position was not reached, or has another value")

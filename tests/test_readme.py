@@ -1,13 +1,16 @@
-"""The README's complete example runs verbatim and prints what the README says it prints."""
+"""The README's and the documentation's examples run verbatim and print what they say they
+print; the site builds strictly; the hook reference is the code's."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 README = Path(__file__).resolve().parent.parent / "README.md"
+DOCS = README.parent / "docs"
 
 
 def test_readme_example_prints_what_it_claims(tmp_path: Path) -> None:
@@ -32,9 +35,9 @@ def test_readme_names_the_two_setup_commands() -> None:
     assert re.search(r"^test:", makefile, re.MULTILINE)
 
 
-def test_readme_bring_your_own_game_runs_as_shown(tmp_path: Path) -> None:
-    text = README.read_text()
-    section = text[text.index("### Bring your own game") :]
+def test_docs_bring_your_own_game_runs_as_shown(tmp_path: Path) -> None:
+    text = (DOCS / "tutorial" / "command-line.md").read_text()
+    section = text[text.index("## Bring your own game") :]
     code = re.search(r"```python\n(.*?)```", section, re.DOTALL)
     command = re.search(r"```sh\n(perfectplay solve .*?)\n```", section)
     shown = re.search(r"```text\n(.*?)```", section, re.DOTALL)
@@ -60,11 +63,11 @@ def test_readme_bring_your_own_game_runs_as_shown(tmp_path: Path) -> None:
     assert "right left left right right left" in run.stdout
 
 
-def test_readme_tablebase_example_prints_what_it_claims(tmp_path: Path) -> None:
-    text = README.read_text()
-    section = text[text.index("### Tablebases in Python") :]
+def test_docs_tablebase_example_prints_what_it_claims(tmp_path: Path) -> None:
+    text = (DOCS / "tutorial" / "tiers.md").read_text()
+    section = text[text.index("## Tablebases in Python") :]
     match = re.search(r"```python\n(.*?)```\n\nprints\n\n```text\n(.*?)```", section, re.DOTALL)
-    assert match, "README lost its tablebase example and the output it claims"
+    assert match, "the tiers page lost its tablebase example and the output it claims"
     code, claimed = match.groups()
     (tmp_path / "example.py").write_text(code)
     run = subprocess.run(
@@ -75,9 +78,9 @@ def test_readme_tablebase_example_prints_what_it_claims(tmp_path: Path) -> None:
     assert (tmp_path / "c4-4x4" / "header.json").exists()
 
 
-def test_readme_compiled_game_is_the_example_file() -> None:
-    text = README.read_text()
-    section = text[text.index("## Your own game at C speed") :]
+def test_docs_compiled_game_is_the_example_file() -> None:
+    text = (DOCS / "tutorial" / "compiled-games.md").read_text()
+    section = text[text.index("# Your own game at C speed") :]
     code = re.search(r"```python\n(.*?)```", section, re.DOTALL)
     assert code
     example = README.parent / "examples" / "connect_four.py"
@@ -85,9 +88,9 @@ def test_readme_compiled_game_is_the_example_file() -> None:
     assert len(code.group(1).splitlines()) < 100
 
 
-def test_readme_compiled_walkthrough_runs_as_shown(tmp_path: Path) -> None:
-    text = README.read_text()
-    section = text[text.index("## Your own game at C speed") :]
+def test_docs_compiled_walkthrough_runs_as_shown(tmp_path: Path) -> None:
+    text = (DOCS / "tutorial" / "compiled-games.md").read_text()
+    section = text[text.index("# Your own game at C speed") :]
     section = section[: section.index("How it works")]
     commands = re.findall(r"```sh\n(perfectplay .*?)\n```", section)
     shown = re.findall(r"```text\n(.*?)```", section, re.DOTALL)
@@ -109,3 +112,91 @@ def test_readme_compiled_walkthrough_runs_as_shown(tmp_path: Path) -> None:
         printed = [" ".join(line.split()) for line in run.stdout.splitlines()]
         for line in lines.splitlines():
             assert " ".join(line.split()) in printed, line
+
+
+def _pages() -> list[Path]:
+    return [README, *sorted(DOCS.rglob("*.md"))]
+
+
+def test_every_python_block_of_the_docs_is_python() -> None:
+    for page in _pages():
+        for block in re.findall(r"```python\n(.*?)```", page.read_text(), re.DOTALL):
+            compile(block, str(page), "exec")  # a SyntaxError names the page
+
+
+def test_every_example_that_says_what_it_prints_prints_it(tmp_path: Path) -> None:
+    """Each Python block followed by "prints" and a text block, on every page, run verbatim
+    in an empty folder of its own."""
+    pairs = [
+        (page, code, claimed)
+        for page in _pages()
+        for code, claimed in re.findall(
+            r"```python\n(.*?)```\n\nprints\n\n```text\n(.*?)```", page.read_text(), re.DOTALL
+        )
+    ]
+    assert len(pairs) >= 3  # the README's, the first game's and the tablebase example
+    for i, (page, code, claimed) in enumerate(pairs):
+        folder = tmp_path / str(i)
+        folder.mkdir()
+        (folder / "example.py").write_text(code)
+        run = subprocess.run(
+            [sys.executable, "example.py"], capture_output=True, text=True, cwd=folder,
+            timeout=300, check=False,
+        )  # fmt: skip
+        assert run.returncode == 0, (page, run.stderr)
+        assert run.stdout == claimed, page
+
+
+def test_the_readme_is_short_and_its_links_lead_somewhere() -> None:
+    text = README.read_text()
+    assert len(text.splitlines()) <= 150
+    links = re.findall(r"\]\(([^)#]+)\)", text)
+    assert len(links) >= 15
+    missing = [link for link in links if not (README.parent / link).is_file()]
+    assert missing == []
+    nav = (README.parent / "mkdocs.yml").read_text()
+    pages = {str(p.relative_to(DOCS)) for p in DOCS.rglob("*.md")}
+    assert {p for p in pages if p not in nav} == set()  # every page is in the site's menu
+
+
+def test_the_hook_reference_is_rendered_from_the_code() -> None:
+    """The site's hook table comes from HOOKS, with the built-ins that define each hook;
+    a built-in that defines a public name the table lacks fails here."""
+    sys.path.insert(0, str(README.parent / "tools"))
+    try:
+        from docs_hooks import MARKER, hook_table_markdown, on_page_markdown
+    finally:
+        sys.path.pop(0)
+    from perfectplay import HOOKS
+    from perfectplay.games import BUILTINS
+
+    table = hook_table_markdown()
+    rows = {line.split("`")[1]: line for line in table.splitlines()[2:]}
+    assert list(rows) == [hook.name for hook in HOOKS]
+    assert rows["batch_solve_tier"].endswith("| connect-four |")  # its sweeps, no other's
+    assert rows["initial"].count(",") == len(BUILTINS) - 1  # every built-in has a start
+    assert MARKER in (DOCS / "reference" / "hooks.md").read_text()
+    assert on_page_markdown(f"a\n{MARKER}\nb", None) == f"a\n{table}\nb"
+    names = set(rows)
+    strays = {
+        f"{name}.{attribute}"
+        for name, cls in BUILTINS.items()
+        for klass in cls.__mro__
+        if klass.__module__.startswith("perfectplay.games")
+        for attribute in vars(klass)
+        if not attribute.startswith("_") and attribute not in names
+    }
+    assert strays == set()
+
+
+def test_the_site_builds_strictly(tmp_path: Path) -> None:
+    """`make docs`'s build: MkDocs with the Material theme, a warning fails it."""
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    run = subprocess.run(
+        [str(mkdocs), "build", "--strict", "--quiet", "--site-dir", str(tmp_path / "site")],
+        capture_output=True, text=True, cwd=README.parent, timeout=300, check=False,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    api = (tmp_path / "site" / "reference" / "api" / "index.html").read_text()
+    assert 'id="perfectplay.solve' in api and 'id="perfectplay.Solution"' in api

@@ -41,7 +41,7 @@ class ConnectFour:
         filled = self.board.filled
         self._filled = np.zeros(0, dtype=np.int64) if filled is None else filled
 
-    def canonical(self, codes: Bits) -> Bits:
+    def _canonical(self, codes: Bits) -> Bits:
         """With symmetry, the smaller of a code and its mirror image's; else the code."""
         if not self.symmetry:
             return codes
@@ -74,7 +74,7 @@ class ConnectFour:
     def key(self, state: State) -> int:
         """The state's code (with symmetry, the smaller of it and its mirror image's)."""
         code = state[0] + state[1]
-        return self.canonical(code) if self.symmetry else code  # runs once per move
+        return self._canonical(code) if self.symmetry else code  # runs once per move
 
     def from_code(self, code: int) -> State:
         """The state behind a code."""
@@ -166,7 +166,7 @@ class ConnectFour:
             count = expand_codes.run_compiled(
                 codes, self.width, self.board.stride, self.height, self._filled, kids, rows
             )
-            return Expansion(rows[:count], self.canonical(kids[:count]))
+            return Expansion(rows[:count], self._canonical(kids[:count]))
         mover, mask = self.board.boards(codes)
         children = np.empty((codes.shape[0], self.width), dtype=np.int64)
         playable = np.empty((codes.shape[0], self.width), dtype=np.bool_)
@@ -175,11 +175,11 @@ class ConnectFour:
             after: Any = self.board.drop(mover, mask, c)
             children[:, c] = after[0] + after[1]
         parents, columns = np.nonzero(playable)
-        return Expansion(parents.astype(np.int64), self.canonical(children[parents, columns]))
+        return Expansion(parents.astype(np.int64), self._canonical(children[parents, columns]))
 
     def batch_key(self, codes: Codes) -> Codes:
         """Canonical codes: with symmetry, the smaller of a code and its mirror image's."""
-        return self.canonical(codes)
+        return self._canonical(codes)
 
     # --- the tier protocol: tier t holds the positions with t discs (see DiscTiers) --------
 

@@ -251,11 +251,6 @@ class Dobutsu:
         """Each position seen from the mover's side (bit 60 clear)."""
         return k.batch_view(np.asarray(codes, dtype=np.int64), self.height)
 
-    def batch_mirror(self, codes: Codes) -> Codes:
-        """Each position reflected left to right; it has the same value (not a key: the
-        published counts of positions fold it, the tier does not)."""
-        return k.batch_mirror(np.asarray(codes, dtype=np.int64), self.height)
-
     # --- the tier protocol: one loopy tier ----------------------------------------------
 
     def child_tiers(self, tier: int) -> list[int]:
