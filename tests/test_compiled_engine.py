@@ -51,23 +51,24 @@ def test_packed_codes_decode_to_the_same_codes(tmp_path: Path, seed: int) -> Non
 def test_pending_codes_merged_in_slots_and_ranges_are_the_sorted_union(
     seed: int, monkeypatch: Any
 ) -> None:
-    """Children sent to later tiers from several slots (as worker threads do), then popped
-    and merged in ranges of values on every core: exactly numpy's unique of what was sent,
-    lowest tier first."""
+    """Children sent to later tiers from several slots (as worker threads do), unsorted and
+    repeated, scattered into buckets laid out by the first codes a tier gets (later codes far
+    outside them included), then popped and sorted in ranges of buckets on every core:
+    exactly numpy's unique of what was sent, lowest tier first."""
     monkeypatch.setattr(ranking, "PARALLEL_UNION", 64)  # ranges even on small pieces
     monkeypatch.setattr(ranking, "THREADS", 2)
+    monkeypatch.setattr(ranking, "BUCKET_BITS", 2 + seed % 3 * 4)  # 4, 64 or 1024 buckets
     rng = np.random.default_rng(seed)
     pending = ranking._Pending(3)
     sent: dict[int, list[Any]] = {}
     for _ in range(int(rng.integers(1, 40))):
         tier = int(rng.integers(0, 4))
         codes = rng.integers(0, 1 << int(rng.integers(1, 40)), size=int(rng.integers(0, 3000)))
-        piece = np.unique(codes).astype(np.int64)
+        piece = codes.astype(np.int64)
         pending.add([(tier, piece)])
         pending.note(tier)
         sent.setdefault(tier, []).append(piece)
-    distinct = sum(int(np.unique(np.concatenate(p)).shape[0]) for p in sent.values())
-    assert distinct <= pending.held <= sum(int(p.shape[0]) for ps in sent.values() for p in ps)
+    assert pending.held == sum(int(p.shape[0]) for ps in sent.values() for p in ps)
     for tier in sorted(sent):
         popped = pending.pop()
         assert popped is not None and popped[0] == tier

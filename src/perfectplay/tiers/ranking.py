@@ -9,7 +9,8 @@ Memory: 8 bytes a code and about 1 byte a code of buckets.
 
 ``discover`` walks the tiers in increasing order (a move never lowers the tier): a tier's
 codes are the children its earlier tiers sent it, closed under its own moves (a loopy tier,
-found in rounds of new codes), deduplicated by sorting each chunk's children and merging.
+found in rounds of new codes), deduplicated by scattering the children into buckets of
+values as they come and sorting each bucket once, when the tier is reached.
 """
 
 from __future__ import annotations
@@ -37,7 +38,14 @@ from ..progress import ProgressCallback
 from ..spaces.pipeline import THREADS, in_parallel
 from .files import file_sha256
 from .packed_codes import ENCODING, unpack
-from .sorting import group_by_tier, merge_distinct, missing_from, sort_distinct
+from .sorting import (
+    group_by_tier,
+    merge_distinct,
+    missing_from,
+    scatter_by_bucket,
+    sort_distinct,
+    union_of_buckets,
+)
 
 if TYPE_CHECKING:  # the loops a compiled game hands the engine (compiled_games imports us)
     from ..compiled_games.building import Loops
@@ -351,76 +359,105 @@ def _union(pieces: list[Any]) -> Any:
     return pieces[0]
 
 
-PARALLEL_UNION = 1 << 20
-"""Codes from which a union is cut into ranges of values merged on every core."""
+BUCKET_BITS = 11
+"""Codes sent to a tier are scattered into up to 2**BUCKET_BITS buckets of values as they
+come, and each bucket is sorted once when the tier is reached: a bucket of the largest tiers
+holds thousands of codes, sorted in cache (where sorting each chunk and merging the sorted
+pieces passed over every code about seven times)."""
+CELL_BITS = 16
+"""A code's bucket is looked up in a table of 2**CELL_BITS cells of values (its high bits)."""
+SAMPLE = 4096
+"""States of a tier expanded first, spread over it, to lay out the buckets of its children."""
+PARALLEL_UNION = 1 << 16
+"""Codes from which a tier's buckets are sorted in ranges on every core."""
 
 
-def _union_parallel(pieces: list[Any]) -> list[Any]:
-    """``_union`` of the pieces as a list of sorted parts, in order and disjoint: cut into
-    ranges of values (at quantiles of the largest piece) whose unions are found on every
-    core. The pieces of a tier are merged when the tier is reached, with no worker running
-    beside; the parts are not joined (a copy of the whole tier) unless the tier needs it."""
-    total = sum(int(p.shape[0]) for p in pieces)
-    if total < PARALLEL_UNION or THREADS <= 1 or len(pieces) < 2:
-        return [_union(pieces)]
-    largest = max(pieces, key=lambda p: int(p.shape[0]))
-    parts = 4 * THREADS
-    splitters = largest[(np.arange(1, parts) * largest.shape[0]) // parts]
-    cuts = [np.r_[0, np.searchsorted(p, splitters), p.shape[0]] for p in pieces]
-    ranges = [[p[c[k] : c[k + 1]] for p, c in zip(pieces, cuts, strict=True)] for k in range(parts)]
-    found: list[Any] = []
-    in_parallel(ranges, _union, found.append)
-    return found
+@dataclass(frozen=True)
+class _Layout:
+    """How a tier's codes are bucketed: a code's cell is (code - low) >> shift, clamped,
+    and ``table`` maps cells to buckets, non-decreasing, the buckets cut at quantiles of a
+    sample of the tier's codes so that they hold about as many codes each. Codes outside the
+    sample's range fall into the end buckets, which only makes those larger: order and
+    correctness never depend on the sample."""
+
+    low: int
+    shift: int
+    table: Any
+
+    @classmethod
+    def of(cls, sample: Any) -> _Layout:
+        ordered = np.sort(sample)
+        low, high = int(ordered[0]), int(ordered[-1])
+        span = high - low
+        low = max(0, low - span // 8)
+        shift = max(0, (span + span // 4).bit_length() - CELL_BITS)
+        splitters = ordered[(np.arange(1, 1 << BUCKET_BITS) * ordered.shape[0]) >> BUCKET_BITS]
+        starts = low + (np.arange(1 << CELL_BITS, dtype=np.int64) << shift)
+        table = np.searchsorted(np.unique(splitters), starts, side="right").astype(np.int64)
+        return cls(low, shift, table)
 
 
-class _Stacks:
-    """Codes sent to tiers not yet reached, kept per tier as a stack of sorted distinct
-    pieces of decreasing sizes: a new piece is merged (linearly, duplicates dropped) into
-    the pieces above it no more than twice its size, so each code is merged O(log pieces)
-    times and duplicates never pile up far past the distinct codes."""
+class _Slot:
+    """One worker's scattered pieces per tier, each with its bucket starts."""
 
     def __init__(self) -> None:
-        self.pieces: dict[int, list[Any]] = {}
+        self.pieces: dict[int, list[tuple[Any, Any]]] = {}
         self.held = 0
 
-    def add(self, tier: int, codes: Any) -> None:
-        stack = self.pieces.setdefault(tier, [])
-        self.held += int(codes.shape[0])
-        while stack and stack[-1].shape[0] <= 2 * codes.shape[0]:
-            top = stack.pop()
-            merged = merge_distinct(top, codes)
-            self.held += int(merged.shape[0]) - int(top.shape[0]) - int(codes.shape[0])
-            codes = merged
-        stack.append(codes)
+    def add(self, tier: int, starts: Any, grouped: Any) -> None:
+        self.pieces.setdefault(tier, []).append((starts, grouped))
+        self.held += int(grouped.shape[0])
 
-    def pop(self, tier: int) -> list[Any]:
-        """The tier's pieces (sorted, distinct), taken out of this slot."""
-        stack = self.pieces.pop(tier, [])
-        self.held -= sum(int(p.shape[0]) for p in stack)
-        return stack
+    def pop(self, tier: int) -> list[tuple[Any, Any]]:
+        pieces = self.pieces.pop(tier, [])
+        self.held -= sum(int(g.shape[0]) for _, g in pieces)
+        return pieces
 
 
 class _Pending:
-    """Codes sent to tiers not yet reached, in one ``_Stacks`` slot per worker thread: a
-    thread merges the children it finds into a slot no other thread is using, so merging
-    runs on every core (in one thread it held the others up: 5 of Connect Four 6x4's 10 s);
-    a tier's slots are merged when the tier is reached. The tiers waiting are noted by the
-    calling thread (``note``), which pops them after the workers of a round are done."""
+    """Codes sent to tiers not yet reached, scattered by value into buckets (``_Layout``) by
+    the worker threads as they come, each thread into a slot no other thread is using (no
+    lock but the one fixing a tier's layout); when a tier is reached, its buckets are sorted,
+    duplicates dropped, in ranges of buckets on every core (``union_of_buckets``). The tiers
+    waiting are noted by the calling thread (``note``), which pops them after the workers of
+    a round are done."""
 
     def __init__(self, slots: int) -> None:
-        self._slots = [_Stacks() for _ in range(max(1, slots))]
-        self._free: queue.SimpleQueue[_Stacks] = queue.SimpleQueue()
+        self._slots = [_Slot() for _ in range(max(1, slots))]
+        self._free: queue.SimpleQueue[_Slot] = queue.SimpleQueue()
         for slot in self._slots:
             self._free.put(slot)
+        self._layouts: dict[int, _Layout] = {}
+        self._layout_lock = threading.Lock()
         self._waiting: set[int] = set()
         self._heap: list[int] = []
 
+    def lay_out(self, groups: list[tuple[int, Any]]) -> None:
+        """Lay out the buckets of tiers not yet laid out from a sample of their codes
+        (calling thread, before the workers of a tier start)."""
+        for tier, codes in groups:
+            if codes.shape[0] and tier not in self._layouts:
+                self._layouts[tier] = _Layout.of(codes)
+
+    def _layout(self, tier: int, codes: Any) -> _Layout:
+        with self._layout_lock:
+            layout = self._layouts.get(tier)
+            if layout is None:
+                layout = self._layouts[tier] = _Layout.of(codes)
+            return layout
+
     def add(self, groups: list[tuple[int, Any]]) -> None:
-        """Merge each (tier, sorted distinct codes) into a free slot (from any thread)."""
+        """Scatter each (tier, codes) into a free slot (from any thread; codes unsorted,
+        duplicates allowed)."""
         slot = self._free.get()
         try:
             for tier, codes in groups:
-                slot.add(tier, codes)
+                if codes.shape[0]:
+                    layout = self._layout(tier, codes)
+                    starts, grouped = scatter_by_bucket(
+                        codes, layout.low, layout.shift, layout.table
+                    )
+                    slot.add(tier, starts, grouped)
         finally:
             self._free.put(slot)
 
@@ -431,18 +468,52 @@ class _Pending:
             heapq.heappush(self._heap, tier)
 
     def pop(self) -> tuple[int, list[Any]] | None:
-        """The lowest tier waiting and its codes, merged from every slot into sorted parts
-        in order (calling thread, no worker running)."""
+        """The lowest tier waiting and its codes, sorted and distinct, as parts in order
+        (calling thread, no worker running)."""
         if not self._heap:
             return None
         tier = heapq.heappop(self._heap)
         self._waiting.discard(tier)
-        return tier, _union_parallel([p for slot in self._slots for p in slot.pop(tier)])
+        self._layouts.pop(tier, None)
+        return tier, _union_of_pieces([piece for slot in self._slots for piece in slot.pop(tier)])
 
     @property
     def held(self) -> int:
-        """Codes held for later tiers (duplicates across slots counted twice)."""
+        """Codes held for later tiers (duplicates counted)."""
         return sum(slot.held for slot in self._slots)
+
+
+def _union_of_pieces(pieces: list[tuple[Any, Any]]) -> list[Any]:
+    """The sorted distinct codes of scattered pieces, as sorted parts in order: their
+    buckets cut into ranges of about equal size, each range's buckets gathered from every
+    piece and sorted on a core."""
+    if not pieces:
+        return [np.zeros(0, dtype=np.int64)]
+    buckets = int(pieces[0][0].shape[0]) - 1
+    starts = np.stack([s for s, _ in pieces])
+    sizes = (starts[:, 1:] - starts[:, :-1]).sum(axis=0)
+    total = int(sizes.sum())
+    compiled = union_of_buckets.compiles_for(total)
+    arrays: Any = [g for _, g in pieces]
+    if compiled:  # numba takes a list of arrays as its typed List (no copy of the codes)
+        from numba.typed import List
+
+        arrays = List(arrays)
+    run = union_of_buckets.run_compiled if compiled else union_of_buckets.interpreted
+    parts = 1 if total < PARALLEL_UNION or THREADS <= 1 else 4 * THREADS
+    ends = np.searchsorted(np.cumsum(sizes), (np.arange(1, parts) * total) // parts)
+    cuts = sorted({0, buckets, *(int(e) + 1 for e in ends if 0 <= e < buckets - 1)})
+    ranges = list(itertools.pairwise(cuts))
+    found: dict[int, Any] = {}
+
+    def union(span: tuple[int, int]) -> tuple[int, Any]:
+        return span[0], run(arrays, starts, span[0], span[1])
+
+    def keep(result: tuple[int, Any]) -> None:
+        found[result[0]] = result[1]
+
+    in_parallel(ranges, union, keep, threads=min(THREADS, len(ranges)))
+    return [found[first] for first, _ in ranges]
 
 
 def discover(
@@ -482,12 +553,20 @@ def discover(
             tier, known = popped  # sorted parts in order; joined once the tier proves loopy
             frontier: list[Any] = known
             kids: set[int] = set()
+            sample = _spread_sample(known)
+            if sample.shape[0]:  # the children's buckets laid out from a sample of them
+                found_sample = _children(loops, name, tier, sample, describe)
+                pending.lay_out([(kid, c) for kid, c in found_sample.groups if kid != tier])
             while any(part.shape[0] for part in frontier):
                 inside: list[Any] = []
 
                 def compute(chunk: Any, tier: int = tier) -> _Children:
                     found = _children(loops, name, tier, chunk, describe)
                     pending.add([(kid, codes) for kid, codes in found.groups if kid != tier])
+                    # Kept for the calling thread: the tier's own codes, sorted (a loopy
+                    # tier's next round); the others were scattered into a slot.
+                    found.groups = [(kid, sort_distinct(codes) if kid == tier else codes[:0])
+                                    for kid, codes in found.groups]  # fmt: skip
                     return found
 
                 def gather(children: _Children, inside: list[Any] = inside,
@@ -543,6 +622,18 @@ def discover(
     return ranking
 
 
+def _spread_sample(parts: list[Any]) -> Any:
+    """About SAMPLE codes spread evenly over sorted parts (all of them when fewer)."""
+    total = sum(int(part.shape[0]) for part in parts)
+    if total <= SAMPLE:
+        return _joined(parts) if parts else np.zeros(0, dtype=np.int64)
+    picks = (np.arange(SAMPLE, dtype=np.int64) * total) // SAMPLE
+    whole = np.cumsum([0] + [int(part.shape[0]) for part in parts])
+    which = np.searchsorted(whole, picks, side="right") - 1
+    return np.array([parts[w][i - whole[w]] for w, i in zip(which, picks, strict=True)],
+                    dtype=np.int64)  # fmt: skip
+
+
 def _chunks(frontier: list[Any], ranking: Ranking) -> Iterator[Any]:
     """The frontier's parts in chunks of about CHILDREN_PER_CHUNK moves (by the moves a
     state made so far), from 2**12 to 2**18 states."""
@@ -557,7 +648,8 @@ def _chunks(frontier: list[Any], ranking: Ranking) -> Iterator[Any]:
 
 @dataclass
 class _Children:
-    """A chunk's children: sorted distinct codes per tier."""
+    """A chunk's children: codes per tier (the chunk's own tier's sorted and distinct once
+    the worker is done with them, the others emptied: they went to a slot)."""
 
     groups: list[tuple[int, Any]]
     expanded: int
@@ -567,7 +659,7 @@ class _Children:
 def _children(
     loops: Loops, name: str, tier: int, chunk: Any, describe: Callable[[int], str]
 ) -> _Children:
-    """The children of a chunk of a tier, by tier, each sorted and distinct (in a thread)."""
+    """The children of a chunk of a tier, by tier, unsorted (in a thread)."""
     parents, children, child_tiers, bad = loops.expand_tiers(chunk)
     if bad >= 0:
         raise GameError(
@@ -591,19 +683,17 @@ def _children(
             "lower the tier"
         )
     if low == high:
-        return _Children([(low, sort_distinct(children))], int(chunk.shape[0]),
+        return _Children([(low, children)], int(chunk.shape[0]),
                          int(children.shape[0]))  # fmt: skip
     if high - low < 4 * children.shape[0] + 64:  # a few tiers, close together: count them
         starts, grouped = group_by_tier(children, child_tiers, low, high - low + 1)
         groups = [
-            (low + t, sort_distinct(grouped[starts[t] : starts[t + 1]]))
+            (low + t, grouped[starts[t] : starts[t + 1]])
             for t in np.flatnonzero(np.diff(starts)).tolist()
         ]
     else:
         order = np.argsort(child_tiers, kind="stable")
         ranked, kid_codes = child_tiers[order], children[order]
         cuts = np.r_[0, np.flatnonzero(np.diff(ranked)) + 1, ranked.shape[0]]
-        groups = [
-            (int(ranked[a]), sort_distinct(kid_codes[a:b])) for a, b in itertools.pairwise(cuts)
-        ]
+        groups = [(int(ranked[a]), kid_codes[a:b]) for a, b in itertools.pairwise(cuts)]
     return _Children(groups, int(chunk.shape[0]), int(children.shape[0]))

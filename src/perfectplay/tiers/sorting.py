@@ -136,3 +136,59 @@ def group_by_tier(codes: Any, tiers: Any, low: int, span: int) -> Any:
         grouped[fill[t]] = codes[i]
         fill[t] += 1
     return starts, grouped
+
+
+@kernel
+def scatter_by_bucket(codes: Any, low: int, shift: int, table: Any) -> Any:
+    """(starts, grouped): ``codes`` grouped by bucket, unsorted inside a bucket. A code's
+    cell is (code - low) >> shift, clamped to the table (below ``low``: the first cell;
+    past the end: the last); its bucket is table[cell], a non-decreasing table, so every
+    code of a bucket is less than every code of a later one. A counting sort: one pass
+    counts, one scatters."""
+    buckets = table[table.shape[0] - 1] + 1
+    last = table.shape[0] - 1
+    starts = np.zeros(buckets + 1, dtype=np.int64)
+    for i in range(codes.shape[0]):
+        v = codes[i] - low
+        starts[table[0 if v < 0 else min(v >> shift, last)] + 1] += 1
+    for b in range(buckets):
+        starts[b + 1] += starts[b]
+    fill = starts[:buckets].copy()
+    grouped = np.empty(codes.shape[0], dtype=np.int64)
+    for i in range(codes.shape[0]):
+        v = codes[i] - low
+        b = table[0 if v < 0 else min(v >> shift, last)]
+        grouped[fill[b]] = codes[i]
+        fill[b] += 1
+    return starts, grouped
+
+
+@kernel
+def union_of_buckets(pieces: Any, starts: Any, first: int, stop: int) -> Any:
+    """The sorted distinct codes of buckets ``first`` .. ``stop`` - 1 of scattered pieces
+    (a list of arrays; piece p's bucket b is pieces[p][starts[p, b]:starts[p, b + 1]]): each
+    bucket's codes gathered from every piece and sorted (small enough to stay in cache), the
+    buckets one after another."""
+    total = 0
+    widest = 0
+    for b in range(first, stop):
+        n = 0
+        for p in range(starts.shape[0]):
+            n += starts[p, b + 1] - starts[p, b]
+        total += n
+        widest = max(widest, n)
+    out = np.empty(total, dtype=np.int64)
+    gathered = np.empty(widest, dtype=np.int64)
+    k = 0
+    for b in range(first, stop):
+        n = 0
+        for p in range(starts.shape[0]):
+            piece = pieces[p]
+            for i in range(starts[p, b], starts[p, b + 1]):
+                gathered[n] = piece[i]
+                n += 1
+        if n:
+            distinct = sort_distinct(gathered[:n])
+            out[k : k + distinct.shape[0]] = distinct
+            k += distinct.shape[0]
+    return out[:k].copy()
