@@ -445,3 +445,44 @@ def test_search_bug_scored_game_valued_as_outcome() -> None:
 @given(st.one_of(outcome_dags(), scored_dags(), impartial_games()))
 def test_search_agrees_everywhere(game: ExplicitGame) -> None:
     check_search_everywhere(game)
+
+
+# --- every solver of the one table --------------------------------------------------------
+
+
+@examples(150)
+@given(st.one_of(outcome_dags(), scored_dags(), impartial_games()))
+def test_every_solver_in_the_table_agrees_with_the_reference_or_refuses(
+    game: ExplicitGame,
+) -> None:
+    """Every entry of ``solvers.registry.SOLVERS``, run by its name on random acyclic games
+    of every kind: a graph solver answers every position as the reference does (Grundy
+    values included) or refuses with SolverChoiceError; a search answers the root's value
+    or refuses the game. Nothing but the table says which solvers there are."""
+    from perfectplay.errors import GameError
+    from perfectplay.solvers.registry import SOLVERS
+
+    kind, expected = reference_for(game)
+    answered = []
+    for entry in SOLVERS:
+        if entry.kind == "graph":
+            try:
+                sol = solve(game, entry.name)
+            except SolverChoiceError:
+                continue
+            check_agrees(sol, expected, game)
+            if sol.has_grundy:
+                for state, nimber in ref.grundy_values(game).items():
+                    assert sol.grundy(state) == nimber
+        else:
+            try:
+                found = entry.function(game)
+            except (SolverChoiceError, GameError):
+                continue  # (the compiled search: these games have no compiled rules)
+            value = getattr(found, "value", None)
+            assert_same_value(value, expected[game.initial()][0])
+        answered.append(entry.name)
+    event(f"{kind}: {' '.join(answered)}")
+    assert answered  # some solver answers every game
+    with pytest.raises(SolverChoiceError):
+        solve(game, "alphabeta")  # a search is not a method of solve()

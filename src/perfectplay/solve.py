@@ -11,21 +11,20 @@ from .progress import ProgressCallback
 from .protocol import Game
 from .rules import Rules
 from .solution import Solution
-from .solvers.grundy import grundy_problem, solve_grundy
-from .solvers.negamax import solve_negamax
-from .solvers.retrograde import solve_retrograde
+from .solvers.grundy import grundy_problem
+from .solvers.registry import AUTO, solver_named
+from .solvers.registry import SOLVERS as REGISTRY
 from .solvers.solved import Solved
 from .spaces.explore import explore
 from .spaces.graph import StateGraph
 
 SOLVERS: dict[str, Callable[[StateGraph], Solved]] = {
-    "retrograde": solve_retrograde,
-    "negamax": solve_negamax,
-    "grundy": solve_grundy,
+    entry.name: entry.function for entry in REGISTRY if entry.kind == "graph"
 }
-"""The full solvers by name; each checks its own precondition (see its module)."""
+"""The full solvers by name, from the one table of solvers (``solvers.registry``); each
+checks its own precondition (see its module)."""
 
-METHODS: tuple[str, ...] = ("auto", *SOLVERS)
+METHODS: tuple[str, ...] = (AUTO, *SOLVERS)
 
 
 def solve(
@@ -45,17 +44,18 @@ def solve(
     ``perfectplay.search``. ``batch=False`` explores a batch game through its plain methods;
     ``memory`` is the budget in bytes (default: most of the memory available).
     """
-    if method not in METHODS:
+    entry = None if method == AUTO else solver_named(method)
+    if entry is not None and entry.kind != "graph":
         raise SolverChoiceError(
-            f"unknown method {method!r}; choose one of {', '.join(METHODS)} "
-            "(or alphabeta, through search())"
+            f"{method} answers one position, not every one: run it by {entry.called}; "
+            f"solving every position takes {', '.join(METHODS)}"
         )
     graph = (
         game
         if isinstance(game, StateGraph)
         else explore(game, max_states=max_states, progress=progress, batch=batch, memory=memory)
     )
-    if method == "auto":
+    if method == AUTO:
         method = choose_method(graph)
     started = time.perf_counter()
     try:

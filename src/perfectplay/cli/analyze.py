@@ -11,6 +11,7 @@ from rich.table import Table
 from ..answers import Answers
 from ..errors import GameError, UsageProblem
 from ..rules import Rules
+from ..solvers.registry import methods_help
 from ..tablebase.header import read_header
 from ..tablebase.reader import Tablebase, open_tablebase
 from .common import (
@@ -50,9 +51,8 @@ from .tablebases import held
     "--method",
     default="auto",
     show_default=True,
-    help="Full solver to use, or 'search': exact scores at the position by compiled search "
-    "(games with compiled rules; auto picks it for those too large to solve, e.g. 7x6 "
-    "Connect Four).",
+    help=f"Solver ({methods_help()} auto picks search for games with compiled rules too "
+    "large to solve, e.g. 7x6 Connect Four).",
 )
 @click.option(
     "--stats",

@@ -10,9 +10,9 @@ import click
 from ..errors import UsageProblem
 from ..rules import Rules
 from ..solution import Solution
-from ..solve import METHODS
 from ..solvers.alphabeta import search
 from ..solvers.grundy import grundy_problem
+from ..solvers.registry import methods_help
 from .common import emit_json, full_solve, game_options, json_option, print_rows, solve_options
 from .loader import build_game
 from .present import position_report, remoteness_text, value_json, value_text
@@ -26,7 +26,7 @@ from .save import save_command, save_option, scheduler_option, workers_option
     "--method",
     default="auto",
     show_default=True,
-    help=f"Solver: {', '.join(METHODS)}, or alphabeta (root value only).",
+    help=f"Solver ({methods_help()})",
 )
 @solve_options
 @click.option(
