@@ -116,7 +116,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", default="/tmp/perfectplay-bench-dobutsu")
     parser.add_argument("--reuse", action="store_true", help="read a tablebase already built")
-    parser.add_argument("--level", type=int, default=19, help="zstd level of the copy")
+    parser.add_argument("--level", type=int, default=12, help="zstd level of the copy")
     parser.add_argument("--child", nargs=1)
     args = parser.parse_args()
     if args.child:
@@ -144,9 +144,12 @@ def main() -> None:
     print(f"reached      {mine['positions']:,} positions (each mirror pair twice)")
     print(f"             {folded['symmetric']:,} are their own mirror image")
     print(f"{'':12} {'perfectplay':>14} {'published':>14}")
+    differs = []
     for name in ("positions", "win", "loss", "draw"):
         agree = "agrees" if folded[name] == PUBLISHED[name] else "DIFFERS"
         print(f"{name:12} {folded[name]:>14,} {PUBLISHED[name]:>14,}  {agree}")
+        if agree == "DIFFERS":
+            differs.append(name)
     print(f"start        {start}; published: {PUBLISHED['start']}")
     target = directory.with_name(directory.name + "-zst")
     shutil.rmtree(target, ignore_errors=True)
@@ -165,6 +168,8 @@ def main() -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     print(f"probe        {probe_us(directory):.1f} us mapped, {probe_us(target):.1f} us compressed")
+    if differs:
+        raise SystemExit(f"counts that differ from Tanaka's published ones: {', '.join(differs)}")
 
 
 if __name__ == "__main__":
