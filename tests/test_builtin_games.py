@@ -8,6 +8,7 @@ and misère). Subtraction: the judge samples of AtCoder EDPC K, and a DP written
 
 from __future__ import annotations
 
+import json
 from functools import reduce
 from operator import xor
 from pathlib import Path
@@ -388,3 +389,26 @@ def test_subtraction_one_two_three() -> None:
     for n in range(22):
         assert solution.value(n) is (LOSS if n % 4 == 0 else WIN)
         assert solution.grundy(n) == n % 4
+
+
+def test_built_ins_are_one_list_with_names_and_aliases(capsys: pytest.CaptureFixture[str]) -> None:
+    """One list of classes names every built-in; an alias opens the same game as its name,
+    on the command line too, and ``list`` shows it."""
+    from perfectplay.cli import main
+    from perfectplay.games import ALIASES, BUILTINS, GAMES, ConnectFour, builtin_game
+
+    names = [cls.name for cls in GAMES]
+    assert list(BUILTINS) == names and len(set(names)) == len(names)
+    assert not set(ALIASES) & set(BUILTINS)  # an alias never hides another game's name
+    assert builtin_game("connect4") is builtin_game("connect-four") is ConnectFour
+    assert builtin_game("no-such-game") is None
+    main(["solve", "ttt", "--json"])
+    by_alias = capsys.readouterr().out
+    main(["solve", "tictactoe", "--json"])
+    by_name = capsys.readouterr().out
+    drop = ("stats",)  # (its seconds differ from run to run)
+    assert {k: v for k, v in json.loads(by_alias).items() if k not in drop} == {
+        k: v for k, v in json.loads(by_name).items() if k not in drop
+    }
+    main(["list"])
+    assert "(or tic-tac-toe, ttt)" in capsys.readouterr().out

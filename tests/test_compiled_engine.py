@@ -52,8 +52,9 @@ def test_pending_codes_merged_in_slots_and_ranges_are_the_sorted_union(
     seed: int, monkeypatch: Any
 ) -> None:
     """Children sent to later tiers from several slots (as worker threads do), unsorted and
-    repeated, scattered into buckets laid out by the first codes a tier gets (later codes far
-    outside them included), then popped and sorted in ranges of buckets on every core:
+    repeated (a tier whose first codes repeat much is deduplicated chunk by chunk, another
+    held as sent), scattered into buckets laid out by the first codes a tier gets (later
+    codes far outside them included), then popped and sorted in ranges of buckets on every core:
     exactly numpy's unique of what was sent, lowest tier first."""
     monkeypatch.setattr(ranking, "PARALLEL_UNION", 64)  # ranges even on small pieces
     monkeypatch.setattr(ranking, "THREADS", 2)
@@ -68,15 +69,30 @@ def test_pending_codes_merged_in_slots_and_ranges_are_the_sorted_union(
         pending.add([(tier, piece)])
         pending.note(tier)
         sent.setdefault(tier, []).append(piece)
-    assert pending.held == sum(int(p.shape[0]) for ps in sent.values() for p in ps)
+    distinct = sum(int(np.unique(np.concatenate(p)).shape[0]) for p in sent.values())
+    assert distinct <= pending.held <= sum(int(p.shape[0]) for ps in sent.values() for p in ps)
     for tier in sorted(sent):
         popped = pending.pop()
         assert popped is not None and popped[0] == tier
         parts = popped[1]  # sorted, disjoint and in order: joined, the sorted union
         assert np.array_equal(np.concatenate(parts), np.unique(np.concatenate(sent[tier])))
-        if len(sent[tier]) > 1 and sum(int(p.shape[0]) for p in parts) >= 64:
-            assert len(parts) > 1  # pieces from several slots, merged in ranges of values
     assert pending.pop() is None and pending.held == 0
+
+
+def test_a_large_tier_is_sorted_in_several_ranges_of_buckets(monkeypatch: Any) -> None:
+    """Codes spread over their range are cut into several parts, each sorted on a core."""
+    monkeypatch.setattr(ranking, "PARALLEL_UNION", 64)
+    monkeypatch.setattr(ranking, "THREADS", 2)
+    rng = np.random.default_rng(0)
+    pending = ranking._Pending(3)
+    sent = [rng.integers(0, 1 << 40, size=5000) for _ in range(4)]
+    pending.lay_out([(1, sent[0])])
+    for piece in sent:
+        pending.add([(1, piece)])
+    pending.note(1)
+    popped = pending.pop()
+    assert popped is not None and len(popped[1]) > 1
+    assert np.array_equal(np.concatenate(popped[1]), np.unique(np.concatenate(sent)))
 
 
 def test_a_compressed_tablebase_answers_from_its_packed_codes(tmp_path: Path) -> None:

@@ -124,3 +124,44 @@ def test_moves_read_back_as_written() -> None:
     for bad in ("B5-B4", "Z1-A1", "L*B2", "B3"):
         with pytest.raises(ValueError):
             game.parse_move(bad)
+
+
+def _mirrored_text(shown: str) -> str:
+    """A position's text reflected left to right (each board row's cells reversed): written
+    apart from the game's kernels."""
+    lines = []
+    for line in shown.splitlines():
+        parts = line.split()
+        if parts and parts[0].isdigit():
+            line = f"{parts[0]}  {' '.join(reversed(parts[1:]))}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize(("height", "pieces"), [(3, "c"), (3, "g")])
+def test_statistics_count_a_position_and_its_mirror_image_once(
+    tmp_path: Path, height: int, pieces: str
+) -> None:
+    """The published convention (Tanaka counts a position and its mirror image once), from
+    the tablebase's batch_mirror, against the explored positions' texts reflected by hand."""
+    from perfectplay.statistics import statistics
+
+    game = Dobutsu(height, pieces)
+    build_tablebase(game, tmp_path / "tb")
+    solution = solve(game)
+    classes: dict[str, set[str]] = {}
+    own = 0
+    for state in solution.graph.states:
+        shown = game.show(state)
+        image = _mirrored_text(shown)
+        own += image == shown
+        classes.setdefault(str(solution.value(state)), set()).add(min(shown, image))
+    with open_tablebase(tmp_path / "tb", game) as base:
+        folded = statistics(base).mirrored
+    assert folded is not None
+    assert folded["own_image"] == own > 0
+    assert {k: v for k, v in folded.items() if k not in ("positions", "own_image")} == {
+        name: len(texts) for name, texts in classes.items()
+    }
+    assert folded["positions"] == sum(len(texts) for texts in classes.values())
+    assert folded["positions"] < base.header.counts()["positions"]

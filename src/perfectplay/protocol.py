@@ -204,6 +204,13 @@ HOOKS: tuple[Hook, ...] = (
     ),
     Hook("name", "optional", "name: str", "the class name", method=False),
     Hook(
+        "aliases",
+        "optional",
+        "aliases: tuple of other names the command line takes (built-in games)",
+        "the name alone",
+        method=False,
+    ),
+    Hook(
         "impartial",
         "optional",
         "impartial: bool (both players have the same moves, normal play)",
@@ -382,6 +389,12 @@ HOOKS: tuple[Hook, ...] = (
         "tiers",
         "batch_tier(codes) -> int64 tiers of the codes",
         "every move of a tier leads to its only child tier",
+    ),
+    Hook(
+        "batch_mirror",
+        "tiers",
+        "batch_mirror(codes) -> each code's mirror image (same value, same tier)",
+        "statistics count a position and its mirror image apart (no published-convention counts)",
     ),
 )
 

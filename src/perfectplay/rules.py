@@ -88,6 +88,9 @@ class TierRules:
     """Every move of a loopy tier laid out (see ``tiers.retrograde_by_edges``), or None."""
     rank_near: Callable[[int, Any, Any], Any] | None = None
     """batch_rank of tier_moves' children with their move slots, looked for near."""
+    mirror: Callable[[Codes], Any] | None = None
+    """Each code's mirror image (batch_mirror): the same value, in the same tier; counts
+    in the published convention take a position and its image once."""
 
 
 class Rules(Generic[S, M]):
@@ -153,6 +156,7 @@ class Rules(Generic[S, M]):
                 use_ranking=hooks.get("use_ranking"),
                 tier_moves=hooks.get("tier_moves"),
                 rank_near=hooks.get("rank_near"),
+                mirror=hooks.get("batch_mirror"),
             )
 
     def starting_at(self, state: S) -> Rules[S, M]:

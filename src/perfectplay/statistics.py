@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .answers import Answers
+from .errors import GameError
 from .progress import ProgressCallback
 from .solution import Solution
 from .spaces.graph import StateGraph
@@ -45,6 +46,10 @@ class Statistics:
     longest: dict[str, Example] = field(default_factory=dict)
     """Per value but draw: the largest remoteness and a position with it."""
     most_moves: Example | None = None
+    mirrored: dict[str, int] | None = None
+    """For a game with batch_mirror (Dobutsu shogi): the counts of the published convention,
+    a position and its mirror image taken once: ``positions``, per value, and
+    ``own_image`` (the positions that are their own mirror image, counted once already)."""
 
 
 def statistics(
@@ -101,7 +106,52 @@ def _of_tablebase(base: Tablebase[Any, Any], progress: ProgressCallback | None) 
             plies = max(by_plies)
             stats.longest[name] = Example(plies, _find(base, code, plies))
     stats.most_moves = _most_moves(base, progress)
+    if base.header.layout == "tiers" and base.rules.tiers is not None and base.rules.tiers.mirror:
+        stats.mirrored = _mirrored_counts(base, progress)
     return stats
+
+
+def _mirrored_counts(
+    base: Tablebase[Any, Any], progress: ProgressCallback | None
+) -> dict[str, int]:
+    """Counts with a position and its mirror image taken once: each position counts a half,
+    one that is its own image a whole. The image of every reached position must be reached,
+    with the same record (else the game's batch_mirror is no symmetry: GameError)."""
+    tiers = base.rules.tiers
+    assert tiers is not None and tiers.mirror is not None
+    mirror = tiers.mirror
+    shift = base.record.shift
+    halves: dict[str, int] = {}  # twice the folded counts
+    own = 0
+    done, total = 0, base.header.counts()["positions"]
+    for entry in base.header.tiers.values():
+        records = base.tier_records(entry.tier)
+        for start in range(0, entry.size, CHUNK):
+            block = np.asarray(records[start : min(start + CHUNK, entry.size)])
+            indices = start + np.flatnonzero(block >> shift != 0)
+            if not indices.size:
+                continue
+            codes = tiers.unrank(entry.tier, indices)
+            images = np.asarray(tiers.rank(entry.tier, mirror(codes)), dtype=np.int64)
+            mine = np.asarray(records[indices])
+            if (images < 0).any() or (np.asarray(records[images]) != mine).any():
+                raise GameError(
+                    f"{base.rules.name}.batch_mirror gives a position that play does not "
+                    "reach or that has another value: it is not a symmetry of the game"
+                )
+            alone = images == indices
+            own += int(alone.sum())
+            values = mine >> shift
+            for code, name in NAMES.items():
+                of_value = values == code
+                n = int(of_value.sum()) + int((of_value & alone).sum())
+                if n:
+                    halves[name] = halves.get(name, 0) + n
+            done += indices.shape[0]
+            if progress is not None:
+                progress(done, total, level=entry.tier)
+    folded = {name: n // 2 for name, n in halves.items()}
+    return {"positions": sum(folded.values()), **folded, "own_image": own}
 
 
 def _find(base: Tablebase[Any, Any], code: int, plies: int) -> Any:

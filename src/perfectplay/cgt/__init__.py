@@ -16,6 +16,8 @@ This package imports only pure-Python modules of its own (no numba, no octal gam
 
 from __future__ import annotations
 
+from typing import Any
+
 from .canonical import (
     DOWN,
     ONE,
@@ -43,13 +45,14 @@ from .notation import parse, render
 from .thermograph import Thermograph, svg, thermograph
 from .toads import ToadsAndFrogs
 
+GAMES: tuple[type[Any], ...] = (Domineering, ToadsAndFrogs, Clobber)
+"""The built-in partizan games, one list: each class has its ``name`` and may have
+``aliases`` (as the built-in games of ``perfectplay.games``)."""
+
 BUILTINS: dict[str, type] = {
-    "domineering": Domineering,
-    "toads": ToadsAndFrogs,
-    "toads-and-frogs": ToadsAndFrogs,
-    "clobber": Clobber,
+    name: cls for cls in GAMES for name in (cls.name, *vars(cls).get("aliases", ()))
 }
-"""The built-in partizan games, by the names the command line knows them by."""
+"""The built-in partizan games by every name the command line knows them by."""
 
 __all__ = [
     "BUILTINS",

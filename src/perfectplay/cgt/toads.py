@@ -28,6 +28,7 @@ class ToadsAndFrogs:
     """
 
     name = "toads"
+    aliases = ("toads-and-frogs",)
 
     def __init__(self, position: str = "TTT..FFF") -> None:
         self.position = self.parse_position(position)

@@ -31,7 +31,9 @@ def list_games() -> None:
             f"{p.name}: {p.type_name}" + ("" if p.required else f" = {show_default(p.default)}")
             for p in parameters(cls)
         )
-        table.add_row(name, doc, params or "-")
+        aliases = vars(cls).get("aliases", ())
+        shown = name + (f"\n(or {', '.join(aliases)})" if aliases else "")
+        table.add_row(shown, doc, params or "-")
     out.print(table)
     tiered = [name for name, cls in BUILTINS.items() if _has_tiers(cls)]
     out.print(

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GameNotFound, ParameterError
-from ..games import BUILTINS
+from ..games import BUILTINS, builtin_game
 from ..rules import check_protocol
 from .params import convert, parse_assignments
 
@@ -26,8 +26,9 @@ BRIDGE_OPTIONS = {"keep_histories": bool, "scored": bool}
 
 def find_game_class(spec: str) -> type:
     """The class a game name refers to."""
-    if spec in BUILTINS:
-        return BUILTINS[spec]
+    found = builtin_game(spec)
+    if found is not None:
+        return found
     if ":" not in spec:
         raise GameNotFound(
             f"unknown game {spec!r}; built-in games: {', '.join(BUILTINS)} "

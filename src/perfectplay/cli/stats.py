@@ -40,6 +40,7 @@ def statistics_json(stats: Statistics, answers: Answers[Any, Any]) -> dict[str, 
         "most_moves": None
         if stats.most_moves is None
         else {"moves": stats.most_moves.measure, "position": rules.show(stats.most_moves.state)},
+        "mirrored": stats.mirrored,
     }
 
 
@@ -72,3 +73,14 @@ def print_statistics(stats: Statistics, answers: Answers[Any, Any]) -> None:
     if stats.most_moves is not None:
         out.print(f"\nmost moves: {stats.most_moves.measure}, for example", markup=False)
         out.print(rules.show(stats.most_moves.state), markup=False)
+    if stats.mirrored is not None:
+        folded = stats.mirrored
+        counts = ", ".join(
+            f"{folded[name]:,} {name}" for name in ("win", "loss", "tie", "draw") if name in folded
+        )
+        out.print(
+            f"\nthe published convention (a position and its mirror image once): "
+            f"{folded['positions']:,} positions: {counts} ({folded['own_image']:,} are their "
+            "own mirror image)",
+            markup=False,
+        )

@@ -240,7 +240,7 @@ def game_of(directory: Path, spec: str | None, params: list[str]) -> Any:
         raise UsageProblem("--param needs GAME: name the game the parameters are for")
     identity = read_header(directory).identity
     name = identity.get("game")
-    cls = next((c for c in BUILTINS.values() if getattr(c, "name", None) == name), None)
+    cls = BUILTINS.get(name) if isinstance(name, str) else None
     if cls is None:
         raise UsageProblem(
             f"{directory} holds {name!r}, which is not a built-in game; name it: "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .connect_four import ConnectFour
 from .dobutsu import Dobutsu
 from .invisible import Invisible
@@ -12,20 +14,38 @@ from .subtraction import Subtraction
 from .tictactoe import TicTacToe
 from .weighted_tictactoe import WeightedTicTacToe
 
-BUILTINS: dict[str, type] = {
-    "tictactoe": TicTacToe,
-    "nim": Nim,
-    "subtraction": Subtraction,
-    "connect-four": ConnectFour,
-    "dobutsu": Dobutsu,
-    "weighted-tictactoe": WeightedTicTacToe,
-    "invisible": Invisible,
-    "pawns": Pawns,
-    "stones": Stones,
-}
+GAMES: tuple[type[Any], ...] = (
+    TicTacToe,
+    Nim,
+    Subtraction,
+    ConnectFour,
+    Dobutsu,
+    WeightedTicTacToe,
+    Invisible,
+    Pawns,
+    Stones,
+)
+"""The built-in games, one list (in the order ``perfectplay list`` shows them): each class
+has its ``name`` and may have ``aliases``, which the command line, ``list``, tablebase
+headers and the explorer all read from here."""
+
+BUILTINS: dict[str, type] = {cls.name: cls for cls in GAMES}
+"""The built-in games by name."""
+
+ALIASES: dict[str, type] = {alias: cls for cls in GAMES for alias in vars(cls).get("aliases", ())}
+"""The built-in games by their other names (a class's own: a subclass, such as weighted
+tic-tac-toe, does not inherit its base's aliases)."""
+
+
+def builtin_game(name: str) -> type | None:
+    """The built-in game called ``name`` (or one of its aliases), or None."""
+    return BUILTINS.get(name) or ALIASES.get(name)
+
 
 __all__ = [
+    "ALIASES",
     "BUILTINS",
+    "GAMES",
     "ConnectFour",
     "Dobutsu",
     "Invisible",
@@ -35,4 +55,5 @@ __all__ = [
     "Subtraction",
     "TicTacToe",
     "WeightedTicTacToe",
+    "builtin_game",
 ]

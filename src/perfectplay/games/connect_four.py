@@ -27,6 +27,7 @@ class ConnectFour:
     """Drop discs into columns; a line of four (or connect) wins, a full board ties."""
 
     name = "connect-four"
+    aliases = ("connect4", "c4")
 
     def __init__(
         self, width: int = 4, height: int = 4, connect: int = 4, symmetry: bool = False

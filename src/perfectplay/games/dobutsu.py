@@ -46,6 +46,7 @@ class Dobutsu:
     (a subset of "gec": giraffes, elephants, chicks), for smaller variants."""
 
     name = "dobutsu"
+    aliases = ("dobutsu-shogi",)
     initial_tier = 0
 
     def __init__(self, height: int = 4, pieces: str = "gec") -> None:
@@ -250,6 +251,11 @@ class Dobutsu:
     def batch_key(self, codes: Codes) -> Codes:
         """Each position seen from the mover's side (bit 60 clear)."""
         return k.batch_view(np.asarray(codes, dtype=np.int64), self.height)
+
+    def batch_mirror(self, codes: Codes) -> Codes:
+        """Each position reflected left to right: the same value. Not a key (the tier keeps
+        both), but the published counts (Tanaka) take a position and its image once."""
+        return k.batch_mirror(np.asarray(codes, dtype=np.int64), self.height)
 
     # --- the tier protocol: one loopy tier ----------------------------------------------
 

@@ -90,6 +90,7 @@ class TicTacToe:
     """
 
     name = "tictactoe"
+    aliases = ("tic-tac-toe", "ttt")
 
     def __init__(self, symmetry: bool = False) -> None:
         self.symmetry = symmetry

@@ -370,6 +370,11 @@ SAMPLE = 4096
 """States of a tier expanded first, spread over it, to lay out the buckets of its children."""
 PARALLEL_UNION = 1 << 16
 """Codes from which a tier's buckets are sorted in ranges on every core."""
+DEDUP_BELOW = 0.5
+"""A chunk's children for a tier are sorted and their duplicates dropped before they are
+held when the first chunk sent there had fewer distinct codes than this share of its codes
+(Quixo: most of a chunk's children repeat; Connect Four: 80% are distinct, and holding
+them as they come is cheaper than sorting every chunk)."""
 
 
 @dataclass(frozen=True)
@@ -428,6 +433,7 @@ class _Pending:
         for slot in self._slots:
             self._free.put(slot)
         self._layouts: dict[int, _Layout] = {}
+        self._dedup: dict[int, bool] = {}
         self._layout_lock = threading.Lock()
         self._waiting: set[int] = set()
         self._heap: list[int] = []
@@ -454,6 +460,14 @@ class _Pending:
             for tier, codes in groups:
                 if codes.shape[0]:
                     layout = self._layout(tier, codes)
+                    dedup = self._dedup.get(tier)
+                    if dedup is None or dedup:  # (the first chunk tells which is cheaper)
+                        distinct = sort_distinct(codes)
+                        if dedup is None:
+                            fewer = distinct.shape[0] < DEDUP_BELOW * codes.shape[0]
+                            with self._layout_lock:
+                                self._dedup.setdefault(tier, fewer)
+                        codes = distinct
                     starts, grouped = scatter_by_bucket(
                         codes, layout.low, layout.shift, layout.table
                     )
@@ -475,6 +489,7 @@ class _Pending:
         tier = heapq.heappop(self._heap)
         self._waiting.discard(tier)
         self._layouts.pop(tier, None)
+        self._dedup.pop(tier, None)
         return tier, _union_of_pieces([piece for slot in self._slots for piece in slot.pop(tier)])
 
     @property
