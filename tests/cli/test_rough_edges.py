@@ -149,7 +149,7 @@ def test_a_position_play_never_reaches_is_named_unless_asked_for() -> None:
     assert reached.returncode == 0 and '"value": "win"' in reached.stdout
 
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "connect_four.py"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "connect_four.py"
 
 
 @pytest.mark.parametrize(

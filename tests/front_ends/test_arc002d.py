@@ -35,7 +35,7 @@ from perfectplay.contest.arc002d import (
 from perfectplay.contest.reader import InputError
 from perfectplay.games.pawns import Pawns
 
-DATA = Path(__file__).parent / "data" / "arc002d"
+DATA = Path(__file__).resolve().parents[1] / "data" / "arc002d"
 SAMPLES = sorted(DATA.glob("*.in"))
 
 # Boards whose game may have more states than this are drawn again (up to one in eight):

@@ -21,7 +21,7 @@ from perfectplay.tablebase.header import read_header
 from perfectplay.tiers import ranking
 from perfectplay.tiers.packed_codes import pack, unpack
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def load(name: str) -> Any:

@@ -14,7 +14,7 @@ from cli_script import run_cli
 
 from perfectplay.contest import InputError, abc349e, aoj2741, edpc_k, problems
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 SAMPLES = sorted(DATA.glob("*/*.in"))
 
 

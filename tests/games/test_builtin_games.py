@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from perfectplay import LOSS, TIE, WIN, Solution, Value, search, solve
 from perfectplay.games import Nim, Subtraction, TicTacToe
 
-DATA = Path(__file__).parent / "data" / "edpc_k"
+DATA = Path(__file__).resolve().parents[1] / "data" / "edpc_k"
 FULL = 0x1FF
 
 

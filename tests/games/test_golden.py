@@ -3,7 +3,7 @@ value of every move, the move played, the end), compared with the file in ``gold
 
 A change to a game's rules or to a solver shows here as a diff a reviewer reads without
 reading bitboards. After a deliberate change, write the files again with
-``PERFECTPLAY_GOLDEN=write pytest tests/test_golden.py`` and review the diff.
+``PERFECTPLAY_GOLDEN=write pytest tests/games/test_golden.py`` and review the diff.
 """
 
 from __future__ import annotations

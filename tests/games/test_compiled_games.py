@@ -62,7 +62,7 @@ from perfectplay.compiled_games import ONGOING, CompiledGame, form
 from perfectplay.games import ConnectFour
 from perfectplay.tiers.ranking import CODES_PER_BUCKET, CodeSet
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "connect_four.py"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "connect_four.py"
 SEEDS = range(30)
 MODES = ("interpreted", "compiled")
 
