@@ -60,7 +60,7 @@ def list_table() -> dict[str, list[str]]:
             continue
         cells = [cell.strip() for cell in line.strip("│").split("│")]
         assert len(cells) == 3, line
-        if cells[0]:
+        if cells[0] and not cells[0].startswith("(or"):  # (a game's aliases, under its name)
             current = cells[0]
             games[current] = []
         assert current is not None
