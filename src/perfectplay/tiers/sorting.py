@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import kernel
+from ..compiled import inlined_kernel, kernel
 
 RADIX_BITS = 11
 
@@ -138,6 +138,13 @@ def group_by_tier(codes: Any, tiers: Any, low: int, span: int) -> Any:
     return starts, grouped
 
 
+@inlined_kernel
+def _bucket(code: int, low: int, shift: int, table: Any, last: int) -> int:
+    """A code's bucket: table[(code - low) >> shift], the cell clamped to the table."""
+    v = code - low
+    return int(table[0 if v < 0 else min(v >> shift, last)])
+
+
 @kernel
 def scatter_by_bucket(codes: Any, low: int, shift: int, table: Any) -> Any:
     """(starts, grouped): ``codes`` grouped by bucket, unsorted inside a bucket. A code's
@@ -149,15 +156,13 @@ def scatter_by_bucket(codes: Any, low: int, shift: int, table: Any) -> Any:
     last = table.shape[0] - 1
     starts = np.zeros(buckets + 1, dtype=np.int64)
     for i in range(codes.shape[0]):
-        v = codes[i] - low
-        starts[table[0 if v < 0 else min(v >> shift, last)] + 1] += 1
+        starts[_bucket(codes[i], low, shift, table, last) + 1] += 1
     for b in range(buckets):
         starts[b + 1] += starts[b]
     fill = starts[:buckets].copy()
     grouped = np.empty(codes.shape[0], dtype=np.int64)
     for i in range(codes.shape[0]):
-        v = codes[i] - low
-        b = table[0 if v < 0 else min(v >> shift, last)]
+        b = _bucket(codes[i], low, shift, table, last)
         grouped[fill[b]] = codes[i]
         fill[b] += 1
     return starts, grouped
