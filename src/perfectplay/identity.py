@@ -57,11 +57,16 @@ def fingerprint(rules: Rules[Any, Any], playouts: int = 8, plies: int = 200) -> 
             # (ranks would mean finding every position first).
             if rules.tiers is not None and isinstance(key, int) and rules.tiers.ranked_by_engine:
                 code = np.array([key], dtype=np.int64)
-                facts.append(int(rules.tiers.tier_of(code)[0]) if rules.tiers.tier_of else None)
+                facts.append(
+                    int(rules.tiers.batch_tier(code)[0]) if rules.tiers.batch_tier else None
+                )
             elif rules.tiers is not None and isinstance(key, int):
                 code = np.array([key], dtype=np.int64)
-                tier = rules.tiers.tier_of(code)[0] if rules.tiers.tier_of else None
-                facts += [tier, None if tier is None else rules.tiers.rank(int(tier), code)[0]]
+                tier = rules.tiers.batch_tier(code)[0] if rules.tiers.batch_tier else None
+                facts += [
+                    tier,
+                    None if tier is None else rules.tiers.batch_rank(int(tier), code)[0],
+                ]
             moves = rules.legal_moves(state)
             facts.append([rules.format_move(m) for m in moves])
             digest.update(repr(facts).encode())

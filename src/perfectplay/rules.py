@@ -50,9 +50,9 @@ def _name(game: object, hooks: dict[str, Any]) -> str:
 class BatchRules:
     """A game's speed hooks of the batch protocol (see ``perfectplay.spaces.batch``)."""
 
-    outcome: Callable[[Codes], Any]
-    expand: Callable[[Codes], Expansion]
-    key: Callable[[Codes], Codes] | None
+    batch_outcome: Callable[[Codes], Any]
+    batch_expand: Callable[[Codes], Expansion]
+    batch_key: Callable[[Codes], Codes] | None
     universe: int | None
 
 
@@ -63,20 +63,20 @@ class TierRules:
     initial_tier: int
     child_tiers: Callable[[int], Iterable[int]]
     tier_size: Callable[[int], int]
-    rank: Callable[[int, Codes], Any]
-    unrank: Callable[[int, Any], Any]
-    tier_of: Callable[[Codes], Any] | None
-    parents: Callable[[int, Codes], Expansion] | None
+    batch_rank: Callable[[int, Codes], Any]
+    batch_unrank: Callable[[int, Any], Any]
+    batch_tier: Callable[[Codes], Any] | None
+    batch_parents: Callable[[int, Codes], Expansion] | None
     """Un-moves inside a tier (batch_parents), or None."""
-    locate_one: Callable[[int], tuple[int, int]] | None = None
+    tier_index: Callable[[int], tuple[int, int]] | None = None
     """(tier, index) of one code (tier_index), or None."""
-    ranked_children: Callable[[int, Codes], Any] | None = None
+    batch_ranked_children: Callable[[int, Codes], Any] | None = None
     """(parents, indices in the one child tier) of codes' moves (batch_ranked_children)."""
-    expand_tier: Callable[[int, Codes], Any] | None = None
+    batch_expand_tier: Callable[[int, Codes], Any] | None = None
     """(outcome, parents, child indices) of positions given by index (batch_expand_tier)."""
-    mark_tier: Callable[[int, int, Any, Any, Any], int | None] | None = None
+    batch_mark_tier: Callable[[int, int, Any, Any, Any], int | None] | None = None
     """One marking pass over a window of a tier's records (batch_mark_tier)."""
-    solve_tier: Callable[[int, int, Any, Any, Any], int | None] | None = None
+    batch_solve_tier: Callable[[int, int, Any, Any, Any], int | None] | None = None
     """One solving pass over a window of a marked tier's records (batch_solve_tier)."""
     ranked_by_engine: bool = False
     """Every index is a position play reaches (the engine's ranking of a CompiledGame)."""
@@ -88,7 +88,7 @@ class TierRules:
     """Every move of a loopy tier laid out (see ``tiers.retrograde_by_edges``), or None."""
     rank_near: Callable[[int, Any, Any], Any] | None = None
     """batch_rank of tier_moves' children with their move slots, looked for near."""
-    mirror: Callable[[Codes], Any] | None = None
+    batch_mirror: Callable[[Codes], Any] | None = None
     """Each code's mirror image (batch_mirror): the same value, in the same tier; counts
     in the published convention take a position and its image once."""
 
@@ -128,9 +128,9 @@ class Rules(Generic[S, M]):
         self.batch: BatchRules | None = None
         if "batch_outcome" in hooks and "batch_expand" in hooks:
             self.batch = BatchRules(
-                outcome=hooks["batch_outcome"],
-                expand=hooks["batch_expand"],
-                key=hooks.get("batch_key"),
+                batch_outcome=hooks["batch_outcome"],
+                batch_expand=hooks["batch_expand"],
+                batch_key=hooks.get("batch_key"),
                 universe=universe if isinstance(universe, int) else None,
             )
 
@@ -142,21 +142,21 @@ class Rules(Generic[S, M]):
                 initial_tier=int(initial_tier() if callable(initial_tier) else initial_tier),
                 child_tiers=hooks["child_tiers"],
                 tier_size=hooks["tier_size"],
-                rank=hooks["batch_rank"],
-                unrank=hooks["batch_unrank"],
-                tier_of=hooks.get("batch_tier"),
-                parents=hooks.get("batch_parents"),
-                locate_one=hooks.get("tier_index"),
-                ranked_children=hooks.get("batch_ranked_children"),
-                expand_tier=hooks.get("batch_expand_tier"),
-                mark_tier=hooks.get("batch_mark_tier"),
-                solve_tier=hooks.get("batch_solve_tier"),
+                batch_rank=hooks["batch_rank"],
+                batch_unrank=hooks["batch_unrank"],
+                batch_tier=hooks.get("batch_tier"),
+                batch_parents=hooks.get("batch_parents"),
+                tier_index=hooks.get("tier_index"),
+                batch_ranked_children=hooks.get("batch_ranked_children"),
+                batch_expand_tier=hooks.get("batch_expand_tier"),
+                batch_mark_tier=hooks.get("batch_mark_tier"),
+                batch_solve_tier=hooks.get("batch_solve_tier"),
                 ranked_by_engine=bool(hooks.get("ranked_by_engine", False)),
                 ranking=hooks.get("ranking"),
                 use_ranking=hooks.get("use_ranking"),
                 tier_moves=hooks.get("tier_moves"),
                 rank_near=hooks.get("rank_near"),
-                mirror=hooks.get("batch_mirror"),
+                batch_mirror=hooks.get("batch_mirror"),
             )
 
     def starting_at(self, state: S) -> Rules[S, M]:

@@ -143,7 +143,7 @@ class Check:
     def batch(self, batch: BatchRules) -> None:
         """batch_outcome against outcome, then batch_expand against play on open codes."""
         codes = np.fromiter(self.states, dtype=np.int64, count=len(self.states))
-        values = self.array("batch_outcome", batch.outcome, codes)
+        values = self.array("batch_outcome", batch.batch_outcome, codes)
         open_codes = []
         for code, value in zip(codes.tolist(), values.tolist(), strict=False):
             plain = self.rules.outcome(self.states[code])
@@ -152,7 +152,7 @@ class Check:
                 self.add("batch_outcome", f"gives {value} for code {code} but {said}")
             elif plain is None:
                 open_codes.append(code)
-        exp = self.call("batch_expand", batch.expand, np.array(open_codes, dtype=np.int64))
+        exp = self.call("batch_expand", batch.batch_expand, np.array(open_codes, dtype=np.int64))
         if exp is None:
             return
         parents, children = np.asarray(exp.parents), np.asarray(exp.children, dtype=np.int64)
@@ -163,8 +163,8 @@ class Check:
         if not (within and parents.shape == rewards.shape == same.shape == (n,)):
             self.add("batch_expand", "gave parents outside the batch, or unequal lengths")
             return
-        if batch.key is not None:
-            children = np.asarray(self.call("batch_key", batch.key, children), dtype=np.int64)
+        if batch.batch_key is not None:
+            children = np.asarray(self.call("batch_key", batch.batch_key, children), dtype=np.int64)
         detail = self.rules.reward is not None or self.rules.to_move is not None
         detail = detail or exp.rewards is not None or exp.same_mover is not None
         found: dict[int, Counter[Any]] = {code: Counter() for code in open_codes}
@@ -280,18 +280,18 @@ class TierCheck(Check):
         self.ranks(tiers, reached)
         for code, kids in self.children.items():
             tier = reached.get(code)
-            if tiers.tier_of is None or tier is None:
+            if tiers.batch_tier is None or tier is None:
                 continue
-            told = self.array("batch_tier", tiers.tier_of, np.array(kids, dtype=np.int64))
+            told = self.array("batch_tier", tiers.batch_tier, np.array(kids, dtype=np.int64))
             for kid, kid_tier in zip(kids, told.tolist(), strict=False):
                 if kid_tier not in (listed := self.child_tiers(tiers, tier)):
                     said = f"has child {kid} of tier {kid_tier} (batch_tier); child_tiers({tier})"
                     self.add("child_tiers", f"code {code} of tier {tier} {said} = {listed}")
-        if tiers.ranked_children is not None:
+        if tiers.batch_ranked_children is not None:
             self.ranked_children(tiers, reached)
-        if tiers.expand_tier is not None:
+        if tiers.batch_expand_tier is not None:
             self.expand_tier(tiers, reached)
-        if tiers.mark_tier is not None and self.rules.batch is not None:
+        if tiers.batch_mark_tier is not None and self.rules.batch is not None:
             by_tier: dict[int, list[int]] = {}
             for code, tier in sorted(reached.items()):
                 by_tier.setdefault(tier, []).append(code)
@@ -300,23 +300,23 @@ class TierCheck(Check):
         chosen = self.rng.sample(reachable, min(len(reachable), 50))
         for tier in chosen:
             self.unranks(tiers, tier, max(1, self.samples // len(chosen)))
-        if tiers.parents is not None and tiers.tier_of is not None:
+        if tiers.batch_parents is not None and tiers.batch_tier is not None:
             self.unmoves(tiers, reached)
 
     def engine_tiers(self, tiers: TierRules) -> None:
         """A game the engine ranks: no move lowers the tier (the ranking itself follows
         from the rules, and finding it means finding every position), and un-moves."""
-        assert tiers.tier_of is not None
+        assert tiers.batch_tier is not None
         codes = np.fromiter(self.states, dtype=np.int64, count=len(self.states))
         reached = dict(
             zip(
                 codes.tolist(),
-                self.array("batch_tier", tiers.tier_of, codes).tolist(),
+                self.array("batch_tier", tiers.batch_tier, codes).tolist(),
                 strict=False,
             )
         )
         for code, kids in self.children.items():
-            told = self.array("batch_tier", tiers.tier_of, np.array(kids, dtype=np.int64))
+            told = self.array("batch_tier", tiers.batch_tier, np.array(kids, dtype=np.int64))
             for kid, kid_tier in zip(kids, told.tolist(), strict=False):
                 if kid_tier < reached.get(code, kid_tier):
                     self.add(
@@ -324,20 +324,20 @@ class TierCheck(Check):
                         f"a move from code {code} (tier {reached[code]}) leads to code {kid} "
                         f"of tier {kid_tier}: a move may not lower the tier",
                     )
-        if tiers.parents is not None:
+        if tiers.batch_parents is not None:
             self.unmoves(tiers, reached)
 
     def ranked_children(self, tiers: TierRules, reached: dict[int, int]) -> None:
         """batch_ranked_children, where it answers, gives each sampled code's moves as
         batch_expand and batch_rank do (the same indices, as often)."""
-        assert tiers.ranked_children is not None and self.rules.batch is not None
+        assert tiers.batch_ranked_children is not None and self.rules.batch is not None
         for tier in sorted(set(reached.values())):
             kids = self.child_tiers(tiers, tier)
             if len(kids) != 1 or kids[0] == tier:
                 continue
             codes = np.array(sorted(c for c, t in reached.items() if t == tier), dtype=np.int64)
-            found = self.call("batch_ranked_children", tiers.ranked_children, tier, codes)
-            moves = self.call("batch_expand", self.rules.batch.expand, codes)
+            found = self.call("batch_ranked_children", tiers.batch_ranked_children, tier, codes)
+            moves = self.call("batch_expand", self.rules.batch.batch_expand, codes)
             if found is None or moves is None:
                 continue
             self.same_moves("batch_ranked_children", tiers, tier, kids[0], codes, moves, found)
@@ -355,7 +355,7 @@ class TierCheck(Check):
         """A problem of ``hook`` when the (parents, child indices) it ``found`` for
         ``codes`` of ``tier`` are not, as often, the moves batch_expand gave ranked in
         ``kid`` by batch_rank."""
-        ranked = self.array("batch_rank", tiers.rank, kid, moves.children)
+        ranked = self.array("batch_rank", tiers.batch_rank, kid, moves.children)
         want = Counter(zip(np.asarray(moves.parents).tolist(), ranked.tolist(), strict=False))
         parents, index = (np.asarray(a).tolist() for a in found)
         got = Counter(zip(parents, index, strict=False))
@@ -371,15 +371,15 @@ class TierCheck(Check):
     def expand_tier(self, tiers: TierRules, reached: dict[int, int]) -> None:
         """batch_expand_tier, where it answers, gives each sampled position (by index) the
         end batch_outcome gives its code, and the moves batch_expand and batch_rank give."""
-        assert tiers.expand_tier is not None and self.rules.batch is not None
+        assert tiers.batch_expand_tier is not None and self.rules.batch is not None
         for tier in sorted(set(reached.values())):
             kids = self.child_tiers(tiers, tier)
             if len(kids) != 1 or kids[0] == tier:
                 continue
             codes = np.array(sorted(c for c, t in reached.items() if t == tier), dtype=np.int64)
-            indices = self.array("batch_rank", tiers.rank, tier, codes)
-            found = self.call("batch_expand_tier", tiers.expand_tier, tier, indices)
-            ends = self.call("batch_outcome", self.rules.batch.outcome, codes)
+            indices = self.array("batch_rank", tiers.batch_rank, tier, codes)
+            found = self.call("batch_expand_tier", tiers.batch_expand_tier, tier, indices)
+            ends = self.call("batch_outcome", self.rules.batch.batch_outcome, codes)
             if found is None or ends is None:
                 continue
             outcome, parents, child_index = (np.asarray(a).tolist() for a in found)
@@ -396,7 +396,7 @@ class TierCheck(Check):
                     )
                     return
             going = codes[np.asarray(ends) == 0]
-            moves = self.call("batch_expand", self.rules.batch.expand, going)
+            moves = self.call("batch_expand", self.rules.batch.batch_expand, going)
             if moves is None:
                 continue
             self.same_moves(
@@ -407,14 +407,14 @@ class TierCheck(Check):
         """Un-moves are the inverse of the moves inside a tier: each move from a sampled
         position to a child of its own tier is listed as often by batch_parents, and each
         position batch_parents lists for that child moves to it as often (all by keys)."""
-        assert tiers.parents is not None and tiers.tier_of is not None
+        assert tiers.batch_parents is not None and tiers.batch_tier is not None
         batch = self.rules.batch
         assert batch is not None
         for code, kids in list(self.children.items())[: self.samples]:
             tier = reached.get(code)
-            told = self.array("batch_tier", tiers.tier_of, np.array(kids, dtype=np.int64))
+            told = self.array("batch_tier", tiers.batch_tier, np.array(kids, dtype=np.int64))
             for kid in {k for k, t in zip(kids, told.tolist(), strict=False) if t == tier}:
-                back = self.call("batch_parents", tiers.parents, tier, np.array([kid]))
+                back = self.call("batch_parents", tiers.batch_parents, tier, np.array([kid]))
                 if back is None:
                     continue
                 listed = Counter(int(c) for c in self.keyed(back.children))
@@ -425,7 +425,7 @@ class TierCheck(Check):
                         f"but batch_parents lists it {listed[code]} time(s)",
                     )
                 for before, times in listed.items():
-                    moves = batch.expand(np.array([before], dtype=np.int64))
+                    moves = batch.batch_expand(np.array([before], dtype=np.int64))
                     made = int(np.count_nonzero(self.keyed(moves.children) == kid))
                     if made != times:
                         self.add(
@@ -438,9 +438,9 @@ class TierCheck(Check):
         """Codes by their keys (un-moves may give any of a position's symmetric codes)."""
         raw: npt.NDArray[np.int64] = np.asarray(codes, dtype=np.int64)
         batch = self.rules.batch
-        if batch is None or batch.key is None or not raw.size:
+        if batch is None or batch.batch_key is None or not raw.size:
             return raw
-        keyed: npt.NDArray[np.int64] = np.asarray(batch.key(raw), dtype=np.int64)
+        keyed: npt.NDArray[np.int64] = np.asarray(batch.batch_key(raw), dtype=np.int64)
         return keyed
 
     def tier_graph(self, tiers: TierRules) -> list[int]:
@@ -469,9 +469,9 @@ class TierCheck(Check):
     def reached_tiers(self, tiers: TierRules) -> dict[int, int]:
         """The tier of every sampled code: batch_tier's, or else followed along the
         playouts through each tier's only child tier."""
-        if tiers.tier_of is not None:
+        if tiers.batch_tier is not None:
             codes = np.array(sorted(self.states), dtype=np.int64)
-            told = self.array("batch_tier", tiers.tier_of, codes)
+            told = self.array("batch_tier", tiers.batch_tier, codes)
             reached = dict(zip(codes.tolist(), told.tolist(), strict=False))
             start = reached.get(self.coded[0][0], tiers.initial_tier)
             if start != tiers.initial_tier:
@@ -496,16 +496,16 @@ class TierCheck(Check):
         for tier in sorted(set(reached.values())):
             codes = np.array([c for c, t in reached.items() if t == tier], dtype=np.int64)
             size = self.call("tier_size", tiers.tier_size, tier)
-            index = self.array("batch_rank", tiers.rank, tier, codes)
+            index = self.array("batch_rank", tiers.batch_rank, tier, codes)
             if size is None or index.shape != codes.shape:
                 continue
             inside = (index >= 0) & (index < int(size))
             for code, i in zip(codes[~inside].tolist(), index[~inside].tolist(), strict=True):
                 said = f"ranks to index {i}, outside 0..{int(size) - 1} (tier_size)"
                 self.add("batch_rank", f"tier {tier}: code {code} {said}")
-            if tiers.locate_one is not None:
+            if tiers.tier_index is not None:
                 self.one_by_one(tiers, tier, codes, index)
-            back = self.array("batch_unrank", tiers.unrank, tier, index[inside])
+            back = self.array("batch_unrank", tiers.batch_unrank, tier, index[inside])
             pairs = zip(codes[inside].tolist(), index[inside].tolist(), strict=True)
             for (code, i), other in zip(pairs, back.tolist(), strict=False):
                 if code != other:
@@ -514,9 +514,9 @@ class TierCheck(Check):
 
     def one_by_one(self, tiers: TierRules, tier: int, codes: Any, index: Any) -> None:
         """tier_index of each code says what batch_tier and batch_rank say of it."""
-        assert tiers.locate_one is not None
+        assert tiers.tier_index is not None
         for code, i in zip(codes.tolist(), index.tolist(), strict=True):
-            found = self.call("tier_index", tiers.locate_one, code)
+            found = self.call("tier_index", tiers.tier_index, code)
             if found is not None and tuple(found) != (tier, i):
                 said = f"gives {tuple(found)} for code {code}; batch hooks give {(tier, i)}"
                 self.add("tier_index", said)
@@ -526,16 +526,16 @@ class TierCheck(Check):
         size = int(self.call("tier_size", tiers.tier_size, tier) or 0)
         picks = range(size) if size <= count else self.rng.sample(range(size), count)
         index = np.array(picks, dtype=np.int64)
-        codes = self.array("batch_unrank", tiers.unrank, tier, index)
+        codes = self.array("batch_unrank", tiers.batch_unrank, tier, index)
         index, codes = index[: codes.size][codes != -1], codes[codes != -1]
-        back = self.array("batch_rank", tiers.rank, tier, codes)
+        back = self.array("batch_rank", tiers.batch_rank, tier, codes)
         for i, code, j in zip(index.tolist(), codes.tolist(), back.tolist(), strict=False):
             if i != j or code < 0:
                 said = f"batch_unrank gives code {code} for index {i}, which batch_rank maps to {j}"
                 self.add("batch_rank", f"tier {tier}: {said}")
-        if tiers.tier_of is None:
+        if tiers.batch_tier is None:
             return
-        told = self.array("batch_tier", tiers.tier_of, codes)
+        told = self.array("batch_tier", tiers.batch_tier, codes)
         for code, t in zip(codes.tolist(), told.tolist(), strict=False):
             if t != tier:
                 self.add("batch_tier", f"gives {t} for code {code}, unranked in tier {tier}")

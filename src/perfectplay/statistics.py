@@ -106,7 +106,11 @@ def _of_tablebase(base: Tablebase[Any, Any], progress: ProgressCallback | None) 
             plies = max(by_plies)
             stats.longest[name] = Example(plies, _find(base, code, plies))
     stats.most_moves = _most_moves(base, progress)
-    if base.header.layout == "tiers" and base.rules.tiers is not None and base.rules.tiers.mirror:
+    if (
+        base.header.layout == "tiers"
+        and base.rules.tiers is not None
+        and base.rules.tiers.batch_mirror
+    ):
         stats.mirrored = _mirrored_counts(base, progress)
     return stats
 
@@ -118,8 +122,8 @@ def _mirrored_counts(
     one that is its own image a whole. The image of every reached position must be reached,
     with the same record (else the game's batch_mirror is no symmetry: GameError)."""
     tiers = base.rules.tiers
-    assert tiers is not None and tiers.mirror is not None
-    mirror = tiers.mirror
+    assert tiers is not None and tiers.batch_mirror is not None
+    mirror = tiers.batch_mirror
     shift = base.record.shift
     halves: dict[str, int] = {}  # twice the folded counts
     own = 0
@@ -131,8 +135,8 @@ def _mirrored_counts(
             indices = start + np.flatnonzero(block >> shift != 0)
             if not indices.size:
                 continue
-            codes = tiers.unrank(entry.tier, indices)
-            images = np.asarray(tiers.rank(entry.tier, mirror(codes)), dtype=np.int64)
+            codes = tiers.batch_unrank(entry.tier, indices)
+            images = np.asarray(tiers.batch_rank(entry.tier, mirror(codes)), dtype=np.int64)
             mine = np.asarray(records[indices])
             if (images < 0).any() or (np.asarray(records[images]) != mine).any():
                 raise GameError(
@@ -176,7 +180,7 @@ def _state(base: Tablebase[Any, Any], tier: int, index: int) -> Any:
         code = int(keys[index])
     else:
         assert rules.tiers is not None
-        code = int(rules.tiers.unrank(tier, np.array([index], dtype=np.int64))[0])
+        code = int(rules.tiers.batch_unrank(tier, np.array([index], dtype=np.int64))[0])
     return code if rules.from_code is None else rules.from_code(code)
 
 

@@ -137,7 +137,7 @@ def test_tall_and_wide_boards_rank_without_huge_tables() -> None:
 def test_the_engine_sees_the_tier_protocol() -> None:
     for game in (ConnectFour(), TicTacToe(), WeightedTicTacToe()):
         tiers = Rules(game).tiers
-        assert tiers is not None and tiers.initial_tier == 0 and tiers.tier_of is not None
+        assert tiers is not None and tiers.initial_tier == 0 and tiers.batch_tier is not None
 
 
 def reference_rank(width: int, height: int, tier: int, code: int) -> int:

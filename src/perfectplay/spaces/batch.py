@@ -101,7 +101,7 @@ def expand_checked(rules: Rules[Any, Any], batch: BatchRules, codes: Codes) -> E
     if codes.size == 0:
         nothing = np.zeros(0, dtype=np.int64)
         return Expansion(nothing, nothing)
-    expansion = batch.expand(codes)
+    expansion = batch.batch_expand(codes)
     parents = np.asarray(expansion.parents, dtype=np.int64)
     children = np.asarray(expansion.children, dtype=np.int64)
     if parents.shape != children.shape:
@@ -112,8 +112,8 @@ def expand_checked(rules: Rules[Any, Any], batch: BatchRules, codes: Codes) -> E
         )
     if children.size and children.min() < 0:
         raise GameError(f"{rules.name}.batch_expand produced a negative state code")
-    if batch.key is not None:
-        children = np.asarray(batch.key(children), dtype=np.int64)
+    if batch.batch_key is not None:
+        children = np.asarray(batch.batch_key(children), dtype=np.int64)
     rewards = None if expansion.rewards is None else np.asarray(expansion.rewards, np.float64)
     same = None if expansion.same_mover is None else np.asarray(expansion.same_mover, np.bool_)
     return Expansion(parents, children, rewards, same)
@@ -153,7 +153,7 @@ def _explore_universe(
     if not 0 <= root < universe:
         raise GameError(f"{rules.name}: initial state code {root} is outside universe {universe}")
     all_codes = np.arange(universe, dtype=np.int64)
-    code, score = terminals.check_batch(all_codes, rules.batch.outcome(all_codes))
+    code, score = terminals.check_batch(all_codes, rules.batch.batch_outcome(all_codes))
     open_ids = np.flatnonzero(code == UNDECIDED)
     exp = expand_checked(rules, rules.batch, all_codes[open_ids])
     if exp.children.size and exp.children.max() >= universe:
@@ -212,7 +212,7 @@ def _explore_levels(
     score_parts: list[F64] = []
     expanded = 0
     while frontier.size:
-        code, score = terminals.check_batch(frontier, rules.batch.outcome(frontier))
+        code, score = terminals.check_batch(frontier, rules.batch.batch_outcome(frontier))
         code_parts.append(code)
         if score is not None:
             score_parts.append(score)

@@ -141,16 +141,18 @@ class Tablebase(Answers[S, M]):
             i = int(np.searchsorted(keys, key))
             return (0, i) if i < keys.shape[0] and int(keys[i]) == key else None
         tiers = self._tiers
-        if tiers.locate_one is not None:  # one scalar call: the fast path of a probe
-            tier, index = tiers.locate_one(int(key))
+        if tiers.tier_index is not None:  # one scalar call: the fast path of a probe
+            tier, index = tiers.tier_index(int(key))
             size = self._sizes.get(tier)
             return (tier, index) if size is not None and 0 <= index < size else None
         code = np.array((key,), dtype=np.int64)
-        tier = int(tiers.tier_of(code)[0]) if tiers.tier_of is not None else tiers.initial_tier
+        tier = (
+            int(tiers.batch_tier(code)[0]) if tiers.batch_tier is not None else tiers.initial_tier
+        )
         size = self._sizes.get(tier)
         if size is None:
             return None
-        index = int(tiers.rank(tier, code)[0])
+        index = int(tiers.batch_rank(tier, code)[0])
         return (tier, index) if 0 <= index < size else None
 
     def lookup(self, state: S) -> tuple[GameValue, int | None] | None:

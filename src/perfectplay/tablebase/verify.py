@@ -95,7 +95,7 @@ def _code(base: Tablebase[Any, Any], tier: int, index: int) -> int:
         keys = base.mapped(base.header.keys["file"], base.header.keys["sha256"], "<i8")
         return int(keys[index])
     assert base.rules.tiers is not None
-    return int(base.rules.tiers.unrank(tier, np.array([index], dtype=np.int64))[0])
+    return int(base.rules.tiers.batch_unrank(tier, np.array([index], dtype=np.int64))[0])
 
 
 def _children_held(base: Tablebase[Any, Any], state: Any) -> bool:

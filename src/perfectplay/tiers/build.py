@@ -85,7 +85,7 @@ def build_header(
     """Write the header of a tiered solve whose tiers are all finished; the header."""
     assert rules.batch is not None and rules.tiers is not None
     root = np.array([rules.key_of(rules.initial_state())], dtype=np.int64)
-    root_index = int(rules.tiers.rank(rules.tiers.initial_tier, root)[0])
+    root_index = int(rules.tiers.batch_rank(rules.tiers.initial_tier, root)[0])
     tiers = {}
     for tier in graph.order:
         done = files.progress["solved"][str(tier)]

@@ -128,22 +128,22 @@ def expand_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64
     rules, hooks = graph.rules, graph.hooks
     assert rules.batch is not None
     kids = graph.targets(tier)
-    if len(kids) == 1 and kids[0] != tier and hooks.expand_tier is not None:
+    if len(kids) == 1 and kids[0] != tier and hooks.batch_expand_tier is not None:
         expanded = _expanded_indices(graph, terminals, tier, indices)
         if expanded is not None:
             return expanded
-    codes = np.asarray(hooks.unrank(tier, indices), dtype=np.int64)
+    codes = np.asarray(hooks.batch_unrank(tier, indices), dtype=np.int64)
     if codes.shape != indices.shape or (codes < 0).any():
         bad = int(indices[np.flatnonzero(codes < 0)[0]]) if codes.shape == indices.shape else -1
         raise GameError(
             f"{rules.name}.batch_unrank(tier {tier}, ...) gave no position for index {bad}, "
             "which play reaches"
         )
-    outcome, scores = terminals.check_batch(codes, rules.batch.outcome(codes))
+    outcome, scores = terminals.check_batch(codes, rules.batch.batch_outcome(codes))
     if scores is not None:
         raise GameError(f"{rules.name} is scored: tiered solving takes WIN/LOSS/TIE games")
     open_rows = np.flatnonzero(outcome == UNDECIDED)
-    if len(kids) == 1 and kids[0] != tier and hooks.ranked_children is not None:
+    if len(kids) == 1 and kids[0] != tier and hooks.batch_ranked_children is not None:
         ranked = _ranked_children(graph, tier, codes[open_rows])
         if ranked is not None:
             parents, child_index = ranked
@@ -154,14 +154,14 @@ def expand_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64
     if len(kids) == 1:
         # Every move leads into the one child tier: no batch_tier needed, and a child that
         # is not in that tier shows as an index of -1.
-        child_index = np.asarray(hooks.rank(kids[0], exp.children), dtype=np.int64)
+        child_index = np.asarray(hooks.batch_rank(kids[0], exp.children), dtype=np.int64)
         if child_index.size and child_index.min() < 0:
             _unranked_child(graph, tier, codes[open_rows], exp.parents, exp.children, child_index)
         child_tier = np.broadcast_to(np.int64(kids[0]), exp.children.shape)  # no copy
         return Chunk(indices, outcome, open_rows, exp.parents, child_tier, child_index,
                      exp.same_mover, kids[0])  # fmt: skip
-    if hooks.tier_of is not None:
-        child_tier = np.asarray(hooks.tier_of(exp.children), dtype=np.int64)
+    if hooks.batch_tier is not None:
+        child_tier = np.asarray(hooks.batch_tier(exp.children), dtype=np.int64)
     elif exp.children.size == 0:
         child_tier = np.full(0, -1, dtype=np.int64)
     else:
@@ -176,10 +176,10 @@ def expand_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64
         if kid not in kids:
             _stray_move(graph, tier, codes[open_rows], exp.parents, child_tier, kid)
         if len(present) == 1:
-            child_index[:] = hooks.rank(kid, exp.children)
+            child_index[:] = hooks.batch_rank(kid, exp.children)
         else:
             where = child_tier == kid
-            child_index[where] = hooks.rank(kid, exp.children[where])
+            child_index[where] = hooks.batch_rank(kid, exp.children[where])
     if child_index.size and child_index.min() < 0:
         _unranked_child(graph, tier, codes[open_rows], exp.parents, exp.children, child_index)
     single = present[0] if len(present) == 1 else None
@@ -194,8 +194,8 @@ def _expanded_indices(
     index that is no position or ranks no child: the caller then goes step by step (and
     explains the fault)."""
     hooks, name = graph.hooks, graph.rules.name
-    assert hooks.expand_tier is not None
-    expanded = hooks.expand_tier(tier, indices)
+    assert hooks.batch_expand_tier is not None
+    expanded = hooks.batch_expand_tier(tier, indices)
     if expanded is None:
         return None
     outcome, parents, child_index = (np.asarray(a) for a in expanded)
@@ -236,8 +236,8 @@ def _ranked_children(graph: TierGraph, tier: int, codes: Codes) -> tuple[I64, I6
     """The game's batch_ranked_children of open codes, checked; None when it declines or
     a child is unranked (-1): the caller then expands and ranks, and explains any fault."""
     hooks = graph.hooks
-    assert hooks.ranked_children is not None
-    ranked = hooks.ranked_children(tier, codes)
+    assert hooks.batch_ranked_children is not None
+    ranked = hooks.batch_ranked_children(tier, codes)
     if ranked is None:
         return None
     parents, child_index = (np.asarray(a, dtype=np.int64) for a in ranked)
@@ -258,8 +258,8 @@ def _unranked_child(
     undeclared tier when batch_tier says so, else a ranking that misses a position."""
     rules, hooks = graph.rules, graph.hooks
     bad = int(np.flatnonzero(child_index < 0)[0])
-    if hooks.tier_of is not None:
-        kid = int(hooks.tier_of(children[bad : bad + 1])[0])
+    if hooks.batch_tier is not None:
+        kid = int(hooks.batch_tier(children[bad : bad + 1])[0])
         if kid not in graph.targets(tier):
             rows = np.full(children.shape[0], kid, dtype=np.int64)
             _stray_move(graph, tier, codes, parents[bad : bad + 1], rows[:1], kid)
@@ -398,7 +398,7 @@ def reach_span(
     did it (``kids`` holding records), the span's marks with its ends recorded (a copy:
     ``marks`` are not written). Spans are independent."""
     start, stop = span
-    hook = graph.hooks.mark_tier
+    hook = graph.hooks.batch_mark_tier
     child = sweep_child(graph, tier, kids, files.record.dtype)
     if hook is not None and child is not None and child.dtype == files.record.dtype:
         window = np.array(marks[start:stop])
@@ -475,7 +475,7 @@ def solves_by_sweep(graph: TierGraph, files: TierFiles, tier: int) -> bool:
     """Whether a tier is solved by the game's batch_solve_tier: after batch_mark_tier
     recorded its ends, or in a game ranked by the engine, whose sweep judges the ends
     itself (every index is reached; there is no marking pass)."""
-    return graph.hooks.solve_tier is not None and (
+    return graph.hooks.batch_solve_tier is not None and (
         files.ends_recorded(tier) or graph.hooks.ranked_by_engine
     )
 
@@ -494,7 +494,7 @@ def sweep_tier(
     marking writes the same value, reached, into the child tier, where they may overlap),
     and ``after(result)`` in this thread, in order. False when the game declines: it is
     asked with an empty window first."""
-    hook = graph.hooks.mark_tier if hook_name == "batch_mark_tier" else graph.hooks.solve_tier
+    hook: Callable[..., int | None] | None = getattr(graph.hooks, hook_name)  # named as the hooks
     child = sweep_child(graph, tier, kids, files.record.dtype)
     if hook is None or child is None:
         return False
@@ -554,7 +554,7 @@ def reach(
     assert rules.batch is not None
     root_code = np.array([rules.key_of(rules.initial_state())], dtype=np.int64)
     root_tier = hooks.initial_tier
-    if hooks.tier_of is not None and int(hooks.tier_of(root_code)[0]) != root_tier:
+    if hooks.batch_tier is not None and int(hooks.batch_tier(root_code)[0]) != root_tier:
         raise GameError(f"{rules.name}: the initial state is not in initial_tier {root_tier}")
     terminals = Terminals(rules.name)
     done = 0
@@ -574,7 +574,7 @@ def reach(
             if tier in graph.loopy:
                 mark_fresh(records, files.record.shift)  # an interrupted pass starts over
             if tier == root_tier:
-                root = int(hooks.rank(tier, root_code)[0])
+                root = int(hooks.batch_rank(tier, root_code)[0])
                 fresh = FRESH << files.record.shift
                 records[root] = fresh if tier in graph.loopy else files.record.reached
             swept = None

@@ -39,4 +39,4 @@ def loopy_solver(
             )
 
         return with_counters
-    return solve_with_unmoves if graph.hooks.parents else solve_loopy_tier
+    return solve_with_unmoves if graph.hooks.batch_parents else solve_loopy_tier

@@ -258,7 +258,7 @@ class _Run:
         reached = np.asarray(self.files.record.reached, dtype=marks.dtype)
         if tier == root:
             code = np.array([self.graph.rules.key_of(self.graph.rules.initial_state())])
-            marks[int(self.graph.hooks.rank(tier, code)[0])] = reached
+            marks[int(self.graph.hooks.batch_rank(tier, code)[0])] = reached
         found = np.zeros(-(-size // 8), dtype=np.uint8)  # the bit sets or-ed, still packed
         for parent in self.parents[tier]:
             for path in sorted(self.files.directory.glob(f"reach-{parent}-{tier}-*.bits")):
@@ -420,7 +420,7 @@ def _reach_span_task(
     marks = np.memmap(
         files.directory / tier_file_name(tier, "partial"), dtype=files.record.dtype, mode="r"
     ) if graph.sizes[tier] else np.zeros(0, dtype=files.record.dtype)  # fmt: skip
-    swept = graph.hooks.mark_tier is not None  # a sweep marks records; else bits will do
+    swept = graph.hooks.batch_mark_tier is not None  # a sweep marks records; else bits will do
     kind = files.record.dtype if swept else np.bool_
     kids = {k: np.zeros(graph.sizes[k], dtype=kind) for k in graph.children[tier]}
     start, stop = span

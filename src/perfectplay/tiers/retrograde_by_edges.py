@@ -100,8 +100,8 @@ def _fold_outside(
     ``piece`` holds (rows, child codes, move slots) of some of the tier's moves out."""
     hooks, name = graph.hooks, graph.rules.name
     rows, children, slots = piece
-    assert hooks.tier_of is not None
-    kid_tiers = np.asarray(hooks.tier_of(children), dtype=np.int64)
+    assert hooks.batch_tier is not None
+    kid_tiers = np.asarray(hooks.batch_tier(children), dtype=np.int64)
     low = int(kid_tiers.min()) if kid_tiers.size else 0
     present = np.flatnonzero(np.bincount(kid_tiers - low)) + low  # (numpy's unique hashes)
     for kid in present.tolist():
@@ -114,7 +114,7 @@ def _fold_outside(
         if hooks.rank_near is not None:  # children by one move come in order: look near
             index = np.asarray(hooks.rank_near(kid, children[where], slots[where]), np.int64)
         else:
-            index = np.asarray(hooks.rank(kid, children[where]), dtype=np.int64)
+            index = np.asarray(hooks.batch_rank(kid, children[where]), dtype=np.int64)
         if index.size and index.min() < 0:
             bad = int(children[where[int(np.argmin(index))]])
             raise GameError(

@@ -148,20 +148,20 @@ def _spread(
 ) -> None:
     """Send the news of a frontier to its parents in the tier, through the un-moves."""
     hooks = graph.hooks
-    assert hooks.parents is not None
+    assert hooks.batch_parents is not None
     values = record.value_codes(np.asarray(records[frontier]))
     wanted = (values == _TIE) if phase == 2 else (values == _WIN) | (values == _LOSS)
     frontier, values = frontier[wanted], values[wanted]
     if not frontier.size:
         return
-    codes = np.asarray(hooks.unrank(tier, frontier), dtype=np.int64)
-    back = hooks.parents(tier, codes)
+    codes = np.asarray(hooks.batch_unrank(tier, frontier), dtype=np.int64)
+    back = hooks.batch_parents(tier, codes)
     before = np.asarray(back.children, np.int64)  # the positions one move before
     child_value = values[np.asarray(back.parents, np.int64)]
-    if hooks.tier_of is not None:  # un-moves may also lead back into parent tiers
-        here = np.asarray(hooks.tier_of(before), np.int64) == tier
+    if hooks.batch_tier is not None:  # un-moves may also lead back into parent tiers
+        here = np.asarray(hooks.batch_tier(before), np.int64) == tier
         before, child_value = before[here], child_value[here]
-    parents = np.asarray(hooks.rank(tier, before), np.int64)
+    parents = np.asarray(hooks.batch_rank(tier, before), np.int64)
     open_ = record.value_codes(np.asarray(records[parents])) == REACHED
     parents, child_value = parents[open_], child_value[open_]
     if phase == 2:

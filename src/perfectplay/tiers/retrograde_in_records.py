@@ -53,7 +53,7 @@ def fits(graph: TierGraph, files: TierFiles, tier: int) -> bool:
     return (
         tier in graph.loopy
         and not graph.children[tier]
-        and graph.hooks.parents is not None
+        and graph.hooks.batch_parents is not None
         and files.record.bytes == 2
     )
 
@@ -115,11 +115,11 @@ def _count_moves(graph: TierGraph, terminals: Terminals, tier: int, flat: U16, s
                 yield start + rows[piece : piece + CHUNK]
 
     def count(indices: I64) -> tuple[I64, Any]:
-        codes = np.asarray(hooks.unrank(tier, indices), dtype=np.int64)
+        codes = np.asarray(hooks.batch_unrank(tier, indices), dtype=np.int64)
         if (codes < 0).any():
             raise GameError(f"{rules.name}.batch_unrank gave no position for a reached index")
         assert rules.batch is not None
-        outcome, scores = terminals.check_batch(codes, rules.batch.outcome(codes))
+        outcome, scores = terminals.check_batch(codes, rules.batch.batch_outcome(codes))
         if scores is not None:
             raise GameError(f"{rules.name} is scored: tiered solving takes WIN/LOSS/TIE games")
         open_rows = np.flatnonzero(outcome == UNDECIDED)
@@ -127,12 +127,12 @@ def _count_moves(graph: TierGraph, terminals: Terminals, tier: int, flat: U16, s
         wins = np.zeros(indices.shape[0], dtype=np.bool_)  # a move to a lost end
         losing = np.zeros(indices.shape[0], dtype=np.int64)  # moves to won ends
         if open_rows.size:
-            exp = rules.batch.expand(codes[open_rows])
+            exp = rules.batch.batch_expand(codes[open_rows])
             if exp.same_mover is not None and np.asarray(exp.same_mover).any():
                 raise GameError("un-moves in a loopy tier need moves that always pass the turn")
             parents = np.asarray(exp.parents, dtype=np.int64)
             children = np.asarray(exp.children, dtype=np.int64)
-            ends, _ = terminals.check_batch(children, rules.batch.outcome(children))
+            ends, _ = terminals.check_batch(children, rules.batch.batch_outcome(children))
             width = open_rows.shape[0]
             moves[open_rows] = np.bincount(parents, minlength=width)
             wins[open_rows] = np.bincount(parents[ends == _LOSS], minlength=width) > 0
@@ -161,16 +161,16 @@ def _parents_of(graph: TierGraph, tier: int, flat: U16, shift: int, indices: I64
     """The indices of the positions one move before a piece of a frontier, and the value of
     the frontier position each un-move comes from (read in a worker thread)."""
     hooks = graph.hooks
-    assert hooks.parents is not None
+    assert hooks.batch_parents is not None
     values = (flat[indices] >> shift).astype(np.uint8)
-    codes = np.asarray(hooks.unrank(tier, indices), dtype=np.int64)
-    back = hooks.parents(tier, codes)
+    codes = np.asarray(hooks.batch_unrank(tier, indices), dtype=np.int64)
+    back = hooks.batch_parents(tier, codes)
     before = np.asarray(back.children, np.int64)
     child_value = values[np.asarray(back.parents, np.int64)]
-    if hooks.tier_of is not None:
-        here = np.asarray(hooks.tier_of(before), np.int64) == tier
+    if hooks.batch_tier is not None:
+        here = np.asarray(hooks.batch_tier(before), np.int64) == tier
         before, child_value = before[here], child_value[here]
-    return np.asarray(hooks.rank(tier, before), np.int64), child_value
+    return np.asarray(hooks.batch_rank(tier, before), np.int64), child_value
 
 
 @kernel

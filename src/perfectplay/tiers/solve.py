@@ -149,7 +149,7 @@ def solve_span_by_sweep(
     """The records and summary of indices ``span`` of a tier whose ends were recorded while
     marking, by the game's batch_solve_tier on a copy of their marks; None when the game
     declines (or the tier has moves inside it or into several tiers)."""
-    hook = graph.hooks.solve_tier
+    hook = graph.hooks.batch_solve_tier
     kids = {k: files.final(k) for k in graph.children[tier]}
     child = sweep_child(graph, tier, kids, files.record.dtype)
     if hook is None or child is None:

@@ -68,15 +68,15 @@ def _sweep_one(
     """Both sweeps on one position (child: the child tier's records, all 0, left so);
     none where the ranking does not give the code back (the rank checks tell that)."""
     array = np.array([code], dtype=np.int64)
-    index = int(np.asarray(tiers.rank(tier, array))[0])
+    index = int(np.asarray(tiers.batch_rank(tier, array))[0])
     if not 0 <= index < int(tiers.tier_size(tier)):
         return
-    if int(np.asarray(tiers.unrank(tier, np.array([index], dtype=np.int64)))[0]) != code:
+    if int(np.asarray(tiers.batch_unrank(tier, np.array([index], dtype=np.int64)))[0]) != code:
         return
-    end = int(np.asarray(batch.outcome(array))[0])
+    end = int(np.asarray(batch.batch_outcome(array))[0])
     window = np.array([codes.reached], dtype=RECORD.dtype)
-    assert tiers.mark_tier is not None
-    if call("batch_mark_tier", tiers.mark_tier, tier, index, window, child, codes) is None:
+    assert tiers.batch_mark_tier is not None
+    if call("batch_mark_tier", tiers.batch_mark_tier, tier, index, window, child, codes) is None:
         return
     marked = np.flatnonzero(child)
     child[marked] = 0
@@ -86,19 +86,21 @@ def _sweep_one(
             add("batch_mark_tier", f"{where}: ended ({end}) but recorded {int(window[0])} "
                 f"and marked {marked.size} children")  # fmt: skip
         return
-    moves = batch.expand(array)
-    want = sorted(set(np.asarray(tiers.rank(kids[0], moves.children)).tolist())) if kids else []
+    moves = batch.batch_expand(array)
+    want = (
+        sorted(set(np.asarray(tiers.batch_rank(kids[0], moves.children)).tolist())) if kids else []
+    )
     if int(window[0]) != codes.reached or marked.tolist() != want:
         add("batch_mark_tier", f"{where}: marked children {marked.tolist()}, batch_expand "
             f"and batch_rank give {want}")  # fmt: skip
         return
-    if tiers.solve_tier is None or not want:
+    if tiers.batch_solve_tier is None or not want:
         return
     values = [rng.choice((Value.WIN, Value.LOSS, Value.TIE)) for _ in want]
     plies = [rng.randrange(0, 6) for _ in want]
     for i, value, depth in zip(want, values, plies, strict=True):
         child[i] = (int(value) << RECORD.shift) | depth
-    found = call("batch_solve_tier", tiers.solve_tier, tier, index, window, child, codes)
+    found = call("batch_solve_tier", tiers.batch_solve_tier, tier, index, window, child, codes)
     child[want] = 0
     expected = _retrograde(values, plies)
     if found is not None and int(window[0]) != expected:
