@@ -322,3 +322,18 @@ def test_teeko_key_is_the_least_of_the_eight_images() -> None:
         images = [_teeko_code(np.rot90(flipped, k), turn)
                   for k in range(4) for flipped in (board, board.T)]  # fmt: skip
         assert game.key(_teeko_code(board, turn)) == min(images)
+
+
+@pytest.mark.parametrize("size", [0, 1, 7, 3000, 5000, 20_000, 70_000, 300_000])
+@pytest.mark.parametrize("bits", [0, 1, 10, 26, 42, 62])
+def test_radix_sort_with_duplicates_dropped_is_numpys_unique(size: int, bits: int) -> None:
+    """Every digit width the sort picks (by the array's length and the codes' span), codes
+    repeated, against numpy; compiled where the kernel compiles, as the engine runs it."""
+    from perfectplay.tiers.sorting import sort_distinct
+
+    rng = np.random.default_rng(size * 64 + bits)
+    base = int(rng.integers(0, 1 << 20))
+    codes = base + rng.integers(0, (1 << bits) + 1, size=size)
+    codes[: size // 3] = codes[size // 3 : 2 * (size // 3)]  # a third repeated
+    found = sort_distinct(codes.astype(np.int64))
+    assert np.array_equal(found, np.unique(codes))

@@ -16,6 +16,11 @@ import numpy as np
 from ..compiled import inlined_kernel, kernel
 
 RADIX_BITS = 11
+"""Bits of a radix digit for long arrays: 2**11 counters stay in the first-level cache."""
+SMALL_SORT = 1 << 16
+"""Arrays this short (a bucket of a tier, gathered) sort in cache with digits as wide as
+their length allows, up to SMALL_RADIX_BITS: a bucket's 26-bit span in two passes."""
+SMALL_RADIX_BITS = 14
 
 
 @kernel
@@ -38,8 +43,15 @@ def sort_distinct(codes: Any) -> Any:
     bits = 0
     while bits < 63 and span >> bits:
         bits += 1
-    passes = (bits + RADIX_BITS - 1) // RADIX_BITS
-    radix = 1 << RADIX_BITS
+    widest = RADIX_BITS
+    if n <= SMALL_SORT:  # wider digits, no more counters than about the codes themselves
+        size = 0
+        while n >> size:
+            size += 1
+        widest = max(RADIX_BITS, min(SMALL_RADIX_BITS, size))
+    passes = (bits + widest - 1) // widest
+    digit = (bits + passes - 1) // passes if passes else 1  # as even as the passes allow
+    radix = 1 << digit
     mask = radix - 1
     counts = np.zeros((max(passes, 1), radix), dtype=np.int64)
     source = np.empty(n, dtype=np.int64)
@@ -47,7 +59,7 @@ def sort_distinct(codes: Any) -> Any:
         v = codes[i] - low
         source[i] = v
         for k in range(passes):
-            counts[k, (v >> (k * RADIX_BITS)) & mask] += 1
+            counts[k, (v >> (k * digit)) & mask] += 1
     target = np.empty(n, dtype=np.int64)
     for k in range(passes):
         total = 0
@@ -55,7 +67,7 @@ def sort_distinct(codes: Any) -> Any:
             c = counts[k, d]
             counts[k, d] = total
             total += c
-        shift = k * RADIX_BITS
+        shift = k * digit
         for i in range(n):
             v = source[i]
             d = (v >> shift) & mask
