@@ -337,3 +337,21 @@ def test_radix_sort_with_duplicates_dropped_is_numpys_unique(size: int, bits: in
     codes[: size // 3] = codes[size // 3 : 2 * (size // 3)]  # a third repeated
     found = sort_distinct(codes.astype(np.int64))
     assert np.array_equal(found, np.unique(codes))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_bucket_starts_are_where_each_bucket_begins(seed: int) -> None:
+    """The one-pass bucket index equals a binary search for every bucket's first code."""
+    from perfectplay.tiers.sorting import bucket_starts
+
+    rng = np.random.default_rng(seed)
+    bits = int(rng.integers(1, 63))
+    codes = np.unique(rng.integers(0, 1 << bits, size=int(rng.integers(1, 50_000))))
+    base = int(codes[0])
+    shift = max(0, (int(codes[-1]) - base).bit_length() - int(rng.integers(0, 18)))
+    count = ((int(codes[-1]) - base) >> shift) + 1 + int(rng.integers(0, 3))
+    edges = [base + (b << shift) for b in range(count + 1)]
+    starts = bucket_starts(codes, base, shift, count)
+    assert starts.shape == (count + 1,)
+    exact = [int(np.searchsorted(codes, e)) if e < 1 << 63 else codes.shape[0] for e in edges]
+    assert starts[: len(exact)].tolist() == exact

@@ -39,6 +39,7 @@ from ..spaces.pipeline import THREADS, in_parallel
 from .files import file_sha256
 from .packed_codes import ENCODING, unpack
 from .sorting import (
+    bucket_starts,
     group_by_tier,
     merge_distinct,
     missing_from,
@@ -99,13 +100,7 @@ class CodeSet:
         wanted = max(1, n // CODES_PER_BUCKET)
         shift = max(0, (span - 1).bit_length() - wanted.bit_length() + 1)
         count = ((span - 1) >> shift) + 1
-        # Bucket edges in uint64 (codes near 2**63 would wrap in int64); an edge past the
-        # largest int64 starts past every code.
-        edges = np.uint64(base) + (np.arange(count + 1, dtype=np.uint64) << np.uint64(shift))
-        beyond = edges >= np.uint64(1 << 63)
-        buckets = np.full(count + 1, n, dtype=np.int64)
-        buckets[~beyond] = np.searchsorted(codes, edges[~beyond].astype(np.int64))
-        return cls(codes, buckets, base, shift, path)
+        return cls(codes, bucket_starts(codes, base, shift, count), base, shift, path)
 
     @property
     def codes(self) -> Any:

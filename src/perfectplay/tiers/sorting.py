@@ -209,3 +209,22 @@ def union_of_buckets(pieces: Any, starts: Any, first: int, stop: int) -> Any:
             out[k : k + distinct.shape[0]] = distinct
             k += distinct.shape[0]
     return out[:k].copy()
+
+
+@kernel
+def bucket_starts(codes: Any, base: int, shift: int, count: int) -> Any:
+    """starts[b]: the first index of sorted ``codes`` whose (code - base) >> shift is b or
+    more, for b in 0..count (n past the last): a bucket index built in one pass over the
+    codes, where a binary search per bucket edge cost a search of the whole tier each."""
+    n = codes.shape[0]
+    starts = np.empty(count + 1, dtype=np.int64)
+    b = 0
+    for i in range(n):
+        k = (codes[i] - base) >> shift
+        while b <= k and b <= count:
+            starts[b] = i
+            b += 1
+    while b <= count:
+        starts[b] = n
+        b += 1
+    return starts
