@@ -557,3 +557,38 @@ def test_a_large_tier_is_verified_block_by_block(
         assert base.lookup(sound_state) is not None  # its block is sound
         with pytest.raises(TablebaseError, match="checksum"):
             base.lookup(broken_state)
+
+
+class _Killed(BaseException):
+    """Stands for kill -9 at one exact moment (nothing after it runs)."""
+
+
+@pytest.mark.parametrize("killed_at", [3, 7])
+def test_a_kill_between_a_tiers_rename_and_its_note_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, killed_at: int
+) -> None:
+    """``finish`` renames a solved tier's file final, then notes it in progress.json: a
+    kill between the two left a final file nobody had noted, and the solve taken up again
+    began that tier from a new file of zeros, so the tier below found its children unsolved
+    (seen once in CI). Now the file is taken back, and the bytes equal a clean solve's."""
+    from perfectplay.tiers import files as tier_files
+
+    game = ConnectFour(4, 3)
+    clean, _ = build_tablebase(game, tmp_path / "clean")
+    real = tier_files.write_json_atomically
+
+    def note(path: Path, data: dict[str, Any]) -> None:
+        if str(killed_at) in data.get("solved", {}):
+            raise _Killed  # the tier's file is final, its note not yet written
+        real(path, data)
+
+    monkeypatch.setattr(tier_files, "write_json_atomically", note)
+    target = tmp_path / "killed"
+    with pytest.raises(_Killed):
+        build_tablebase(game, target)
+    monkeypatch.setattr(tier_files, "write_json_atomically", real)
+    assert (target / f"tier-{killed_at:06d}.rec").exists()
+    resumed, _ = build_tablebase(game, target)
+    assert {t: e.sha256 for t, e in resumed.tiers.items()} == {
+        t: e.sha256 for t, e in clean.tiers.items()
+    }

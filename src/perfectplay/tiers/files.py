@@ -92,9 +92,16 @@ class TierFiles:
             self.progress = found
 
     def partial(self, tier: int, size: int) -> np.memmap[Any, Any]:
-        """The working array of a tier, created as zeros (a sparse file) if new."""
+        """The working array of a tier, created as zeros (a sparse file) if new. A tier
+        whose working file was renamed final by ``finish`` but not yet noted as solved (a
+        kill between the two) is taken back as it is: its records are solved, and a new
+        file of zeros would lose what play reaches in it."""
         path = self.directory / tier_file_name(tier, "partial")
         length = size * self.record.bytes
+        final = self.directory / tier_file_name(tier, "rec")
+        noted = str(tier) in self.progress["solved"]
+        if not path.exists() and not noted and final.exists() and final.stat().st_size == length:
+            os.replace(final, path)
         if not path.exists() or path.stat().st_size != length:
             with path.open("wb") as handle:
                 handle.truncate(length)
