@@ -148,3 +148,33 @@ def test_cli_solves_on_two_workers_and_says_where_the_dashboard_is(tmp_path: Pat
     assert "dashboard" in done.stderr.lower() and "http" in done.stderr
     build_tablebase(TicTacToe(), tmp_path / "here")
     assert checksums(tmp_path / "t") == checksums(tmp_path / "here")
+
+
+class _Killed(BaseException):
+    """Stands for kill -9 at one exact moment."""
+
+
+def test_a_kill_between_a_tiers_join_and_its_note_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On Dask a tier's spans are joined into its final file, then the scheduler notes the
+    tier solved: a kill between the two is taken up again from the spans still noted, with
+    the bytes one process writes."""
+    from perfectplay.tiers import on_dask
+
+    rules = Rules(ConnectFour(4, 3))
+    build_tablebase(rules, tmp_path / "local")
+    real = on_dask._Run._finished
+
+    def finished(self: Any, tier: int, entry: dict[str, Any]) -> None:
+        if tier == 5:
+            raise _Killed  # joined and renamed final, not yet noted
+        real(self, tier, entry)
+
+    monkeypatch.setattr(on_dask._Run, "_finished", finished)
+    with pytest.raises(_Killed):
+        build_on_dask(rules, tmp_path / "dask", workers=2)
+    monkeypatch.setattr(on_dask._Run, "_finished", real)
+    assert (tmp_path / "dask" / "tier-000005.rec").exists()
+    build_on_dask(rules, tmp_path / "dask", workers=2)
+    assert checksums(tmp_path / "dask") == checksums(tmp_path / "local")
