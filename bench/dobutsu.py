@@ -47,40 +47,15 @@ def child_build(directory: str) -> None:
 
 
 def folded_counts(directory: Path) -> dict[str, int]:
-    """Counts per value with a position and its reflection taken once, checking that the
-    reflection of every reached position is reached, with the same record."""
-    import numpy as np
-
+    """Counts per value with a position and its reflection taken once (the library's
+    ``mirrored_counts``, which checks that every reflection is reached with the same
+    record), as ``analyze --stats`` reports them."""
+    from perfectplay import open_tablebase
     from perfectplay.games import Dobutsu
-    from perfectplay.games.dobutsu_kernels import batch_mirror
-    from perfectplay.tablebase.header import read_header
+    from perfectplay.statistics import mirrored_counts
 
-    game = Dobutsu()
-    header = read_header(directory)
-    entry = header.tiers[0]
-    records = np.memmap(directory / entry.file, dtype="<u2", mode="r")
-    counts = {"positions": 0, "win": 0, "loss": 0, "tie": 0, "draw": 0, "symmetric": 0}
-    names = {1: "win", 2: "loss", 3: "tie", 4: "draw"}
-    step = 1 << 22
-    for start in range(0, records.shape[0], step):
-        block = np.asarray(records[start : start + step])
-        indices = start + np.flatnonzero(block)
-        if not indices.size:
-            continue
-        # Reflected left to right, a position has the same value (the published counts fold
-        # it; the tier does not).
-        mirrored = batch_mirror(np.asarray(game.batch_unrank(0, indices)), game.height)
-        images = game.batch_rank(0, mirrored)
-        mine, theirs = np.asarray(records[indices]), np.asarray(records[images])
-        if (theirs == 0).any() or (mine != theirs).any():
-            raise SystemExit("a reflected position was not reached, or has another value")
-        kept = indices <= images
-        counts["symmetric"] += int((indices == images).sum())
-        counts["positions"] += int(kept.sum())
-        values = np.bincount(mine[kept] >> 13, minlength=8)
-        for code, name in names.items():
-            counts[name] += int(values[code])
-    return counts
+    with open_tablebase(directory, Dobutsu()) as base:
+        return mirrored_counts(base)
 
 
 def probe_us(directory: Path) -> float:
@@ -142,12 +117,12 @@ def main() -> None:
         mine = base.header.counts()
     folded = folded_counts(directory)
     print(f"reached      {mine['positions']:,} positions (each mirror pair twice)")
-    print(f"             {folded['symmetric']:,} are their own mirror image")
+    print(f"             {folded['own_image']:,} are their own mirror image")
     print(f"{'':12} {'perfectplay':>14} {'published':>14}")
     differs = []
     for name in ("positions", "win", "loss", "draw"):
-        agree = "agrees" if folded[name] == PUBLISHED[name] else "DIFFERS"
-        print(f"{name:12} {folded[name]:>14,} {PUBLISHED[name]:>14,}  {agree}")
+        agree = "agrees" if folded.get(name, 0) == PUBLISHED[name] else "DIFFERS"
+        print(f"{name:12} {folded.get(name, 0):>14,} {PUBLISHED[name]:>14,}  {agree}")
         if agree == "DIFFERS":
             differs.append(name)
     print(f"start        {start}; published: {PUBLISHED['start']}")

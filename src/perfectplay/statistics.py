@@ -111,21 +111,22 @@ def _of_tablebase(base: Tablebase[Any, Any], progress: ProgressCallback | None) 
         and base.rules.tiers is not None
         and base.rules.tiers.batch_mirror
     ):
-        stats.mirrored = _mirrored_counts(base, progress)
+        stats.mirrored = mirrored_counts(base, progress)
     return stats
 
 
-def _mirrored_counts(
-    base: Tablebase[Any, Any], progress: ProgressCallback | None
+def mirrored_counts(
+    base: Tablebase[Any, Any], progress: ProgressCallback | None = None
 ) -> dict[str, int]:
-    """Counts with a position and its mirror image taken once: each position counts a half,
-    one that is its own image a whole. The image of every reached position must be reached,
-    with the same record (else the game's batch_mirror is no symmetry: GameError)."""
+    """Counts with a position and its mirror image taken once (the published convention of
+    a game with batch_mirror): each pair counted at its lower index. The image of every
+    reached position must be reached, with the same record (else the game's batch_mirror
+    is no symmetry: GameError). Keys: positions, each value met, own_image."""
     tiers = base.rules.tiers
     assert tiers is not None and tiers.batch_mirror is not None
     mirror = tiers.batch_mirror
     shift = base.record.shift
-    halves: dict[str, int] = {}  # twice the folded counts
+    folded: dict[str, int] = {}
     own = 0
     done, total = 0, base.header.counts()["positions"]
     for entry in base.header.tiers.values():
@@ -143,18 +144,14 @@ def _mirrored_counts(
                     f"{base.rules.name}.batch_mirror gives a position that play does not "
                     "reach or that has another value: it is not a symmetry of the game"
                 )
-            alone = images == indices
-            own += int(alone.sum())
-            values = mine >> shift
+            own += int((images == indices).sum())
+            kept = np.bincount(mine[indices <= images] >> shift, minlength=len(NAMES) + 1)
             for code, name in NAMES.items():
-                of_value = values == code
-                n = int(of_value.sum()) + int((of_value & alone).sum())
-                if n:
-                    halves[name] = halves.get(name, 0) + n
+                if kept[code]:
+                    folded[name] = folded.get(name, 0) + int(kept[code])
             done += indices.shape[0]
             if progress is not None:
                 progress(done, total, level=entry.tier)
-    folded = {name: n // 2 for name, n in halves.items()}
     return {"positions": sum(folded.values()), **folded, "own_image": own}
 
 

@@ -108,9 +108,17 @@ def full_solve(
     rules = Rules(game) if not isinstance(game, Rules) else game
     trust_speed_hooks(rules)
     refuse_hopeless(rules, memory)
+    return explored_solve(rules, method, max_states, quiet, memory)
+
+
+def explored_solve(
+    rules: Rules[Any, Any], method: str, max_states: int | None, quiet: bool, memory: int | None
+) -> Solution[Any, Any]:
+    """The solve in memory itself, with its progress on stderr, said up front from the last
+    solve of the same game here, and remembered for the next (the game's hooks trusted)."""
     announce_last_solve(rules, "memory", quiet)
     with progress_reporter("exploring", quiet=quiet) as report:
-        solution = solve(game, method, max_states=max_states, progress=report, memory=memory)
+        solution = solve(rules, method, max_states=max_states, progress=report, memory=memory)
     remember_solve(rules, "memory", solution.stats.states, solution.stats.seconds)
     return solution
 

@@ -8,7 +8,7 @@ from typing import Any
 import click
 from rich.table import Table
 
-from ..games import BUILTINS
+from ..games import BUILTINS, aliases_of
 from ..rules import Rules
 from .common import out
 from .params import parameters
@@ -31,7 +31,7 @@ def list_games() -> None:
             f"{p.name}: {p.type_name}" + ("" if p.required else f" = {show_default(p.default)}")
             for p in parameters(cls)
         )
-        aliases = vars(cls).get("aliases", ())
+        aliases = aliases_of(cls)
         shown = name + (f"\n(or {', '.join(aliases)})" if aliases else "")
         table.add_row(shown, doc, params or "-")
     out.print(table)

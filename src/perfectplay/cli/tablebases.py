@@ -16,17 +16,16 @@ from ..games import BUILTINS
 from ..identity import identity_of
 from ..memory import show_size
 from ..rules import Rules
-from ..solve import solve
 from ..tablebase.header import Header, TablebaseError, existing, read_header
 from ..tablebase.reader import Tablebase
 from ..tiers.build import build_tablebase, damaged_tiers, reopen_damaged
 from ..tiers.graph import TierGraph
 from ..tiers.records import format_for
 from ..values import Value
-from .common import index_space, trust_speed_hooks
+from .common import explored_solve, index_space, trust_speed_hooks
 from .estimates import announce_last_solve, remember_rate, remember_solve, remembered_rate
 from .loader import build_game
-from .progress import dask_progress, duration_text, progress_reporter, tier_progress
+from .progress import dask_progress, duration_text, tier_progress
 
 
 @dataclass(frozen=True)
@@ -112,10 +111,7 @@ def build_into(
             elif fresh:
                 remember_solve(rules, "tiers", header.counts()["positions"], seconds)
             return Built(header, seconds, "tiers", reused=False)
-        announce_last_solve(rules, "memory", quiet)
-        with progress_reporter("exploring", quiet=quiet) as report:
-            solution = solve(rules, method, max_states=max_states, progress=report, memory=memory)
-        remember_solve(rules, "memory", solution.stats.states, solution.stats.seconds)
+        solution = explored_solve(rules, method, max_states, quiet, memory)
         return Built(solution.save(directory), solution.stats.seconds, solution.method, False)
 
 

@@ -32,9 +32,15 @@ headers and the explorer all read from here."""
 BUILTINS: dict[str, type] = {cls.name: cls for cls in GAMES}
 """The built-in games by name."""
 
-ALIASES: dict[str, type] = {alias: cls for cls in GAMES for alias in vars(cls).get("aliases", ())}
-"""The built-in games by their other names (a class's own: a subclass, such as weighted
-tic-tac-toe, does not inherit its base's aliases)."""
+
+def aliases_of(cls: type) -> tuple[str, ...]:
+    """A built-in's other names: its class's own (a subclass, such as weighted tic-tac-toe,
+    does not inherit its base's aliases)."""
+    return tuple(vars(cls).get("aliases", ()))
+
+
+ALIASES: dict[str, type] = {alias: cls for cls in GAMES for alias in aliases_of(cls)}
+"""The built-in games by their other names."""
 
 
 def builtin_game(name: str) -> type | None:
@@ -55,5 +61,6 @@ __all__ = [
     "Subtraction",
     "TicTacToe",
     "WeightedTicTacToe",
+    "aliases_of",
     "builtin_game",
 ]

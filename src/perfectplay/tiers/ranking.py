@@ -56,7 +56,7 @@ CHILDREN_PER_CHUNK = 1 << 20
 """Moves a chunk of states expanded at once while discovering should make (about 25 bytes
 each, a few chunks in flight): the chunk's states follow from the moves a state had so far
 (Connect Four 6x4: about 4, chunks of 2**18 states; Quixo 4x4: 17, chunks of 2**16). Fewer,
-larger chunks mean fewer sorted pieces to merge."""
+larger chunks mean fewer pieces held for a tier until it is reached."""
 
 
 class CodeSet:
@@ -437,8 +437,8 @@ class _Pending:
         """Lay out the buckets of tiers not yet laid out from a sample of their codes
         (calling thread, before the workers of a tier start)."""
         for tier, codes in groups:
-            if codes.shape[0] and tier not in self._layouts:
-                self._layouts[tier] = _Layout.of(codes)
+            if codes.shape[0]:
+                self._layout(tier, codes)
 
     def _layout(self, tier: int, codes: Any) -> _Layout:
         with self._layout_lock:
