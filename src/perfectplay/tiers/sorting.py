@@ -35,20 +35,30 @@ def _bit_length(value: int) -> int:
 
 @kernel
 def sort_distinct(codes: Any) -> Any:
-    """The distinct values of ``codes`` (non-negative int64), sorted; ``codes`` unchanged.
-    One pass finds the span, one counts every pass's digits (and copies), then each pass
-    only scatters."""
+    """The distinct values of ``codes`` (non-negative int64), sorted; ``codes`` unchanged."""
+    n = codes.shape[0]
+    source = codes.copy()
+    kept = _sort_distinct_into(source, np.empty(n, dtype=np.int64), source, 0)
+    return source[:kept].copy()
+
+
+@inlined_kernel
+def _sort_distinct_into(codes: Any, scratch: Any, out: Any, k: int) -> int:
+    """Sort ``codes`` (non-negative int64; overwritten, as is ``scratch`` of the same
+    length) and write its distinct values, in order, to ``out`` from index k; returns the
+    index past the last one written (``out`` may be ``codes`` itself with k = 0). One pass
+    finds the span, one counts every pass's digits, then each pass only scatters; repeats
+    are dropped without a branch (half of a tier's children repeat: a branch on it is
+    mispredicted half the time)."""
     n = codes.shape[0]
     if n == 0:
-        return np.zeros(0, dtype=np.int64)
+        return k
     low = codes[0]
     high = codes[0]
     for i in range(n):
         c = codes[i]
-        if c < low:
-            low = c
-        if c > high:
-            high = c
+        low = min(low, c)
+        high = max(high, c)
     bits = _bit_length(high - low)
     widest = RADIX_BITS
     if n <= SMALL_SORT:  # wider digits, no more counters than about the codes themselves
@@ -58,35 +68,33 @@ def sort_distinct(codes: Any) -> Any:
     radix = 1 << digit
     mask = radix - 1
     counts = np.zeros((max(passes, 1), radix), dtype=np.int64)
-    source = np.empty(n, dtype=np.int64)
     for i in range(n):
         v = codes[i] - low
-        source[i] = v
-        for k in range(passes):
-            counts[k, (v >> (k * digit)) & mask] += 1
-    target = np.empty(n, dtype=np.int64)
-    for k in range(passes):
+        codes[i] = v
+        for p in range(passes):
+            counts[p, (v >> (p * digit)) & mask] += 1
+    source = codes
+    target = scratch
+    for p in range(passes):
         total = 0
         for d in range(radix):
-            c = counts[k, d]
-            counts[k, d] = total
+            c = counts[p, d]
+            counts[p, d] = total
             total += c
-        shift = k * digit
+        shift = p * digit
         for i in range(n):
             v = source[i]
             d = (v >> shift) & mask
-            target[counts[k, d]] = v
-            counts[k, d] += 1
+            target[counts[p, d]] = v
+            counts[p, d] += 1
         source, target = target, source
-    kept = 0
     previous = -1
-    for i in range(n):
+    for i in range(n):  # every value is at least 0: the first one is kept
         v = source[i]
-        if v != previous:  # every value is at least 0: the first one is kept
-            source[kept] = v + low
-            kept += 1
-            previous = v
-    return source[:kept].copy()
+        out[k] = v + low
+        k += v != previous
+        previous = v
+    return k
 
 
 @kernel
@@ -200,6 +208,7 @@ def union_of_buckets(pieces: Any, starts: Any, first: int, stop: int) -> Any:
         widest = max(widest, n)
     out = np.empty(total, dtype=np.int64)
     gathered = np.empty(widest, dtype=np.int64)
+    scratch = np.empty(widest, dtype=np.int64)
     k = 0
     for b in range(first, stop):
         n = 0
@@ -208,10 +217,7 @@ def union_of_buckets(pieces: Any, starts: Any, first: int, stop: int) -> Any:
             for i in range(starts[p, b], starts[p, b + 1]):
                 gathered[n] = piece[i]
                 n += 1
-        if n:
-            distinct = sort_distinct(gathered[:n])
-            out[k : k + distinct.shape[0]] = distinct
-            k += distinct.shape[0]
+        k = _sort_distinct_into(gathered[:n], scratch[:n], out, k)
     return out[:k].copy()
 
 
