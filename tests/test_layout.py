@@ -27,7 +27,7 @@ LAYERS = [
         "tiers.packed_codes",
         "tiers.sorting",
     ),
-    ("protocol",),
+    ("protocol", "drawing"),
     ("cgt",),
     ("rules", "terminals", "identity"),
     ("spaces", "compiled_games", "tiers.files", "tiers.graph", "tiers.ranking"),
@@ -45,7 +45,7 @@ LAYERS = [
     ("tablebase", "statistics", "tiers.build", "tiers.on_dask"),
     ("__init__", "tiers.__init__"),
 ]
-GAMES_MAY_IMPORT = ("protocol", "values", "games")
+GAMES_MAY_IMPORT = ("protocol", "drawing", "values", "games")
 FRONT_ENDS = ("cli", "contest", "openspiel", "web")
 
 

@@ -191,9 +191,11 @@ HOOKS: tuple[Hook, ...] = (
     Hook(
         "draw_svg",
         "optional",
-        "draw_svg(state) -> str: an <svg> of the position for the web explorer; elements "
-        'with data-move="MOVE" (a move as format_move gives it) become clickable',
-        "the explorer draws the built-ins' boards, and any other game as its text",
+        "draw_svg(state, last=None) -> str: an <svg> of the position for the web explorer, "
+        "last the move that led to it (the parameter may be left out); elements with "
+        'data-move="MOVE" (a move as format_move gives it) become clickable, class "last" '
+        "rings the last move (see perfectplay.drawing)",
+        "the explorer draws the position as its show() text",
     ),
     Hook(
         "partizan",

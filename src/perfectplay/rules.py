@@ -8,6 +8,7 @@ state. Nothing else in perfectplay calls ``getattr`` on a game.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic
@@ -39,6 +40,23 @@ def check_protocol(game: object) -> None:
             f"{', '.join(m + '()' for m in missing)}"
             f" (a game needs {', '.join(m + '()' for m in REQUIRED_METHODS)})"
         )
+
+
+def _drawing(hook: Callable[..., str] | None) -> Callable[[Any, Any], str] | None:
+    """draw_svg as a function of (state, last move): a hook that takes no ``last`` (the
+    hook table's older form, draw_svg(state)) is called with the state alone."""
+    if hook is None:
+        return None
+    try:
+        parameters = inspect.signature(hook).parameters
+    except (TypeError, ValueError):  # no signature to read (a builtin): give it the state
+        parameters = {}  # type: ignore[assignment]
+    takes_last = "last" in parameters or any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()
+    )
+    if takes_last:
+        return lambda state, last: str(hook(state, last=last))
+    return lambda state, last: str(hook(state))
 
 
 def _name(game: object, hooks: dict[str, Any]) -> str:
@@ -117,8 +135,9 @@ class Rules(Generic[S, M]):
         self.compiled_rules: Callable[[], Any] | None = hooks.get("compiled_rules")
         """Called only by the compiled search (it builds numba code)."""
         self._show: Callable[[S], str] | None = hooks.get("show")
-        self.draw_svg: Callable[[S], str] | None = hooks.get("draw_svg")
-        """The position as SVG for the web explorer, or None."""
+        self.draw_svg: Callable[[S, M | None], str] | None = _drawing(hooks.get("draw_svg"))
+        """The position as SVG for the web explorer, given the move that led to it (None
+        at the start), or None: a hook written as draw_svg(state) is called without it."""
         self._format_move: Callable[[M], str] | None = hooks.get("format_move")
         self._parse_move: Callable[[str], M] | None = hooks.get("parse_move")
         self.impartial = bool(hooks.get("impartial", False))

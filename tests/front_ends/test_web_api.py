@@ -26,7 +26,14 @@ from reference import seen_by_mover, solve_outcomes, successors
 from web_server import get, serving, serving_home
 
 from perfectplay import build_tablebase, open_tablebase, solve
-from perfectplay.games import ConnectFour, Invisible, Nim, TicTacToe, WeightedTicTacToe
+from perfectplay.games import (
+    ConnectFour,
+    Dobutsu,
+    Invisible,
+    Nim,
+    TicTacToe,
+    WeightedTicTacToe,
+)
 from perfectplay.rules import Rules
 
 
@@ -244,6 +251,47 @@ def test_a_game_draws_itself_with_its_hook() -> None:
     assert view["svg"].startswith('<svg id="own" data-tokens="4">')
     # a multiple of 3 left loses for the mover: from 4, take 1
     assert {m["move"]: m["value"] for m in view["moves"]} == {"1": "win", "2": "loss"}
+
+
+class MarkedTokens(Tokens):
+    """Tokens whose drawing names the move that led to the position."""
+
+    def draw_svg(self, n: int, last: int | None = None) -> str:
+        return f'<svg id="own" data-tokens="{n}" data-last="{last}"></svg>'
+
+
+def test_a_hook_that_takes_last_is_given_the_move_itself() -> None:
+    game = MarkedTokens()
+    with serving(Rules(game), solve(game)) as base:
+        _, start = get(url(base, []))
+        _, after = get(url(base, ["2", "1"]))
+    assert 'data-last="None"' in start["svg"]
+    assert 'data-tokens="1" data-last="1"' in after["svg"]  # an int, as moves() gave it
+
+
+def test_the_explorer_knows_no_game_by_name() -> None:
+    """Every built-in draws itself: no game's name or alias is written in the web package."""
+    from perfectplay import games
+
+    web = Path(games.__file__).parent.parent / "web"
+    text = "\n".join(p.read_text() for p in web.rglob("*.py"))
+    names = {n for cls in games.GAMES for n in (cls.name, *getattr(cls, "aliases", ()))}
+    assert names and not [n for n in names if f'"{n}"' in text or f"'{n}'" in text]
+
+
+def test_dobutsu_draws_its_pieces_hands_and_last_move() -> None:
+    rules = Rules(Dobutsu())
+    state = rules.initial()
+    move = rules.parse_move(state, "B3-B2")
+    after = rules.play(state, move)
+    svg = rules.draw_svg(after, move) if rules.draw_svg else ""
+    pieces = re.findall(r'<g class="piece (sente|gote)"[^>]*>.*?<text[^>]*>(\w)</text>', svg)
+    # the chick took gote's: gote keeps three pieces on the board, sente holds a chick
+    assert sorted(pieces) == sorted([("gote", c) for c in "GLE"] + [("sente", c) for c in "GLEC"])
+    assert re.findall(r'<rect class="square last" x="(\d+)" y="(\d+)"', svg) == [
+        (str(48 + 20), str(48 + 4))  # B2: column B, row 2
+    ]
+    assert "sente holds C" in svg and "gote to move" in svg
 
 
 def test_explore_refuses_bad_input_in_one_line() -> None:

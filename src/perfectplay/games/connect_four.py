@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..drawing import CELL, move_attribute, svg
 from ..protocol import Expansion, SweepCodes
 from ..values import LOSS, TIE, Value
 from .connect_four_board import Bits, Board, Codes
@@ -21,6 +22,8 @@ from .connect_four_kernels import expand_codes, outcome_codes
 from .connect_four_tiers import DiscTiers
 
 State = tuple[int, int]
+BAND = 14
+"""Pixels of the band above the columns that shows each column's value (web explorer)."""
 
 
 class ConnectFour:
@@ -130,6 +133,38 @@ class ConnectFour:
     def parse_move(self, text: str) -> int:
         """A column number from 1."""
         return int(text) - 1
+
+    def draw_svg(self, state: State, last: int | None = None) -> str:
+        """The board: a column is a move, its value shown on a band above it (the discs keep
+        their colours, X red and O yellow, each with its letter); the last disc is ringed."""
+        mover, mask = state
+        x_discs = mover if mask.bit_count() % 2 == 0 else mover ^ mask
+        legal = set(self.moves(state)) if self.outcome(state) is None else set()
+        height, band = self.height, BAND
+        body = []
+        for c in range(self.width):
+            move = move_attribute(self.format_move(c) if c in legal else None)
+            body.append(f'<rect class="band" x="{c * CELL + 3}" y="0" width="{CELL - 6}" '
+                        f'height="{band - 4}" rx="3"{move}/>')  # fmt: skip
+            body.append(f'<rect class="column" x="{c * CELL + 1}" y="{band}" width="{CELL - 2}" '
+                        f'height="{height * CELL}" rx="6"{move}/>')  # fmt: skip
+            body.append(f'<text class="label" x="{c * CELL + CELL / 2}" '
+                        f'y="{band + height * CELL + 16}">{c + 1}</text>')  # fmt: skip
+            top = ((mask >> (c * self.board.stride)) & self.board.column_bits).bit_length() - 1
+            for r in range(height):
+                bit = 1 << (c * self.board.stride + r)
+                token = "." if not mask & bit else "X" if x_discs & bit else "O"
+                kind = {"X": "disc-x", "O": "disc-o"}.get(token, "hole")
+                ringed = " last" if last == c and r == top else ""
+                cx, cy = c * CELL + CELL / 2, band + (height - 1 - r) * CELL + CELL / 2
+                body.append(f'<circle class="{kind}{ringed}" cx="{cx}" cy="{cy}" '
+                            f'r="{CELL / 2 - 6}"/>')  # fmt: skip
+                if token != ".":
+                    body.append(f'<text class="disc-letter" x="{cx}" y="{cy}">{token}</text>')
+        bottom = band + height * CELL + 24
+        body.append(f'<text class="note" x="2" y="{bottom + 14}">X: red disc, moves first; '
+                    "O: yellow disc</text>")  # fmt: skip
+        return svg(max(self.width * CELL, 230), bottom + 22, body)
 
     def compiled_rules(self) -> Any:
         """The rules compiled by numba for the compiled search (see ``connect_four_bits``),

@@ -30,6 +30,7 @@ import re
 import numpy as np
 import numpy.typing as npt
 
+from ..drawing import CELL, svg
 from ..protocol import Expansion
 from ..values import LOSS, WIN, Value
 from . import dobutsu_kernels as k
@@ -37,6 +38,7 @@ from . import dobutsu_kernels as k
 Codes = npt.NDArray[np.int64]
 LETTERS = {k.LION: "L", k.GIRAFFE: "G", k.ELEPHANT: "E", k.CHICK: "C", k.HEN: "H"}
 KINDS = {"g": k.GIRAFFE, "e": k.ELEPHANT, "c": k.CHICK}
+ANIMALS = {"L": "lion", "G": "giraffe", "E": "elephant", "C": "chick", "H": "hen"}
 Move = tuple[int, int]
 """(from square, to square); a drop is (-kind, to square)."""
 
@@ -174,6 +176,40 @@ class Dobutsu:
             rows.append(f"{who} holds {held or '-'}")
         rows.append(("gote" if state >> k.GOTE & 1 else "sente") + " to move")
         return "\n".join(rows)
+
+    def draw_svg(self, state: int, last: Move | None = None) -> str:
+        """The board (sente's pieces at the bottom, gote's turned upside down), the column
+        letters and row numbers moves are written in, then both hands and the side to move."""
+        board = self._board(state)
+        body = []
+        for r in range(self.height):
+            for c in range(3):
+                x, y = c * CELL + 20, r * CELL + 4
+                ringed = " last" if last is not None and last[1] == r * 3 + c else ""
+                body.append(f'<rect class="square{ringed}" x="{x}" y="{y}" width="{CELL}" '
+                            f'height="{CELL}"/>')  # fmt: skip
+                piece = board[r * 3 + c]
+                if piece & 7 not in LETTERS:
+                    continue
+                side = "gote" if piece & 8 else "sente"
+                turn = (
+                    f' transform="rotate(180 {x + CELL / 2} {y + CELL / 2})"' if piece & 8 else ""
+                )
+                body.append(
+                    f'<g class="piece {side}"{turn}><rect x="{x + 5}" y="{y + 5}" '
+                    f'width="{CELL - 10}" height="{CELL - 10}" rx="8"/><text x="{x + CELL / 2}" '
+                    f'y="{y + CELL / 2}">{LETTERS[piece & 7]}</text><title>{side} '
+                    f"{ANIMALS[LETTERS[piece & 7]]}</title></g>"
+                )
+            body.append(f'<text class="label" x="8" y="{r * CELL + 4 + CELL / 2}">{r + 1}</text>')
+        for c in range(3):
+            body.append(f'<text class="label" x="{c * CELL + 20 + CELL / 2}" '
+                        f'y="{self.height * CELL + 20}">{"ABC"[c]}</text>')  # fmt: skip
+        top = self.height * CELL + 30
+        notes = self.show(state).splitlines()[self.height + 1 :]  # the hands, the side to move
+        for i, note in enumerate(notes):
+            body.append(f'<text class="note" x="4" y="{top + 18 * (i + 1)}">{note}</text>')
+        return svg(3 * CELL + 140, top + 18 * len(notes) + 10, body)
 
     def parse_state(self, text: str) -> int:
         """Rows from the top, '/' between them, then what each holds and who moves:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..drawing import token_rows
 from ..values import WIN, Value
 
 
@@ -57,6 +58,16 @@ class Nim:
     def format_move(self, move: tuple[int, int]) -> str:
         """PILE:TAKEN, piles numbered from 1."""
         return f"{move[0] + 1}:{move[1]}"
+
+    def draw_svg(self, state: tuple[int, ...], last: tuple[int, int] | None = None) -> str:
+        """A row of tokens per pile; a click on a token takes it and those to its right."""
+        legal = set(self.moves(state)) if self.outcome(state) is None else set()
+
+        def move_of(pile: int, taken: int) -> str | None:
+            return self.format_move((pile, taken)) if (pile, taken) in legal else None
+
+        labels = [f"pile {i + 1}" for i in range(len(state))]
+        return token_rows(list(state), move_of, labels)
 
     def parse_move(self, text: str) -> tuple[int, int]:
         """PILE:TAKEN, e.g. 2:3 takes three stones from pile 2."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from ..drawing import token_rows
 from ..protocol import Expansion, kernel
 from ..values import Value
 
@@ -53,6 +54,15 @@ class Subtraction:
     def show(self, state: int) -> str:
         """The pile."""
         return f"{state} stones (take {', '.join(map(str, self.take))})"
+
+    def draw_svg(self, state: int, last: int | None = None) -> str:
+        """The pile as a row of tokens; a click on a token takes it and those to its right."""
+        legal = set(self.moves(state))
+
+        def move_of(_: int, taken: int) -> str | None:
+            return str(taken) if taken in legal else None
+
+        return token_rows([state], move_of, ["stones"])
 
     def batch_outcome(self, codes: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
         """No state has an outcome: the game ends when no removal fits."""

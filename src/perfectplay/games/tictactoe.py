@@ -19,6 +19,7 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
+from ..drawing import CELL, move_attribute, svg
 from ..protocol import Expansion
 from ..values import LOSS, TIE, Value
 
@@ -155,6 +156,28 @@ class TicTacToe:
     def parse_move(self, text: str) -> int:
         """A cell number 1-9."""
         return int(text) - 1
+
+    def draw_svg(self, state: int, last: int | None = None) -> str:
+        """The board: a free cell is the move that marks it (its number in a corner), a
+        marked cell shows its mark, the last move's cell is ringed."""
+        legal = set(self.moves(state)) if self.outcome(state) is None else set()
+        body = []
+        for i in range(9):
+            x, y = i % 3 * CELL, i // 3 * CELL
+            move = move_attribute(self.format_move(i) if i in legal else None)
+            ringed = " last" if i == last else ""
+            body.append(
+                f'<rect class="cell{ringed}" x="{x + 2}" y="{y + 2}" width="{CELL - 4}" '
+                f'height="{CELL - 4}" rx="6"{move}/>'
+            )
+            mark = "X" if state >> i & 1 else "O" if state >> (i + 9) & 1 else None
+            if mark is None:
+                body.append(f'<text class="number" x="{x + 7}" y="{y + 16}">{i + 1}</text>')
+            else:
+                body.append(
+                    f'<text class="mark" x="{x + CELL / 2}" y="{y + CELL / 2}">{mark}</text>'
+                )
+        return svg(3 * CELL, 3 * CELL, body)
 
     # --- the batch protocol: states are already integer codes -----------------------------
 

@@ -121,7 +121,7 @@ def position_view(
         "last": path[-1][1] or None,
         "taken": None if taken is None else {k: shown(v) for k, v in taken.items()},
         "text": rules.show(state),
-        "svg": draw(rules, state, legal, path[-1][1] or None),
+        "svg": draw(rules, state, path[-1][2]),
         "to_move": None if rules.to_move is None else str(rules.to_move(state)),
         "mover": history[-1]["mover"],
         "value": shown(value),
