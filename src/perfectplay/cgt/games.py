@@ -55,7 +55,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from ..errors import CycleError, GameError, StateBudgetExceeded, describe
-from .canonical import ZERO, CanonicalGame, _canonical, add, negate
+from .canonical import ZERO, CanonicalGame, add, negate
+from .canonical.reduction import _canonical
 
 __all__ = ["HOOKS", "PartizanGame", "PartizanSum", "Solver", "check_partizan", "value"]
 

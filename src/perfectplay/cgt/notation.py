@@ -38,10 +38,10 @@ from .canonical import (
     negate,
     nimber,
     number,
-    register,
     tiny,
     up_multiple,
 )
+from .canonical.value import register
 
 __all__ = ["format_number", "parse", "render", "up_star_parts"]
 

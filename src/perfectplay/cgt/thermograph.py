@@ -25,7 +25,8 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .canonical import CanonicalGame, register, simplest_between
+from .canonical import CanonicalGame, simplest_between
+from .canonical.value import register
 
 __all__ = ["PiecewiseLinear", "Thermograph", "svg", "thermograph"]
 
