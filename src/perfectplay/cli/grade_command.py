@@ -57,7 +57,7 @@ def grade_command(
       perfectplay grade openspiel:connect_four -p rows=4 -p columns=5 --bot mcts:1000 --games 100
     """
     try:
-        from ..openspiel.bridge import OpenSpielGame
+        from ..openspiel.adapter import OpenSpielGame
         from ..openspiel.grade import grade
         from ..openspiel.register import register
     except ImportError:

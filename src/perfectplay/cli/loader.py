@@ -69,7 +69,8 @@ def build_openspiel_game(spec: str, assignments: list[str]) -> Any:
     """The bridged OpenSpiel game of ``spec`` ("connect_four" or "mnk(m=4,n=4,k=3)") with
     NAME=VALUE parameters; keep_histories and scored go to the bridge."""
     try:
-        from ..openspiel.bridge import from_openspiel, parameter_defaults
+        from ..openspiel.adapter import from_openspiel
+        from ..openspiel.loading import parameter_defaults
     except ImportError:
         raise GameNotFound(
             f"{OPENSPIEL}{spec} needs OpenSpiel, which is not installed: "

@@ -12,9 +12,10 @@ from __future__ import annotations
 INSTALL = "pip install perfectplay[openspiel]"
 
 try:
+    from .adapter import Move, OpenSpielGame, from_openspiel
     from .bot import PerfectBot
-    from .bridge import Move, OpenSpielGame, UnsupportedGame, from_openspiel, load_openspiel
     from .grade import Grade, grade, policy_share
+    from .loading import UnsupportedGame, load_openspiel
     from .register import register
 except ModuleNotFoundError as missing:
     if missing.name != "pyspiel":

@@ -18,7 +18,7 @@ import pyspiel  # type: ignore[import-not-found,unused-ignore]
 from ..answers import Answers
 from ..errors import GameError
 from ..tablebase.reader import open_tablebase
-from .bridge import Move
+from .adapter import Move
 
 __all__ = ["Perfect", "PerfectBot"]
 

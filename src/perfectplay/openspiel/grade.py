@@ -30,8 +30,8 @@ from ..errors import GameError, UsageProblem
 from ..solution import Solution
 from ..solve import solve
 from ..values import GameValue, Value, preference_key
+from .adapter import OpenSpielGame, from_openspiel
 from .bot import Perfect, PerfectBot
-from .bridge import OpenSpielGame, from_openspiel
 
 __all__ = ["Blunder", "Grade", "PlyGrade", "grade", "policy_share"]
 
