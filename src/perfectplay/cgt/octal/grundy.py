@@ -299,10 +299,7 @@ def _run_plain(game: TakeAndBreak, values: I64, start: int) -> None:
         game.takes(8),
         game.unequal,
     )
-    if octal_plain.compiles_for(_plain_work(game, start, values.shape[0])):
-        octal_plain.run_compiled(*args)
-    else:
-        octal_plain.interpreted(*args)
+    octal_plain.run(_plain_work(game, start, values.shape[0]), *args)
 
 
 def sparse_applies(game: TakeAndBreak) -> bool:
@@ -353,11 +350,7 @@ def extend(run: GrundyRun, last: int, method: Method = "auto") -> GrundyRun:
             space.domain,
             space.rare_class,
         )
-        work = (last + 1) * 64
-        if octal_sparse.compiles_for(work):
-            rare = octal_sparse.run_compiled(*args)
-        else:
-            rare = octal_sparse.interpreted(*args)
+        rare = octal_sparse.run((last + 1) * 64, *args)
     return GrundyRun(game, values, "sparse", space, rare)
 
 

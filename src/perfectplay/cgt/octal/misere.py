@@ -176,10 +176,7 @@ def misere(game: TakeAndBreak | str, last: int) -> Misere:
             g.takes(8),
             g.unequal,
         )
-        if misere_genera.compiles_for(_plain_work(g, 0, stage + 1)):
-            wild = int(misere_genera.run_compiled(*args))
-        else:
-            wild = int(misere_genera.interpreted(*args))
+        wild = int(misere_genera.run(_plain_work(g, 0, stage + 1), *args))
         if wild >= 0:
             return Misere(g, values[: wild + 1], gammas[: wild + 1], wild)
         if stage >= last:
