@@ -1,8 +1,9 @@
 """MkDocs hooks for the documentation site: the hook reference rendered from the code.
 
 ``docs/reference/hooks.md`` holds a marker that is replaced, when the site is built, by the
-table of ``perfectplay.HOOKS`` (name, group, signature, what happens without it) with the
-built-in games that define each hook, so the page can never drift from the code.
+tables of ``perfectplay.HOOKS``, one per protocol (a game's; a partizan game's), each hook
+with its group, signature, what happens without it and the built-in games that define it,
+so the page can never drift from the code.
 """
 
 from __future__ import annotations
@@ -11,25 +12,48 @@ from typing import Any
 
 MARKER = "<!-- the hook table -->"
 
+TITLES = {
+    "game": "A game (`perfectplay.Rules` reads these)",
+    "partizan": "A partizan game (`perfectplay.cgt.PartizanRules` reads these)",
+}
+
+
+def builtins_of(protocol: str) -> dict[str, type]:
+    """The built-in classes that speak a protocol, by name."""
+    from perfectplay.cgt import BUILTINS as CGT_BUILTINS
+    from perfectplay.games import BUILTINS
+    from perfectplay.games.pawns import PawnSegments
+
+    if protocol == "game":
+        return dict(BUILTINS)
+    return {**CGT_BUILTINS, "pawns": PawnSegments}
+
 
 def hook_table_markdown() -> str:
-    """The hook table as Markdown, one row a hook, in the order of ``HOOKS``."""
+    """The hook tables as Markdown, one row a hook, in the order of ``HOOKS``."""
     from perfectplay import HOOKS
-    from perfectplay.games import BUILTINS
 
-    rows = [
-        "| hook | group | signature | without it | built-ins that define it |",
-        "| --- | --- | --- | --- | --- |",
-    ]
-    for hook in HOOKS:
-        users = sorted(
-            name for name, cls in BUILTINS.items() if getattr(cls, hook.name, None) is not None
-        )
-        shown = ", ".join(users) if users else "(none)"
-        signature = hook.signature.replace("|", "\\|")
-        without = hook.without.replace("|", "\\|")
-        rows.append(f"| `{hook.name}` | {hook.group} | `{signature}` | {without} | {shown} |")
-    return "\n".join(rows) + "\n"
+    rows: list[str] = []
+    for protocol, title in TITLES.items():
+        classes = builtins_of(protocol)
+        rows += [
+            f"### {title}",
+            "",
+            "| hook | group | signature | without it | built-ins that define it |",
+            "| --- | --- | --- | --- | --- |",
+        ]
+        for hook in HOOKS:
+            if hook.protocol != protocol:
+                continue
+            users = sorted(
+                name for name, cls in classes.items() if getattr(cls, hook.name, None) is not None
+            )
+            shown = ", ".join(users) if users else "(none)"
+            signature = hook.signature.replace("|", "\\|")
+            without = hook.without.replace("|", "\\|")
+            rows.append(f"| `{hook.name}` | {hook.group} | `{signature}` | {without} | {shown} |")
+        rows.append("")
+    return "\n".join(rows)
 
 
 def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:

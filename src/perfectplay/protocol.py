@@ -27,12 +27,16 @@ whose moves lead into at most one other tier in one loop of its own (``batch_mar
 
 ``HOOKS`` lists every method and attribute perfectplay looks for, as required, optional,
 speed (the batch protocol over integer codes) or tiers (the tier protocol, which also needs
-the batch protocol), with what happens when a game lacks it. ``perfectplay.rules.Rules`` is the one
-adapter that reads them; nothing else looks at a user's game.
+the batch protocol), with what happens when a game lacks it; the hooks of a partizan game
+(``perfectplay.cgt``: Left's and Right's moves) are in the same table, marked
+``protocol="partizan"``. ``read_hooks`` reads either set from an object; two adapters use
+it, ``perfectplay.rules.Rules`` for games and ``perfectplay.cgt.PartizanRules`` for
+partizan games, and nothing else looks at a user's game.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple, Protocol, TypeVar, runtime_checkable
@@ -46,8 +50,10 @@ from .tiers.records import SweepCodes
 from .values import GameValue
 
 __all__ = [
+    "GAME_HOOKS",
     "HOOKS",
     "NOT_OVER",
+    "PARTIZAN_HOOKS",
     "Codes",
     "Expansion",
     "Game",
@@ -59,6 +65,7 @@ __all__ = [
     "inlined_kernel",
     "jit_in_place",
     "kernel",
+    "read_hooks",
     "template_copy",
 ]
 
@@ -136,6 +143,7 @@ class Expansion:
 
 
 HookGroup = Literal["required", "optional", "speed", "tiers"]
+HookProtocol = Literal["game", "partizan"]
 
 
 @dataclass(frozen=True)
@@ -149,6 +157,9 @@ class Hook:
     """What perfectplay does when a game lacks it."""
     method: bool = True
     """False for a plain attribute (a flag or a number)."""
+    protocol: HookProtocol = "game"
+    """"game": read by ``Rules`` from a game (win, lose, tie or score); "partizan": read by
+    ``perfectplay.cgt`` from a partizan game (Left's and Right's moves, values that add)."""
 
 
 HOOKS: tuple[Hook, ...] = (
@@ -398,11 +409,122 @@ HOOKS: tuple[Hook, ...] = (
         "batch_mirror(codes) -> each code's mirror image (same value, same tier)",
         "statistics count a position and its mirror image apart (no published-convention counts)",
     ),
+    # A partizan game (perfectplay.cgt): Left and Right have moves of their own, the player
+    # who cannot move loses, and positions have values in combinatorial game theory.
+    Hook(
+        "left_moves",
+        "required",
+        "left_moves(state) -> iterable of Left's moves",
+        "not a partizan game",
+        protocol="partizan",
+    ),
+    Hook(
+        "right_moves",
+        "required",
+        "right_moves(state) -> iterable of Right's moves",
+        "not a partizan game",
+        protocol="partizan",
+    ),
+    Hook(
+        "play",
+        "required",
+        "play(state, move) -> the state after the move",
+        "not a partizan game",
+        protocol="partizan",
+    ),
+    Hook(
+        "components",
+        "optional",
+        "components(state) -> independent parts (their values add up)",
+        "each position is valued whole",
+        protocol="partizan",
+    ),
+    Hook(
+        "key",
+        "optional",
+        "key(state) -> hashable; positions with equal keys have equal values",
+        "the state is its own key",
+        protocol="partizan",
+    ),
+    Hook(
+        "swap",
+        "optional",
+        "swap(state) -> the state with the players exchanged (its value negated)",
+        "a position and its swap are valued apart",
+        protocol="partizan",
+    ),
+    Hook(
+        "initial",
+        "optional",
+        "initial() -> the start position (command line)",
+        "the command line needs --position",
+        protocol="partizan",
+    ),
+    Hook(
+        "parse_position",
+        "optional",
+        "parse_position(text) -> state (the command line's --position)",
+        "positions come from initial() only",
+        protocol="partizan",
+    ),
+    Hook("show", "optional", "show(state) -> text", "str(state)", protocol="partizan"),
+    Hook("name", "optional", "name: str", "the class name", method=False, protocol="partizan"),
+    Hook(
+        "aliases",
+        "optional",
+        "aliases: tuple of other names the command line takes (built-in games)",
+        "the name alone",
+        method=False,
+        protocol="partizan",
+    ),
+    Hook(
+        "players",
+        "optional",
+        "players: (Left's name, Right's name), as reports name them (e.g. White, Black)",
+        'reports say "Left" and "Right"',
+        method=False,
+        protocol="partizan",
+    ),
 )
 
-REQUIRED_METHODS = tuple(h.name for h in HOOKS if h.group == "required")
+GAME_HOOKS = tuple(h for h in HOOKS if h.protocol == "game")
+"""The hooks of a game, read by ``Rules``."""
+PARTIZAN_HOOKS = tuple(h for h in HOOKS if h.protocol == "partizan")
+"""The hooks of a partizan game, read by ``perfectplay.cgt.PartizanRules``."""
+REQUIRED_METHODS = tuple(h.name for h in GAME_HOOKS if h.group == "required")
 
 
-def hook_table() -> str:
-    """The hook table as text, one hook a line (for documentation and --help)."""
-    return "\n".join(f"{h.group:<9} {h.signature}  [without: {h.without}]" for h in HOOKS)
+def read_hooks(game: object, protocol: HookProtocol) -> dict[str, Any]:
+    """Every hook of one protocol that ``game`` has, read once: callables for methods,
+    values for attributes (a method that is not callable, or an attribute that is None,
+    counts as absent)."""
+    found: dict[str, Any] = {}
+    for hook in HOOKS:
+        if hook.protocol == protocol:
+            value = getattr(game, hook.name, None)
+            if callable(value) if hook.method else value is not None:
+                found[hook.name] = value
+    return found
+
+
+def hook_table(protocol: HookProtocol = "game") -> str:
+    """One protocol's hooks as text, one a line: group, signature, what happens without."""
+    return "\n".join(
+        f"{h.group:<9} {h.signature}  [without: {h.without}]"
+        for h in HOOKS
+        if h.protocol == protocol
+    )
+
+
+def hook_summary() -> str:
+    """Every hook's name by protocol and group, a line a group (for --help)."""
+    lines = []
+    for protocol in ("game", "partizan"):
+        groups: dict[str, list[str]] = {}
+        for h in HOOKS:
+            if h.protocol == protocol:
+                groups.setdefault(h.group, []).append(h.name)
+        for group, names in groups.items():
+            lines += textwrap.wrap(f"{protocol} {group}: {', '.join(names)}", width=88,
+                                   subsequent_indent="    ")  # fmt: skip
+    return "\n".join(lines)

@@ -14,18 +14,13 @@ from dataclasses import dataclass
 from typing import Any, Generic
 
 from .errors import GameError, UsageProblem, describe
-from .protocol import HOOKS, REQUIRED_METHODS, Codes, Expansion, Game, M, S
+from .protocol import REQUIRED_METHODS, Codes, Expansion, Game, M, S, read_hooks
 from .values import GameValue
 
 
 def _read_hooks(game: object) -> dict[str, Any]:
-    """Every hook of the table the game has: callables for methods, values for attributes."""
-    found: dict[str, Any] = {}
-    for hook in HOOKS:
-        value = getattr(game, hook.name, None)
-        if callable(value) if hook.method else value is not None:
-            found[hook.name] = value
-    return found
+    """Every game hook the game has (see ``protocol.read_hooks``)."""
+    return read_hooks(game, "game")
 
 
 def check_protocol(game: object) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -177,6 +178,60 @@ def test_hooks_are_checked() -> None:
         Solver(object())
     with pytest.raises(GameError, match="has no initial"):
         value(Cutcake())
+
+
+class NamedCutcake(CutcakeSum):
+    """Cutcake whose players have names, as a user's partizan game may give them."""
+
+    name = "cutcake"
+    players = ("Vertical", "Horizontal")
+
+    def initial(self) -> tuple[tuple[int, int], ...]:
+        return ((2, 1), (1, 3))
+
+
+def test_one_adapter_reads_the_partizan_hooks_of_the_table() -> None:
+    from perfectplay.cgt import PartizanRules
+    from perfectplay.protocol import PARTIZAN_HOOKS
+
+    plain = PartizanRules.of(Cutcake())
+    assert (plain.name, plain.players, plain.components, plain.initial) == (
+        "Cutcake", ("Left", "Right"), None, None)  # fmt: skip
+    named = PartizanRules.of(NamedCutcake())
+    assert (named.name, named.players) == ("cutcake", ("Vertical", "Horizontal"))
+    assert named.components is not None and named.key is not None and named.swap is not None
+    read = {f.name for f in dataclasses.fields(PartizanRules)} - {"game"}
+    assert read == {h.name for h in PARTIZAN_HOOKS} - {"aliases"}  # aliases: the CLI's list
+    bad = NamedCutcake()
+    bad.players = ("one",)  # type: ignore[assignment]
+    with pytest.raises(GameError, match="names 1 players, not 2"):
+        PartizanRules.of(bad)
+
+
+def test_a_partizan_report_names_the_players(capsys: pytest.CaptureFixture[str]) -> None:
+    from perfectplay.cli.cgt_command import partizan_report
+    from perfectplay.rules import Rules
+
+    class Wrapped:  # a game whose partizan hook hands over NamedCutcake
+        def initial(self) -> int:
+            return 0
+
+        def moves(self, state: int) -> list[int]:
+            return []
+
+        def play(self, state: int, move: int) -> int:
+            return state
+
+        def outcome(self, state: int) -> None:
+            return None
+
+        def partizan(self, state: int) -> tuple[Any, Any, bool]:
+            return NamedCutcake(), NamedCutcake().initial(), True
+
+    report = partizan_report(Rules(Wrapped()), 0)
+    # 2 x 1 is 1 and 1 x 3 is -2 (Winning Ways): -1, Horizontal (Right) wins
+    assert (report["sum"], report["winner"]) == ("-1", "Horizontal (Right)")
+    assert report["to_move"] == "Vertical (Left)"
 
 
 class Loop:

@@ -40,7 +40,7 @@ from .canonical import (
 )
 from .clobber import Clobber
 from .domineering import Domineering
-from .games import HOOKS, PartizanGame, PartizanSum, Solver, check_partizan, value
+from .games import HOOKS, PartizanGame, PartizanRules, PartizanSum, Solver, check_partizan, value
 from .notation import parse, render
 from .thermograph import Thermograph, svg, thermograph
 from .toads import ToadsAndFrogs
@@ -66,6 +66,7 @@ __all__ = [
     "Clobber",
     "Domineering",
     "PartizanGame",
+    "PartizanRules",
     "PartizanSum",
     "Relation",
     "Solver",

@@ -200,12 +200,3 @@ class Domineering:
             out |= 1 << (c * stride + r)
             rest ^= low
         return out
-
-    def format_move(self, move: Move) -> str:
-        """The covered cells as (row, column) pairs."""
-        cells = []
-        while move:
-            low = move & -move
-            cells.append(divmod(low.bit_length() - 1, self.stride))
-            move ^= low
-        return " ".join(f"({r},{c})" for r, c in cells)

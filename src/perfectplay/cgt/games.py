@@ -30,22 +30,15 @@ state is a tuple of (width, height) cakes::
 
     value(Cutcake(), ((3, 2),))  # the canonical value of a 3 x 2 cake
 
-Optional hooks, each a speed-up that must not change any value:
-
-    components(state) -> iterable of states   independent parts, whose values add up
-                                              (empty: the position is 0)
-    key(state) -> hashable                    equal keys, equal values (symmetries)
-    swap(state) -> state                      the position with Left and Right exchanged
-                                              (its value is the negative)
-    initial() -> state                        the start position (for the command line)
-    parse_position(text) -> state             a position from text (for --position)
-    show(state) -> text
-
-``components`` must return parts on which it would return the part alone (or nothing).
-States must be hashable (they index the values found). The walk is iterative (an
-explicit stack, no recursion), so depth is limited by memory only; a position met again
-while its own value is being computed means the game is loopy, which raises
-``CycleError``.
+The optional hooks (``components``, ``key``, ``swap``: speed-ups that must not change any
+value; ``initial``, ``parse_position``, ``show``, ``name``, ``players``: for the command
+line) are listed with the game protocol's in ``perfectplay.protocol.HOOKS`` (those marked
+``protocol="partizan"``), and read once by ``PartizanRules``, the one adapter of a partizan
+game. ``components`` must return parts (an empty list: the position is 0) on which it
+would return the part alone (or nothing). States must be hashable (they index the values
+found). The walk is iterative (an explicit stack, no recursion), so depth is limited by
+memory only; a position met again while its own value is being computed means the game
+is loopy, which raises ``CycleError``.
 """
 
 from __future__ import annotations
@@ -55,24 +48,22 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from ..errors import CycleError, GameError, StateBudgetExceeded, describe
+from ..protocol import PARTIZAN_HOOKS, read_hooks
 from .canonical import ZERO, CanonicalGame, add, negate
 from .canonical.reduction import _canonical
 
-__all__ = ["HOOKS", "PartizanGame", "PartizanSum", "Solver", "check_partizan", "value"]
+__all__ = [
+    "HOOKS",
+    "PartizanGame",
+    "PartizanRules",
+    "PartizanSum",
+    "Solver",
+    "check_partizan",
+    "value",
+]
 
-HOOKS: tuple[tuple[str, str, str], ...] = (
-    ("left_moves", "required", "left_moves(state) -> iterable of Left's moves"),
-    ("right_moves", "required", "right_moves(state) -> iterable of Right's moves"),
-    ("play", "required", "play(state, move) -> state after the move"),
-    ("components", "optional", "components(state) -> independent parts (values add up)"),
-    ("key", "optional", "key(state) -> hashable; equal keys have equal values"),
-    ("swap", "optional", "swap(state) -> state with the players exchanged (value negated)"),
-    ("initial", "optional", "initial() -> start position (command line)"),
-    ("parse_position", "optional", "parse_position(text) -> state (command line --position)"),
-    ("show", "optional", "show(state) -> text (command line)"),
-    ("name", "optional", "name: str (command line)"),
-)
-"""(name, required or optional, signature) of every hook ``value`` reads."""
+HOOKS = PARTIZAN_HOOKS
+"""Every hook of a partizan game (``protocol.HOOKS``' entries marked "partizan")."""
 
 
 @runtime_checkable
@@ -94,16 +85,60 @@ class PartizanGame(Protocol):
 
 def check_partizan(game: object) -> None:
     """Raise GameError naming the hooks a partizan game lacks."""
-    missing = [
-        name
-        for name, group, _ in HOOKS
-        if group == "required" and not callable(getattr(game, name, None))
-    ]
-    if missing:
-        raise GameError(
-            f"{type(game).__name__} is no partizan game: it lacks {', '.join(missing)} "
-            "(see perfectplay.cgt.games)"
+    PartizanRules.of(game)
+
+
+@dataclass(frozen=True)
+class PartizanRules:
+    """A partizan game's hooks, each read once from the table (``PARTIZAN_HOOKS``): the
+    one place that looks at a user's partizan game; the optional ones are None when the
+    game lacks them, and ``name`` and ``players`` have their defaults filled in."""
+
+    game: Any
+    name: str
+    left_moves: Callable[[Any], Iterable[Any]]
+    right_moves: Callable[[Any], Iterable[Any]]
+    play: Callable[[Any, Any], Any]
+    components: Callable[[Any], Iterable[Any]] | None
+    key: Callable[[Any], Hashable] | None
+    swap: Callable[[Any], Any] | None
+    initial: Callable[[], Any] | None
+    parse_position: Callable[[str], Any] | None
+    show: Callable[[Any], str] | None
+    players: tuple[str, str]
+
+    @classmethod
+    def of(cls, game: object) -> PartizanRules:
+        """The hooks of ``game``; GameError naming the required ones it lacks."""
+        hooks = read_hooks(game, "partizan")
+        required = [h.name for h in PARTIZAN_HOOKS if h.group == "required"]
+        missing = [name for name in required if name not in hooks]
+        if missing:
+            raise GameError(
+                f"{type(game).__name__} is no partizan game: it lacks {', '.join(missing)} "
+                "(see perfectplay.cgt.games)"
+            )
+        players = tuple(str(p) for p in hooks.get("players", ("Left", "Right")))
+        if len(players) != 2:
+            raise GameError(f"{type(game).__name__}.players names {len(players)} players, not 2")
+        return cls(
+            game=game,
+            name=str(hooks.get("name", type(game).__name__)),
+            left_moves=hooks["left_moves"],
+            right_moves=hooks["right_moves"],
+            play=hooks["play"],
+            components=hooks.get("components"),
+            key=hooks.get("key"),
+            swap=hooks.get("swap"),
+            initial=hooks.get("initial"),
+            parse_position=hooks.get("parse_position"),
+            show=hooks.get("show"),
+            players=(players[0], players[1]),
         )
+
+    def describe(self, state: Any) -> str:
+        """A position as the game shows it."""
+        return str(self.show(state)) if self.show is not None else str(state)
 
 
 @dataclass
@@ -128,19 +163,13 @@ class Solver:
     memo: dict[Hashable, CanonicalGame] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        check_partizan(self.game)
-        g = self.game
-        self._left_moves: Callable[[Any], Iterable[Any]] = g.left_moves
-        self._right_moves: Callable[[Any], Iterable[Any]] = g.right_moves
-        self._play: Callable[[Any, Any], Any] = g.play
-        components = getattr(g, "components", None)
-        key = getattr(g, "key", None)
-        swap = getattr(g, "swap", None)
-        self._components: Callable[[Any], Iterable[Any]] | None = (
-            components if callable(components) else None
-        )
-        self._key: Callable[[Any], Hashable] | None = key if callable(key) else None
-        self._swap: Callable[[Any], Any] | None = swap if callable(swap) else None
+        rules = PartizanRules.of(self.game)
+        self._left_moves = rules.left_moves
+        self._right_moves = rules.right_moves
+        self._play = rules.play
+        self._components = rules.components
+        self._key = rules.key
+        self._swap = rules.swap
         # Components already valued, by the state itself (so key and swap run once each
         # per distinct state); the memo itself when states are their own keys.
         self._seen: dict[Any, CanonicalGame] = (
@@ -289,8 +318,8 @@ class Solver:
 def value(game: Any, state: Any = None, *, max_positions: int | None = None) -> CanonicalGame:
     """The canonical value of a position of a partizan game (its ``initial()`` by default)."""
     if state is None:
-        initial = getattr(game, "initial", None)
-        if not callable(initial):
+        initial = PartizanRules.of(game).initial
+        if initial is None:
             raise GameError(f"{type(game).__name__} has no initial(): give a position")
         state = initial()
     return Solver(game, max_positions).value(state)
@@ -304,10 +333,8 @@ class PartizanSum:
     """
 
     def __init__(self, *games: Any) -> None:
-        for g in games:
-            check_partizan(g)
         self.parts = games
-        self.name = " + ".join(str(getattr(g, "name", type(g).__name__)) for g in games)
+        self.name = " + ".join(PartizanRules.of(g).name for g in games)
 
     def left_moves(self, state: tuple[Any, ...]) -> list[tuple[int, Any]]:
         """Left's moves in every part."""

@@ -90,7 +90,7 @@ def cgt_command(
 
       perfectplay cgt pawns --position o...x/oo..x --outcome
     """
-    from ..cgt import Solver, parse
+    from ..cgt import PartizanRules, Solver, parse
     from ..errors import CycleError
 
     if expr is not None:
@@ -105,9 +105,8 @@ def cgt_command(
             raise UsageProblem("give a GAME (domineering, toads, clobber, file.py:Class) or --expr")
         instance = _build(game, list(params))
         state = _start(instance, position)
-        report = {"game": getattr(instance, "name", type(instance).__name__)}
-        show = getattr(instance, "show", None)
-        report["position"] = str(show(state)) if callable(show) else str(state)
+        hooks = PartizanRules.of(instance)
+        report = {"game": hooks.name, "position": hooks.describe(state)}
         if outcome_only or misere:
             _print_outcome(instance, state, report, misere, max_positions, as_json)
             return
@@ -190,7 +189,7 @@ def _print_outcome(
 def partizan_report(rules: Any, state: Any, max_positions: int | None = None) -> dict[str, Any]:
     """A position of a game with the ``partizan`` hook as a sum: each component's value,
     the sum, and who wins with the player to move moving first (for analyze --cgt)."""
-    from ..cgt import Solver, render
+    from ..cgt import PartizanRules, Solver, render
     from ..cgt.canonical import ZERO, add
 
     if rules.partizan is None:
@@ -200,18 +199,15 @@ def partizan_report(rules: Any, state: Any, max_positions: int | None = None) ->
     except ValueError as exc:
         raise UsageProblem(f"--cgt: {exc}") from None
     solver = Solver(view, max_positions)
-    split = getattr(view, "components", None)
-    parts = list(split(position)) if callable(split) else [position]
-    show = getattr(view, "show", None)
-    names = tuple(getattr(view, "players", ("Left", "Right")))
+    hooks = PartizanRules.of(view)
+    parts = list(hooks.components(position)) if hooks.components else [position]
+    names = hooks.players
     components = []
     total = ZERO
     for part in parts:
         g = solver.value(part)
         total = add(total, g)
-        components.append(
-            {"component": str(show(part)) if callable(show) else str(part), "value": render(g)}
-        )
+        components.append({"component": hooks.describe(part), "value": render(g)})
     cls = total.outcome
     mover, other = ("Left", "Right") if left_to_move else ("Right", "Left")
     winner = {"L": "Left", "R": "Right", "N": mover, "P": other}[cls]
@@ -280,9 +276,12 @@ def _build(spec: str, params: list[str]) -> Any:
 
 def _start(instance: Any, position: str | None) -> Any:
     """The position to value: --position read by the game, else its initial()."""
+    from ..cgt import PartizanRules
+
+    hooks = PartizanRules.of(instance)
     if position is not None:
-        reader = getattr(instance, "parse_position", None)
-        if not callable(reader):
+        reader = hooks.parse_position
+        if reader is None:
             raise UsageProblem(
                 f"{type(instance).__name__} reads no --position (it has no parse_position)"
             )
@@ -292,8 +291,8 @@ def _start(instance: Any, position: str | None) -> Any:
             raise
         except (ValueError, TypeError) as exc:
             raise InputError(f"--position {position!r}: {exc}") from None
-    initial = getattr(instance, "initial", None)
-    if not callable(initial):
+    initial = hooks.initial
+    if initial is None:
         raise UsageProblem(f"{type(instance).__name__} has no initial(): give --position")
     return initial()
 

@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from ..protocol import hook_summary
 from ..rules import Rules
 from ..selftest import check_game
 from .common import emit_json, game_options, json_option, out, print_rows
@@ -13,7 +14,16 @@ from .loader import build_game
 from .progress import working
 
 
-@click.command("check")
+def _epilog() -> str:
+    """The hooks a game may define, by protocol and group, from the one table."""
+    lines = [
+        "\b",
+        "Hooks perfectplay reads (perfectplay.HOOKS; the documentation's hook reference):",
+    ]
+    return "\n".join(lines + hook_summary().splitlines())
+
+
+@click.command("check", epilog=_epilog())
 @game_options
 @click.option(
     "--samples",
