@@ -540,96 +540,121 @@ def discover(
     With ``directory``, each tier's codes go to a file there as soon as the tier is found
     (only the tiers still being found stay in memory), and ``codes.json`` last."""
     started = time.perf_counter()
-    root = int(loops.start())
-    if root < 0:
-        raise GameError(f"{name}.start() gave {root}: states are non-negative int64 codes")
-    probe = np.array([root], dtype=np.int64)
-    tier_out = np.empty(1, dtype=np.int64)
-    loops.tiers(probe, tier_out)
-    pending = _Pending(THREADS + 1)
-    pending.add([(int(tier_out[0]), probe)])
-    pending.note(int(tier_out[0]))
-    ranking = Ranking({}, {}, int(tier_out[0]), directory=directory)
-    found = [0]
-    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="perfectplay-codes")
-    writing: deque[tuple[int, Future[tuple[CodeSet, dict[str, Any]]]]] = deque()
-
-    def written() -> None:
-        tier, future = writing.popleft()
-        ranking.tiers[tier], ranking.entries[tier] = future.result()
-
+    search = _Discovery(loops, name, memory, describe, directory)
     try:
-        while (popped := pending.pop()) is not None:
-            tier, known = popped  # sorted parts in order; joined once the tier proves loopy
-            frontier: list[Any] = known
-            kids: set[int] = set()
-            sample = _spread_sample(known)
-            if sample.shape[0]:  # the children's buckets laid out from a sample of them
-                found_sample = _children(loops, name, tier, sample, describe)
-                pending.lay_out([(kid, c) for kid, c in found_sample.groups if kid != tier])
-            while any(part.shape[0] for part in frontier):
-                inside: list[Any] = []
-
-                def compute(chunk: Any, tier: int = tier) -> _Children:
-                    found = _children(loops, name, tier, chunk, describe)
-                    pending.add([(kid, codes) for kid, codes in found.groups if kid != tier])
-                    # Kept for the calling thread: the tier's own codes, sorted (a loopy
-                    # tier's next round); the others were scattered into a slot.
-                    found.groups = [(kid, sort_distinct(codes) if kid == tier else codes[:0])
-                                    for kid, codes in found.groups]  # fmt: skip
-                    return found
-
-                def gather(children: _Children, inside: list[Any] = inside,
-                           kids: set[int] = kids, tier: int = tier) -> None:  # fmt: skip
-                    for kid, codes in children.groups:
-                        kids.add(kid)
-                        if kid == tier:  # moves inside the tier: it is loopy
-                            inside.append(codes)
-                        else:  # merged into a slot by the worker
-                            pending.note(kid)
-                    ranking.expanded += children.expanded
-                    ranking.moves += children.moves
-                    if memory is not None:
-                        memory.check(
-                            f"finding the positions of {name}", found[0] + pending.held,
-                            "give more with --memory (the budget counts the whole process: "
-                            "Python, numpy and the compiled code too); finished tiers are on "
-                            "disk, but the positions found for later tiers are held in memory",
-                        )  # fmt: skip
-
-                in_parallel(_chunks(frontier, ranking), compute, gather)
-                if not inside:
-                    break
-                whole = _joined(known)
-                new = missing_from(whole, _union(inside))
-                if new.shape[0]:
-                    whole = merge_distinct(whole, new)
-                known, frontier = [whole], [new]
-            if directory is None:
-                ranking.tiers[tier] = CodeSet.of(_joined(known))
-            else:
-                # Written beside the search for the next tiers (fsync waits on the disk);
-                # no more than two tiers' codes wait to be written.
-                writing.append((tier, writer.submit(save_tier, directory, tier, known)))
-                while len(writing) > 2:
-                    written()
-            ranking.children[tier] = tuple(sorted(kids))
-            found[0] += sum(int(part.shape[0]) for part in known)
-            del known, frontier  # out of core: only the tiers still being found stay
+        while (popped := search.pending.pop()) is not None:
+            tier, known = popped  # sorted parts in order
+            search.find_tier(tier, known)
             if progress is not None:
-                progress(found[0], found[0] + pending.held, level=tier)
-        while writing:
-            written()
+                progress(search.found, search.found + search.pending.held, level=tier)
+        search.wait_for_writes(0)
     except KeyboardInterrupt:
         raise InterruptedSolve(
-            f"interrupted while finding the positions of {name} ({found[0]:,} so far)"
+            f"interrupted while finding the positions of {name} ({search.found:,} so far)"
         ) from None
     finally:
-        writer.shutdown(wait=True, cancel_futures=True)
+        search.writer.shutdown(wait=True, cancel_futures=True)
+    ranking = search.ranking
     ranking.seconds = time.perf_counter() - started
     if directory is not None:
         finish_ranking(directory, ranking, identity or {})
     return ranking
+
+
+class _Discovery:
+    """The state of one ``discover``: the codes sent to tiers not yet reached, the ranking
+    found so far, and the thread writing finished tiers' codes to disk."""
+
+    def __init__(self, loops: Loops, name: str, memory: MemoryWatch | None,
+                 describe: Callable[[int], str], directory: Path | None) -> None:  # fmt: skip
+        self.loops, self.name, self.memory, self.describe = loops, name, memory, describe
+        self.directory = directory
+        root = int(loops.start())
+        if root < 0:
+            raise GameError(f"{name}.start() gave {root}: states are non-negative int64 codes")
+        probe = np.array([root], dtype=np.int64)
+        tier_out = np.empty(1, dtype=np.int64)
+        loops.tiers(probe, tier_out)
+        self.pending = _Pending(THREADS + 1)
+        self.pending.add([(int(tier_out[0]), probe)])
+        self.pending.note(int(tier_out[0]))
+        self.ranking = Ranking({}, {}, int(tier_out[0]), directory=directory)
+        self.found = 0
+        """Positions of the tiers finished so far."""
+        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="perfectplay-codes")
+        self.writing: deque[tuple[int, Future[tuple[CodeSet, dict[str, Any]]]]] = deque()
+
+    def find_tier(self, tier: int, known: list[Any]) -> None:
+        """Every code of ``tier`` from the codes its earlier tiers sent it: their children
+        sent on to later tiers, closed under the tier's own moves (rounds of new codes
+        while it proves loopy), then kept (in memory, or written out)."""
+        kids: set[int] = set()
+        sample = _spread_sample(known)
+        if sample.shape[0]:  # the children's buckets laid out from a sample of them
+            found_sample = _children(self.loops, self.name, tier, sample, self.describe)
+            self.pending.lay_out([(kid, c) for kid, c in found_sample.groups if kid != tier])
+        frontier: list[Any] = known
+        while any(part.shape[0] for part in frontier):
+            inside = self.expand(tier, frontier, kids)
+            if not inside:
+                break
+            whole = _joined(known)  # moves inside the tier: it is loopy
+            new = missing_from(whole, _union(inside))
+            if new.shape[0]:
+                whole = merge_distinct(whole, new)
+            known, frontier = [whole], [new]
+        self.keep(tier, known)
+        self.ranking.children[tier] = tuple(sorted(kids))
+        self.found += sum(int(part.shape[0]) for part in known)
+
+    def expand(self, tier: int, frontier: list[Any], kids: set[int]) -> list[Any]:
+        """Expand the frontier's chunks on every core: children in later tiers go to the
+        pending buckets (by the workers), the tier's own come back (sorted, per chunk)."""
+        inside: list[Any] = []
+
+        def compute(chunk: Any) -> _Children:
+            found = _children(self.loops, self.name, tier, chunk, self.describe)
+            self.pending.add([(kid, codes) for kid, codes in found.groups if kid != tier])
+            # Kept for the calling thread: the tier's own codes, sorted (a loopy tier's next
+            # round); the others were scattered into a slot.
+            found.groups = [(kid, sort_distinct(codes) if kid == tier else codes[:0])
+                            for kid, codes in found.groups]  # fmt: skip
+            return found
+
+        def gather(children: _Children) -> None:
+            for kid, codes in children.groups:
+                kids.add(kid)
+                if kid == tier:
+                    inside.append(codes)
+                else:  # scattered into a slot by the worker
+                    self.pending.note(kid)
+            self.ranking.expanded += children.expanded
+            self.ranking.moves += children.moves
+            if self.memory is not None:
+                self.memory.check(
+                    f"finding the positions of {self.name}", self.found + self.pending.held,
+                    "give more with --memory (the budget counts the whole process: Python, "
+                    "numpy and the compiled code too); finished tiers are on disk, but the "
+                    "positions found for later tiers are held in memory",
+                )  # fmt: skip
+
+        in_parallel(_chunks(frontier, self.ranking), compute, gather)
+        return inside
+
+    def keep(self, tier: int, known: list[Any]) -> None:
+        """A finished tier's codes: in memory, or written beside the search for the next
+        tiers (fsync waits on the disk; no more than two tiers' codes wait to be written)."""
+        if self.directory is None:
+            self.ranking.tiers[tier] = CodeSet.of(_joined(known))
+            return
+        self.writing.append((tier, self.writer.submit(save_tier, self.directory, tier, known)))
+        self.wait_for_writes(2)
+
+    def wait_for_writes(self, waiting: int) -> None:
+        """Take in written tiers until at most ``waiting`` are still being written."""
+        while len(self.writing) > waiting:
+            tier, future = self.writing.popleft()
+            self.ranking.tiers[tier], self.ranking.entries[tier] = future.result()
 
 
 def _spread_sample(parts: list[Any]) -> Any:
