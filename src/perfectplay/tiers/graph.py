@@ -150,6 +150,15 @@ def expand_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64
             child_tier = np.broadcast_to(np.int64(kids[0]), child_index.shape)
             return Chunk(indices, outcome, open_rows, parents, child_tier, child_index,
                          None, kids[0])  # fmt: skip
+    return _ranked_chunk(graph, tier, indices, codes, outcome, open_rows)
+
+
+def _ranked_chunk(graph: TierGraph, tier: int, indices: I64, codes: I64, outcome: Any,
+                  open_rows: Any) -> Chunk:  # fmt: skip
+    """The chunk's open positions expanded by the batch protocol, every child ranked in
+    its tier (found by batch_tier when the tier has several child tiers)."""
+    rules, hooks, kids = graph.rules, graph.hooks, graph.targets(tier)
+    assert rules.batch is not None
     exp = expand_checked(rules, rules.batch, codes[open_rows])
     if len(kids) == 1:
         # Every move leads into the one child tier: no batch_tier needed, and a child that

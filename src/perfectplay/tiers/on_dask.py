@@ -90,31 +90,8 @@ def build_on_dask(
     graph = TierGraph(rules)
     record = format_for(graph.longest if graph.longest is not None else 1 << 8)
     files = TierFiles(directory, record, identity)
-    cluster = None
-    if scheduler is None:
-        cores = max(1, THREADS // (workers or 1))  # the machine's cores shared out
-        # Dask starts workers with MALLOC_TRIM_THRESHOLD_=65536, which makes every large
-        # numpy array fresh pages from the kernel: a chunk's work took 3-4 times longer.
-        importlib.import_module("dask").config.set(
-            {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
-        )
-        cluster = dask.LocalCluster(
-            n_workers=workers or 1,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",
-            silence_logs=50,
-            env={"PERFECTPLAY_THREADS": str(cores)},
-        )
-    try:
-        client = dask.Client(cluster if cluster is not None else scheduler, timeout=CONNECT_SECONDS)
-    except (OSError, TimeoutError) as exc:  # no scheduler there: one line, soon
-        if cluster is not None:
-            cluster.close()
-        raise TablebaseError(
-            f"cannot reach the Dask scheduler at {scheduler} within {CONNECT_SECONDS} s "
-            f"({type(exc).__name__}); is it running (dask scheduler), and is the address right?"
-        ) from None
+    cluster = None if scheduler is not None else _local_cluster(dask, workers)
+    client = _client(dask, cluster, scheduler)
     try:
         if announce is not None:
             announce(f"Dask dashboard: {client.dashboard_link}")
@@ -130,6 +107,38 @@ def build_on_dask(
             cluster.close()
     codes = None if ranking is None else ranking.as_json()
     return build_header(rules, graph, files, codes), time.perf_counter() - started
+
+
+def _local_cluster(dask: Any, workers: int | None) -> Any:
+    """A LocalCluster of ``workers`` one-thread processes, the machine's cores shared out."""
+    cores = max(1, THREADS // (workers or 1))
+    # Dask starts workers with MALLOC_TRIM_THRESHOLD_=65536, which makes every large numpy
+    # array fresh pages from the kernel: a chunk's work took 3-4 times longer.
+    importlib.import_module("dask").config.set(
+        {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
+    )
+    return dask.LocalCluster(
+        n_workers=workers or 1,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",
+        silence_logs=50,
+        env={"PERFECTPLAY_THREADS": str(cores)},
+    )
+
+
+def _client(dask: Any, cluster: Any, scheduler: str | None) -> Any:
+    """A client of the local cluster, or of the scheduler at its address (one line, soon,
+    when nothing answers there; the local cluster closed)."""
+    try:
+        return dask.Client(cluster if cluster is not None else scheduler, timeout=CONNECT_SECONDS)
+    except (OSError, TimeoutError) as exc:
+        if cluster is not None:
+            cluster.close()
+        raise TablebaseError(
+            f"cannot reach the Dask scheduler at {scheduler} within {CONNECT_SECONDS} s "
+            f"({type(exc).__name__}); is it running (dask scheduler), and is the address right?"
+        ) from None
 
 
 def _dask() -> Any:
