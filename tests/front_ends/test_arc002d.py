@@ -135,7 +135,7 @@ def exhaustive_winner(rows: list[str]) -> str | None:
         graph = explore(Pawns("/".join(rows)), max_states=STATE_BUDGET)
     except StateBudgetExceeded:
         return None
-    # No position in play leaves the mover without a move (see games/pawns.py).
+    # No position in play leaves the mover without a move (see games/pawns/game.py).
     stuck = (np.diff(graph.offsets) == 0) & ~graph.terminal
     assert not stuck.any(), rows
     value = solve(graph, "retrograde").value()

@@ -22,7 +22,7 @@ unless that enemy steps next to it (``o.x``: whoever steps into the gap is captu
    the largest ``p + q`` first, ``o`` first. ``o`` wins with strictly more spare moves
    (with equal counts ``o``, moving first, runs out first).
 
-No position in play leaves a side without a legal move (see ``perfectplay.games.pawns``),
+No position in play leaves a side without a legal move (see ``perfectplay.games.pawns.game``),
 so neither part needs a rule for it.
 """
 

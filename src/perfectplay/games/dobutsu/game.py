@@ -1,4 +1,4 @@
-"""Dobutsu shogi (3x4 children's shogi) and smaller variants, with the tier protocol.
+"""Dobutsu shogi (3x4 children's shogi) and smaller variants: the game class.
 
 Pieces: lion (one step any way), giraffe (one step orthogonally), elephant (one step
 diagonally), chick (one step forward; on the far rank it becomes a hen, which steps like a
@@ -14,13 +14,19 @@ position that repeats is a DRAW under perfect play, as the solvers read a cycle.
 
 Squares are named as players write them: columns A-C from sente's left, rows 1 (gote's home
 rank, at the top) to 4; a move is ``B3-B2``, a drop ``G*B2`` (G, E, C for giraffe,
-elephant, chick). States are codes (``dobutsu_kernels``): the board as seen, bit 60 set
-when gote moves; a state's key is its view from the mover's side, so a position and its
-half-turned copy with the other player to move are one position, as in the published count.
+elephant, chick). States are codes (``board``): the board as seen, bit 60 set when gote
+moves; a state's key is its view from the mover's side, so a position and its half-turned
+copy with the other player to move are one position, as in the published count.
 
 Tiers: one tier, with cycles (captured pieces come back), of every arrangement of the
-pieces, ranked densely (1,567,925,964 indices on 3x4); un-moves are given, so the tier is
-solved by retrograde analysis with a counter of undecided moves per position.
+pieces, ranked densely (``ranking``: 1,567,925,964 indices on 3x4); un-moves are given
+(``moves``), so the tier is solved by retrograde analysis with a counter of undecided moves
+per position.
+
+The class has a section per protocol: the plain rules, written apart from the kernels (the
+self-check compares the two); the text of positions and moves; the drawing; the batch
+protocol and the tier protocol, which call the kernels of ``ends``, ``moves``,
+``symmetry`` and ``ranking``.
 """
 
 from __future__ import annotations
@@ -30,15 +36,31 @@ import re
 import numpy as np
 import numpy.typing as npt
 
-from ..drawing import CELL, svg
-from ..protocol import Expansion
-from ..values import LOSS, WIN, Value
-from . import dobutsu_kernels as k
+from ...drawing import CELL, svg
+from ...protocol import Expansion
+from ...values import LOSS, WIN, Value
+from . import ends, moves, ranking, symmetry
+from .board import (
+    ANIMALS,
+    CHICK,
+    ELEPHANT,
+    GIRAFFE,
+    GOTE,
+    HEN,
+    KINDS,
+    LETTERS,
+    LION,
+    STEPS,
+    Codes,
+    cells_of,
+    gote_to_move,
+    hand_shift,
+    in_hand,
+    kind_of,
+    parse_square,
+    square_name,
+)
 
-Codes = npt.NDArray[np.int64]
-LETTERS = {k.LION: "L", k.GIRAFFE: "G", k.ELEPHANT: "E", k.CHICK: "C", k.HEN: "H"}
-KINDS = {"g": k.GIRAFFE, "e": k.ELEPHANT, "c": k.CHICK}
-ANIMALS = {"L": "lion", "G": "giraffe", "E": "elephant", "C": "chick", "H": "hen"}
 Move = tuple[int, int]
 """(from square, to square); a drop is (-kind, to square)."""
 
@@ -60,47 +82,42 @@ class Dobutsu:
         self.pieces = "".join(p for p in "gec" if p in pieces)
         self.squares = 3 * height
         self.kinds = np.array([KINDS[p] for p in self.pieces], dtype=np.int64)
-        self.shares, self.offsets = k.ranking_tables(list(self.kinds), self.squares - 2)
+        self.shares, self.offsets = ranking.ranking_tables(list(self.kinds), self.squares - 2)
         self.size = self.squares * (self.squares - 1) * int(self.shares[0, self.squares - 2])
 
-    # --- the plain protocol, written apart from the kernels (check compares the two) ----
+    # --- the plain protocol, written apart from the kernels (check compares the two) ----------
 
     def initial(self) -> int:
         """Gote's giraffe, lion, elephant on row 1, sente's elephant, lion, giraffe on the
         last row, each chick in front of its lion (in hand on three rows)."""
         top, bottom = 0, self.squares - 3
-        board = {top + 1: 8 | k.LION, bottom + 1: k.LION}
+        board = {top + 1: 8 | LION, bottom + 1: LION}
         code = 0
         if "g" in self.pieces:
-            board[top] = 8 | k.GIRAFFE
-            board[bottom + 2] = k.GIRAFFE
+            board[top] = 8 | GIRAFFE
+            board[bottom + 2] = GIRAFFE
         if "e" in self.pieces:
-            board[top + 2] = 8 | k.ELEPHANT
-            board[bottom] = k.ELEPHANT
+            board[top + 2] = 8 | ELEPHANT
+            board[bottom] = ELEPHANT
         if "c" in self.pieces:
             if self.height == 4:
-                board[top + 4] = 8 | k.CHICK
-                board[bottom - 2] = k.CHICK
+                board[top + 4] = 8 | CHICK
+                board[bottom - 2] = CHICK
             else:
-                code |= 1 << (k.HANDS + 4) | 1 << (k.HANDS + 10)
+                code |= 1 << hand_shift(False, CHICK) | 1 << hand_shift(True, CHICK)
         for square, piece in board.items():
             code |= piece << (4 * square)
         return code
 
-    def _board(self, state: int) -> list[int]:
-        return [(state >> (4 * s)) & 15 for s in range(self.squares)]
-
-    def _hand(self, state: int, gote: bool, kind: int) -> int:
-        return (state >> (k.HANDS + 2 * (kind - k.GIRAFFE) + (6 if gote else 0))) & 3
-
     def _steps(self, state: int, gote: bool) -> list[Move]:
         """Every step of the mover's pieces onto a square not its own."""
-        board, sign = self._board(state), -1 if gote else 1  # gote's steps are turned round
+        board = cells_of(state, self.squares)
+        sign = -1 if gote else 1  # gote's steps are turned round
         out = []
         for a, piece in enumerate(board):
             if piece == 0 or bool(piece & 8) != gote:
                 continue
-            for dr, dc in k._STEPS[piece & 7]:
+            for dr, dc in STEPS[piece & 7]:
                 r, c = a // 3 + sign * dr, a % 3 + sign * dc
                 if 0 <= r < self.height and 0 <= c < 3:
                     target = board[r * 3 + c]
@@ -110,20 +127,20 @@ class Dobutsu:
 
     def moves(self, state: int) -> list[Move]:
         """Steps (captures included), then drops of each kind in hand on every empty square."""
-        gote = bool(state >> k.GOTE & 1)
-        board = self._board(state)
+        gote = gote_to_move(state)
+        board = cells_of(state, self.squares)
         out = self._steps(state, gote)
-        for kind in (k.GIRAFFE, k.ELEPHANT, k.CHICK):
-            if self._hand(state, gote, kind):
+        for kind in (GIRAFFE, ELEPHANT, CHICK):
+            if in_hand(state, gote, kind):
                 out += [(-kind, s) for s in range(self.squares) if board[s] == 0]
         return out
 
     def play(self, state: int, move: Move) -> int:
         """Step or drop, take what stands there into the hand, promote a chick."""
-        gote = bool(state >> k.GOTE & 1)
-        board = self._board(state)
+        gote = gote_to_move(state)
+        board = cells_of(state, self.squares)
         hand = {
-            (g, kind): self._hand(state, g, kind) for g in (False, True) for kind in KINDS.values()
+            (g, kind): in_hand(state, g, kind) for g in (False, True) for kind in KINDS.values()
         }
         origin, target = move
         if origin < 0:
@@ -132,24 +149,23 @@ class Dobutsu:
         else:
             taken = board[target]
             if taken:
-                kind = taken & 7
-                hand[gote, k.CHICK if kind == k.HEN else kind] += 1
+                hand[gote, kind_of(taken)] += 1
             piece = board[origin]
             far = self.height - 1 if gote else 0
-            if piece & 7 == k.CHICK and target // 3 == far:
-                piece = (piece & 8) | k.HEN
+            if piece & 7 == CHICK and target // 3 == far:
+                piece = (piece & 8) | HEN
             board[origin], board[target] = 0, piece
         code = sum(p << (4 * s) for s, p in enumerate(board))
         for (g, kind), count in hand.items():
-            code |= count << (k.HANDS + 2 * (kind - k.GIRAFFE) + (6 if g else 0))
-        return code | (0 if gote else 1) << k.GOTE
+            code |= count << hand_shift(g, kind)
+        return code | (0 if gote else 1) << GOTE
 
     def outcome(self, state: int) -> Value | None:
         """WIN when the mover can take the other lion; LOSS when the other lion stands on
         the mover's home rank (its try was not answered)."""
-        gote = bool(state >> k.GOTE & 1)
-        board = self._board(state)
-        theirs = board.index(k.LION | (0 if gote else 8))
+        gote = gote_to_move(state)
+        board = cells_of(state, self.squares)
+        theirs = board.index(LION | (0 if gote else 8))
         if any(target == theirs for _, target in self._steps(state, gote)):
             return WIN
         if theirs // 3 == (0 if gote else self.height - 1):
@@ -160,9 +176,11 @@ class Dobutsu:
         """The position from the mover's side (see the module docstring)."""
         return int(self.batch_key(np.array([state], dtype=np.int64))[0])
 
+    # --- the text of positions and moves ------------------------------------------------------
+
     def show(self, state: int) -> str:
         """The board, sente's pieces in capitals, gote's in small letters; hands below."""
-        board = self._board(state)
+        board = cells_of(state, self.squares)
         rows = ["   A B C"]
         for r in range(self.height):
             cells = []
@@ -172,15 +190,79 @@ class Dobutsu:
                 cells.append(letter.lower() if piece & 8 else letter)
             rows.append(f"{r + 1}  {' '.join(cells)}")
         for gote, who in ((True, "gote"), (False, "sente")):
-            held = "".join(LETTERS[kind] * self._hand(state, gote, kind) for kind in KINDS.values())
+            held = "".join(LETTERS[kind] * in_hand(state, gote, kind) for kind in KINDS.values())
             rows.append(f"{who} holds {held or '-'}")
-        rows.append(("gote" if state >> k.GOTE & 1 else "sente") + " to move")
+        rows.append(("gote" if gote_to_move(state) else "sente") + " to move")
         return "\n".join(rows)
+
+    def parse_state(self, text: str) -> int:
+        """Rows from the top, '/' between them, then what each holds and who moves:
+        ``gle/.c./.C./ELG - s`` (capitals sente's, small gote's; ``s`` or ``g``)."""
+        parts = text.split()
+        if not 1 <= len(parts) <= 3:
+            raise ValueError("write rows/of/cells, then the pieces in hand (or -), then s or g")
+        rows = parts[0].split("/")
+        if len(rows) != self.height or any(len(row) != 3 for row in rows):
+            raise ValueError(f"write {self.height} rows of 3 cells separated by '/'")
+        code = 0
+        named = {letter: kind for kind, letter in LETTERS.items()}
+        for s, cell in enumerate("".join(rows)):
+            if cell == ".":
+                continue
+            if cell.upper() not in named:
+                raise ValueError(f"{cell!r} is no piece: L G E C H, small for gote, . empty")
+            code |= (named[cell.upper()] | (8 if cell.islower() else 0)) << (4 * s)
+        for cell in parts[1] if len(parts) > 1 and parts[1] != "-" else "":
+            kind = KINDS.get(cell.lower())
+            if kind is None:
+                raise ValueError(f"{cell!r} cannot be in hand: G, E or C")
+            code += 1 << hand_shift(cell.islower(), kind)
+        side = parts[2].lower() if len(parts) > 2 else "s"
+        if side not in ("s", "g"):
+            raise ValueError("the side to move is s (sente) or g (gote)")
+        code |= (1 if side == "g" else 0) << GOTE
+        self._check(code)
+        return code
+
+    def _check(self, code: int) -> None:
+        """A position has one lion each, and two of each kind of the variant in all."""
+        board = cells_of(code, self.squares)
+        if board.count(LION) != 1 or board.count(8 | LION) != 1:
+            raise ValueError("each player has one lion on the board")
+        for letter, kind in KINDS.items():
+            on_board = sum(1 for p in board if p and kind_of(p) == kind)
+            held = in_hand(code, False, kind) + in_hand(code, True, kind)
+            want = 2 if letter in self.pieces else 0
+            if on_board + held != want:
+                got = on_board + held
+                raise ValueError(f"this variant has {want} of {LETTERS[kind]} in all, not {got}")
+
+    def format_move(self, move: Move) -> str:
+        """``B3-B2``, or ``G*B2`` for a drop."""
+        origin, target = move
+        if origin < 0:
+            return f"{LETTERS[-origin]}*{square_name(target)}"
+        return f"{square_name(origin)}-{square_name(target)}"
+
+    def parse_move(self, text: str) -> Move:
+        """``B3-B2`` (or ``b3b2``, ``B3xB2``), ``G*B2`` for a drop."""
+        found = re.fullmatch(r"\s*([a-c])([1-4])\s*[-x]?\s*([a-c])([1-4])\s*", text.lower())
+        move: Move | None = None
+        if found:
+            move = (parse_square(found[1], found[2]), parse_square(found[3], found[4]))
+        found = re.fullmatch(r"\s*([gec])\s*\*\s*([a-c])([1-4])\s*", text.lower())
+        if found:
+            move = (-KINDS[found[1]], parse_square(found[2], found[3]))
+        if move is not None and move[1] < self.squares and move[0] < self.squares:
+            return move
+        raise ValueError("write a move as B3-B2, or a drop as G*B2 (G, E, C)")
+
+    # --- the drawing --------------------------------------------------------------------------
 
     def draw_svg(self, state: int, last: Move | None = None) -> str:
         """The board (sente's pieces at the bottom, gote's turned upside down), the column
         letters and row numbers moves are written in, then both hands and the side to move."""
-        board = self._board(state)
+        board = cells_of(state, self.squares)
         body = []
         for r in range(self.height):
             for c in range(3):
@@ -211,89 +293,27 @@ class Dobutsu:
             body.append(f'<text class="note" x="4" y="{top + 18 * (i + 1)}">{note}</text>')
         return svg(3 * CELL + 140, top + 18 * len(notes) + 10, body)
 
-    def parse_state(self, text: str) -> int:
-        """Rows from the top, '/' between them, then what each holds and who moves:
-        ``gle/.c./.C./ELG - s`` (capitals sente's, small gote's; ``s`` or ``g``)."""
-        parts = text.split()
-        if not 1 <= len(parts) <= 3:
-            raise ValueError("write rows/of/cells, then the pieces in hand (or -), then s or g")
-        rows = parts[0].split("/")
-        if len(rows) != self.height or any(len(row) != 3 for row in rows):
-            raise ValueError(f"write {self.height} rows of 3 cells separated by '/'")
-        code = 0
-        named = {letter: kind for kind, letter in LETTERS.items()}
-        for s, cell in enumerate("".join(rows)):
-            if cell == ".":
-                continue
-            if cell.upper() not in named:
-                raise ValueError(f"{cell!r} is no piece: L G E C H, small for gote, . empty")
-            code |= (named[cell.upper()] | (8 if cell.islower() else 0)) << (4 * s)
-        for cell in parts[1] if len(parts) > 1 and parts[1] != "-" else "":
-            kind = KINDS.get(cell.lower())
-            if kind is None:
-                raise ValueError(f"{cell!r} cannot be in hand: G, E or C")
-            code += 1 << (k.HANDS + 2 * (kind - k.GIRAFFE) + (6 if cell.islower() else 0))
-        side = parts[2].lower() if len(parts) > 2 else "s"
-        if side not in ("s", "g"):
-            raise ValueError("the side to move is s (sente) or g (gote)")
-        code |= (1 if side == "g" else 0) << k.GOTE
-        self._check(code)
-        return code
-
-    def _check(self, code: int) -> None:
-        """A position has one lion each, and two of each kind of the variant in all."""
-        board = self._board(code)
-        if board.count(k.LION) != 1 or board.count(8 | k.LION) != 1:
-            raise ValueError("each player has one lion on the board")
-        for letter, kind in KINDS.items():
-            on_board = sum(1 for p in board if p and _kind(p) == kind)
-            held = self._hand(code, False, kind) + self._hand(code, True, kind)
-            want = 2 if letter in self.pieces else 0
-            if on_board + held != want:
-                got = on_board + held
-                raise ValueError(f"this variant has {want} of {LETTERS[kind]} in all, not {got}")
-
-    def format_move(self, move: Move) -> str:
-        """``B3-B2``, or ``G*B2`` for a drop."""
-        origin, target = move
-        if origin < 0:
-            return f"{LETTERS[-origin]}*{_square(target)}"
-        return f"{_square(origin)}-{_square(target)}"
-
-    def parse_move(self, text: str) -> Move:
-        """``B3-B2`` (or ``b3b2``, ``B3xB2``), ``G*B2`` for a drop."""
-        found = re.fullmatch(r"\s*([a-c])([1-4])\s*[-x]?\s*([a-c])([1-4])\s*", text.lower())
-        move: Move | None = None
-        if found:
-            move = (_parse_square(found[1], found[2]), _parse_square(found[3], found[4]))
-        found = re.fullmatch(r"\s*([gec])\s*\*\s*([a-c])([1-4])\s*", text.lower())
-        if found:
-            move = (-KINDS[found[1]], _parse_square(found[2], found[3]))
-        if move is not None and move[1] < self.squares and move[0] < self.squares:
-            return move
-        raise ValueError("write a move as B3-B2, or a drop as G*B2 (G, E, C)")
-
-    # --- the batch protocol: kernels over codes ---------------------------------------------
+    # --- the batch protocol: kernels over codes -----------------------------------------------
 
     def batch_outcome(self, codes: Codes) -> npt.NDArray[np.int8]:
         """1 (WIN) or 2 (LOSS) as ``outcome``, 0 while the game goes on."""
-        return k.batch_end(np.asarray(codes, dtype=np.int64), self.height)
+        return ends.batch_end(np.asarray(codes, dtype=np.int64), self.height)
 
     def batch_expand(self, codes: Codes) -> Expansion:
         """Every move of every code (of positions that go on)."""
-        parents, children = k.batch_moves(np.asarray(codes, dtype=np.int64), self.height)
+        parents, children = moves.batch_moves(np.asarray(codes, dtype=np.int64), self.height)
         return Expansion(parents, children)
 
     def batch_key(self, codes: Codes) -> Codes:
         """Each position seen from the mover's side (bit 60 clear)."""
-        return k.batch_view(np.asarray(codes, dtype=np.int64), self.height)
+        return symmetry.batch_view(np.asarray(codes, dtype=np.int64), self.height)
 
     def batch_mirror(self, codes: Codes) -> Codes:
         """Each position reflected left to right: the same value. Not a key (the tier keeps
         both), but the published counts (Tanaka) take a position and its image once."""
-        return k.batch_mirror(np.asarray(codes, dtype=np.int64), self.height)
+        return symmetry.batch_mirror(np.asarray(codes, dtype=np.int64), self.height)
 
-    # --- the tier protocol: one loopy tier ----------------------------------------------
+    # --- the tier protocol: one loopy tier ----------------------------------------------------
 
     def child_tiers(self, tier: int) -> list[int]:
         """Moves stay in the one tier."""
@@ -306,16 +326,16 @@ class Dobutsu:
     def batch_rank(self, tier: int, codes: Codes) -> Codes:
         """The index of each code's view."""
         codes = np.asarray(codes, dtype=np.int64)
-        return k.batch_rank(codes, self.height, self.kinds, self.shares, self.offsets)
+        return ranking.batch_rank(codes, self.height, self.kinds, self.shares, self.offsets)
 
     def batch_unrank(self, tier: int, indices: Codes) -> Codes:
         """The view of each index (sente to move)."""
         indices = np.asarray(indices, dtype=np.int64)
-        return k.batch_unrank(indices, self.height, self.kinds, self.shares, self.offsets)
+        return ranking.batch_unrank(indices, self.height, self.kinds, self.shares, self.offsets)
 
     def batch_parents(self, tier: int, codes: Codes) -> Expansion:
         """For each code, every position one move before it that goes on (un-moves)."""
-        rows, before = k.batch_unmoves(np.asarray(codes, dtype=np.int64), self.height)
+        rows, before = moves.batch_unmoves(np.asarray(codes, dtype=np.int64), self.height)
         return Expansion(rows, before)
 
     def batch_tier(self, codes: Codes) -> Codes:
@@ -325,16 +345,3 @@ class Dobutsu:
     def tier_index(self, code: int) -> tuple[int, int]:
         """(0, index) of one position."""
         return 0, int(self.batch_rank(0, np.array([code], dtype=np.int64))[0])
-
-
-def _kind(piece: int) -> int:
-    """A piece's kind, a hen counted as the chick it was."""
-    return k.CHICK if piece & 7 == k.HEN else piece & 7
-
-
-def _square(s: int) -> str:
-    return f"{'ABC'[s % 3]}{s // 3 + 1}"
-
-
-def _parse_square(column: str, row: str) -> int:
-    return (int(row) - 1) * 3 + "abc".index(column)

@@ -1,0 +1,196 @@
+"""Dobutsu shogi's moves and un-moves over arrays of codes, in the mover's view.
+
+A move steps a piece (taking what stands there into the mover's hand, a hen as a chick;
+a chick stepping onto the far rank becomes a hen) or drops a piece from the hand on any
+empty square. An un-move is a move of the other player taken back: the positions one move
+before a code from which the game went on; they let the one loopy tier be solved by
+retrograde analysis. Each kernel fills preallocated arrays: ``*_into`` for one code, the
+``batch_*`` ones for many.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...protocol import kernel
+from .board import (
+    CHICK,
+    ELEPHANT,
+    GIRAFFE,
+    HEN,
+    I64,
+    LION,
+    STEP_COL,
+    STEP_COUNT,
+    STEP_ROW,
+    THEIRS,
+    WIDTH,
+    Codes,
+    code_of,
+    view_of,
+)
+from .ends import open_for_them
+
+MOST_MOVES = 64
+"""More than any position has: 8 pieces of at most 8 steps, and 3 kinds to drop on at most
+10 empty squares, never both at full."""
+MOST_UNMOVES = 512
+
+
+@kernel
+def moves_into(code: int, height: int, out: Codes, at: int, board: I64, hands: I64) -> int:
+    """Write the children of ``code`` (open: no lion can be taken) from ``out[at]`` on;
+    returns how many. Captures go to the mover's hand (a hen as a chick); a chick that
+    steps onto the far rank becomes a hen; pieces in hand drop on any empty square."""
+    squares = height * WIDTH
+    turned = view_of(code, squares, board, hands)
+    after = 1 - turned
+    n = at
+    for a in range(squares):
+        piece = board[a]
+        if piece == 0 or piece & THEIRS:
+            continue
+        for j in range(STEP_COUNT[piece]):
+            r, c = a // WIDTH + STEP_ROW[piece, j], a % WIDTH + STEP_COL[piece, j]
+            if r < 0 or r >= height or c < 0 or c >= WIDTH:
+                continue
+            b = r * WIDTH + c
+            taken = board[b]
+            if (taken != 0 and not taken & THEIRS) or taken == THEIRS | LION:
+                continue
+            slot = -1
+            if taken != 0:
+                slot = (CHICK if taken & 7 == HEN else taken & 7) - GIRAFFE
+                hands[slot] += 1
+            board[b] = HEN if piece == CHICK and r == 0 else piece
+            board[a] = 0
+            out[n] = code_of(squares, board, hands, turned, after)
+            n += 1
+            board[a], board[b] = piece, taken
+            if slot >= 0:
+                hands[slot] -= 1
+    for slot in range(3):
+        if hands[slot] == 0:
+            continue
+        hands[slot] -= 1
+        for b in range(squares):
+            if board[b] == 0:
+                board[b] = GIRAFFE + slot
+                out[n] = code_of(squares, board, hands, turned, after)
+                n += 1
+                board[b] = 0
+        hands[slot] += 1
+    return n - at
+
+
+@kernel
+def batch_moves(codes: Codes, height: int) -> tuple[I64, Codes]:
+    """(parents, children) of every code, children of one code together, in order."""
+    board = np.zeros(12, dtype=np.int64)
+    hands = np.zeros(6, dtype=np.int64)
+    children = np.empty(codes.shape[0] * MOST_MOVES, dtype=np.int64)
+    parents = np.empty(codes.shape[0] * MOST_MOVES, dtype=np.int64)
+    n = 0
+    for i in range(codes.shape[0]):
+        made = moves_into(codes[i], height, children, n, board, hands)
+        parents[n : n + made] = i
+        n += made
+    return parents[:n].copy(), children[:n].copy()
+
+
+@kernel
+def unmoves_into(
+    code: int, height: int, out: Codes, at: int, board: I64, hands: I64, limit: int
+) -> int:
+    """Write every position one move of the other player before ``code`` (from which it is
+    that player's turn and the game goes on) from ``out[at]`` on; returns how many, or -1
+    when more than ``limit`` would not fit."""
+    squares = height * WIDTH
+    turned = view_of(code, squares, board, hands)
+    n = at
+    for b in range(squares):
+        piece = board[b]
+        if not piece & THEIRS:
+            continue
+        kind = piece & 7
+        br, bc = b // WIDTH, b % WIDTH
+        if kind in (GIRAFFE, ELEPHANT, CHICK):  # dropped from hand
+            board[b] = 0
+            hands[3 + kind - GIRAFFE] += 1
+            n = _keep(board, hands, height, turned, out, n, at + limit)
+            if n < 0:
+                return -1
+            hands[3 + kind - GIRAFFE] -= 1
+            board[b] = piece
+        for option in range(2):
+            # what stood on ``a`` before: the same piece, or (a hen on their far rank) a chick
+            # that stepped there and was promoted; an unpromoted chick there was dropped
+            was = kind if option == 0 else CHICK
+            if option == 1 and not (kind == HEN and br == height - 1):
+                continue
+            if option == 0 and kind == CHICK and br == height - 1:
+                continue
+            for j in range(STEP_COUNT[was]):
+                # their steps are the mover's turned round: they came from b - (-step)
+                r, c = br + STEP_ROW[was, j], bc + STEP_COL[was, j]
+                if r < 0 or r >= height or c < 0 or c >= WIDTH:
+                    continue
+                a = r * WIDTH + c
+                if board[a] != 0:
+                    continue
+                board[a] = THEIRS | was
+                board[b] = 0
+                n = _keep(board, hands, height, turned, out, n, at + limit)
+                if n < 0:
+                    return -1
+                for slot in range(3):  # or it took a piece of the mover's, now in its hand
+                    if hands[3 + slot] == 0:
+                        continue
+                    hands[3 + slot] -= 1
+                    for lost in (GIRAFFE + slot, HEN):
+                        if lost == HEN and slot != CHICK - GIRAFFE:
+                            continue
+                        board[b] = lost
+                        n = _keep(board, hands, height, turned, out, n, at + limit)
+                        if n < 0:
+                            return -1
+                    hands[3 + slot] += 1
+                board[a], board[b] = 0, piece
+    return n - at
+
+
+@kernel
+def _keep(board: I64, hands: I64, height: int, turned: int, out: Codes, n: int, end: int) -> int:
+    """Write the view as a position before, from ``out[n]``, if the game goes on from it;
+    the next free place, or -1 when ``end`` is reached."""
+    if not open_for_them(board, height):
+        return n
+    if n >= end:
+        return -1
+    out[n] = code_of(height * WIDTH, board, hands, turned, 1 - turned)
+    return n + 1
+
+
+@kernel
+def batch_unmoves(codes: Codes, height: int) -> tuple[I64, Codes]:
+    """(children, parents) of every code: for each, the positions one move before it."""
+    board = np.zeros(12, dtype=np.int64)
+    hands = np.zeros(6, dtype=np.int64)
+    size = codes.shape[0] * 32 + MOST_UNMOVES
+    before = np.empty(size, dtype=np.int64)
+    rows = np.empty(size, dtype=np.int64)
+    n = 0
+    for i in range(codes.shape[0]):
+        if before.shape[0] - n < MOST_UNMOVES:
+            grown = np.empty(2 * before.shape[0], dtype=np.int64)
+            grown[:n] = before[:n]
+            before = grown
+            grown_rows = np.empty(2 * rows.shape[0], dtype=np.int64)
+            grown_rows[:n] = rows[:n]
+            rows = grown_rows
+        made = unmoves_into(codes[i], height, before, n, board, hands, MOST_UNMOVES)
+        if made < 0:
+            raise ValueError("a position has more un-moves than MOST_UNMOVES")
+        rows[n : n + made] = i
+        n += made
+    return rows[:n].copy(), before[:n].copy()
