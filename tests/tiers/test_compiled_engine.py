@@ -355,3 +355,32 @@ def test_bucket_starts_are_where_each_bucket_begins(seed: int) -> None:
     assert starts.shape == (count + 1,)
     exact = [int(np.searchsorted(codes, e)) if e < 1 << 63 else codes.shape[0] for e in edges]
     assert starts[: len(exact)].tolist() == exact
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+def test_ranking_in_order_finds_what_a_binary_search_finds(seed: int, mode: str) -> None:
+    """Queries repeated, absent (between, below and above the codes), in any order, against
+    numpy's searchsorted; compiled and interpreted alike, and the same through CodeSet.rank
+    on either side of the size where it switches from the bucket index."""
+    from perfectplay.tiers.sorting import rank_in_order
+
+    rng = np.random.default_rng(seed)
+    bits = int(rng.integers(1, 62))
+    codes = np.unique(rng.integers(0, 1 << bits, size=int(rng.integers(0, 20_000))))
+    members = codes[rng.integers(0, max(1, codes.size), size=int(rng.integers(0, 9_000)))]
+    strangers = rng.integers(0, 1 << min(62, bits + 1), size=int(rng.integers(0, 3_000)))
+    queries = np.concatenate([members if codes.size else members[:0], strangers])
+    rng.shuffle(queries)
+    at = np.searchsorted(codes, queries)
+    expected = np.where((at < codes.size) & (codes[np.minimum(at, codes.size - 1)] == queries)
+                        if codes.size else False, at, -1)  # fmt: skip
+    out = np.full(queries.size, -7, dtype=np.int64)
+    run = rank_in_order.run_compiled if mode == "compiled" else rank_in_order.interpreted
+    run(codes, queries, out)
+    assert np.array_equal(out, expected)
+    game = load("connect_four").ConnectFour(width=4, height=3)
+    loops = game.engine_loops(mode == "compiled")
+    for size in (ranking.IN_ORDER_FROM - 1, ranking.IN_ORDER_FROM, queries.size):
+        part = queries[:size]
+        assert np.array_equal(ranking.CodeSet.of(codes).rank(loops, part), expected[:size])

@@ -48,7 +48,15 @@ from ..memory import MemoryWatch
 from ..progress import ProgressCallback
 from ..protocol import Expansion, SearchRules
 from ..spaces.pipeline import in_parallel
-from ..tiers.ranking import CodeSet, Ranking, discover, kept_ranking, load_kept, save_ranking
+from ..tiers.ranking import (
+    IN_ORDER_FROM,
+    CodeSet,
+    Ranking,
+    discover,
+    kept_ranking,
+    load_kept,
+    save_ranking,
+)
 from ..tiers.records import SweepCodes
 from ..values import Value
 from .building import RULES, Loops, compile_game
@@ -470,12 +478,15 @@ class CompiledGame:
 
     def rank_near(self, tier: int, codes: Any, slots: Any) -> Any:
         """``batch_rank`` of children listed by ``tier_moves`` with their move slots: each
-        looked for first near the last child by the same slot (in cache)."""
+        looked for first near the last child by the same slot (in cache); many at once are
+        ranked in order instead (``CodeSet.rank``)."""
         found = self._set(tier)
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         out = np.full(codes.shape[0], -1, dtype=np.int64)
+        loops = self.loops_for(codes.shape[0])
+        if found is not None and codes.shape[0] >= IN_ORDER_FROM and loops.compiled:
+            return found.rank(loops, codes)
         if found is not None:
-            loops = self.loops_for(codes.shape[0])
             loops.find_all_near(found.codes, found.buckets, found.base, found.shift, codes,
                                 np.ascontiguousarray(slots, dtype=np.int16), out)  # fmt: skip
         return out
