@@ -24,6 +24,7 @@ import numpy as np
 
 from .answers import NO_STATE, Answers
 from .errors import SolverChoiceError
+from .protocol import SearchRules
 from .rules import Rules
 from .solvers.compiled_search import CompiledSearch, compiled_rules_of
 from .tablebase.write import save_arrays
@@ -82,9 +83,6 @@ def build_book(
     started = time.perf_counter()
     search = CompiledSearch(compiled, log_size)
     levels = positions_up_to(rules, depth)
-    states: list[Any] = []
-    values: list[int] = []
-    remoteness: list[int] = []
     journal = journal_path(directory)
     known = read_journal(journal)
     scored: dict[int, tuple[Any, int]] = {}  # key: (state, score), every position kept
@@ -96,24 +94,72 @@ def build_book(
                 f"{time.perf_counter() - started:,.0f} s"
             )
 
+    _score_levels(rules, search, levels, journal, known, scored, note)
+    if play_depth > depth:
+        _score_lines(rules, search, play_depth, journal, known, scored, note)
+    book = {"depth": depth, "play_depth": max(play_depth, depth)}
+    _save_book(rules, directory, scored, compiled, plies, book)
+    journal.unlink(missing_ok=True)
+    return BookSummary(len(scored), search.nodes, time.perf_counter() - started)
+
+
+def _score_levels(
+    rules: Rules[Any, Any],
+    search: CompiledSearch,
+    levels: list[list[Any]],
+    journal: Path,
+    known: dict[int, int],
+    scored: dict[int, tuple[Any, int]],
+    note: Callable[[int], None],
+) -> None:
+    """Score every position of ``levels`` into ``scored``, the deepest ply first (so the
+    shallower reuse the search's table): from the journal where it holds them, else by
+    search, each new score appended to the journal."""
     for ply in reversed(range(len(levels))):
         for state in levels[ply]:
             key = _integer(rules.key_of(state))
             score = known.get(key)
             if score is None:
-                score = int(search.score(compiled.encode(state)))
+                score = int(search.score(search.rules.encode(state)))
                 _append(journal, key, score)
             scored[key] = (state, score)
             note(ply)
-    if play_depth > depth:
-        answers = SearchAnswers(rules, journal=lambda key, score: _append(journal, key, score))
-        answers.search = search
-        answers.seed({key: score for key, (_, score) in scored.items()} | known)
-        for state, ply in _lines(rules, answers, play_depth):
-            key = _integer(rules.key_of(state))
-            if key not in scored:
-                scored[key] = (state, answers.exact_score(state))
-                note(ply)
+
+
+def _score_lines(
+    rules: Rules[Any, Any],
+    search: CompiledSearch,
+    play_depth: int,
+    journal: Path,
+    known: dict[int, int],
+    scored: dict[int, tuple[Any, int]],
+    note: Callable[[int], None],
+) -> None:
+    """Score into ``scored`` the positions of the lines of play up to ``play_depth``
+    (``_lines``) it does not hold yet, each new score appended to the journal."""
+    answers = SearchAnswers(rules, journal=lambda key, score: _append(journal, key, score))
+    answers.search = search
+    answers.seed({key: score for key, (_, score) in scored.items()} | known)
+    for state, ply in _lines(rules, answers, play_depth):
+        key = _integer(rules.key_of(state))
+        if key not in scored:
+            scored[key] = (state, answers.exact_score(state))
+            note(ply)
+
+
+def _save_book(
+    rules: Rules[Any, Any],
+    directory: Path,
+    scored: dict[int, tuple[Any, int]],
+    compiled: SearchRules,
+    plies: Callable[[Any, int], Any],
+    book: dict[str, int],
+) -> None:
+    """Save the scored positions as a tablebase: each score's value (its sign) and
+    remoteness (the compiled rules' plies), the header marked a book of these depths."""
+    states: list[Any] = []
+    values: list[int] = []
+    remoteness: list[int] = []
     for state, score in scored.values():
         states.append(state)
         values.append(int(Value.WIN if score > 0 else Value.LOSS if score < 0 else Value.TIE))
@@ -126,10 +172,8 @@ def build_book(
         np.array(remoteness, dtype=np.int32),
         None,
         _integer(rules.key_of(rules.initial_state())),
-        book={"depth": depth, "play_depth": max(play_depth, depth)},
+        book=book,
     )
-    journal.unlink(missing_ok=True)
-    return BookSummary(len(states), search.nodes, time.perf_counter() - started)
 
 
 def _lines(

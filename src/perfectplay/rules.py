@@ -106,6 +106,48 @@ class TierRules:
     in the published convention take a position and its image once."""
 
 
+def _batch_rules(hooks: dict[str, Any]) -> BatchRules | None:
+    """The batch protocol's hooks, when the game has both batch_outcome and batch_expand."""
+    if "batch_outcome" not in hooks or "batch_expand" not in hooks:
+        return None
+    universe = hooks.get("universe")
+    return BatchRules(
+        batch_outcome=hooks["batch_outcome"],
+        batch_expand=hooks["batch_expand"],
+        batch_key=hooks.get("batch_key"),
+        universe=universe if isinstance(universe, int) else None,
+    )
+
+
+def _tier_rules(hooks: dict[str, Any]) -> TierRules | None:
+    """The tier protocol's hooks, when the game has the five it needs (and batch hooks:
+    the caller's to check)."""
+    tier_hooks = ("initial_tier", "child_tiers", "tier_size", "batch_rank", "batch_unrank")
+    if not all(h in hooks for h in tier_hooks):
+        return None
+    initial_tier = hooks["initial_tier"]
+    return TierRules(
+        initial_tier=int(initial_tier() if callable(initial_tier) else initial_tier),
+        child_tiers=hooks["child_tiers"],
+        tier_size=hooks["tier_size"],
+        batch_rank=hooks["batch_rank"],
+        batch_unrank=hooks["batch_unrank"],
+        batch_tier=hooks.get("batch_tier"),
+        batch_parents=hooks.get("batch_parents"),
+        tier_index=hooks.get("tier_index"),
+        batch_ranked_children=hooks.get("batch_ranked_children"),
+        batch_expand_tier=hooks.get("batch_expand_tier"),
+        batch_mark_tier=hooks.get("batch_mark_tier"),
+        batch_solve_tier=hooks.get("batch_solve_tier"),
+        ranked_by_engine=bool(hooks.get("ranked_by_engine", False)),
+        ranking=hooks.get("ranking"),
+        use_ranking=hooks.get("use_ranking"),
+        tier_moves=hooks.get("tier_moves"),
+        rank_near=hooks.get("rank_near"),
+        batch_mirror=hooks.get("batch_mirror"),
+    )
+
+
 class Rules(Generic[S, M]):
     """A game with every optional hook filled in, and calls that explain their failures."""
 
@@ -138,40 +180,8 @@ class Rules(Generic[S, M]):
         self.impartial = bool(hooks.get("impartial", False))
         declared = hooks.get("scored")
         self.declared_scored: bool | None = declared if isinstance(declared, bool) else None
-        universe = hooks.get("universe")
-        self.batch: BatchRules | None = None
-        if "batch_outcome" in hooks and "batch_expand" in hooks:
-            self.batch = BatchRules(
-                batch_outcome=hooks["batch_outcome"],
-                batch_expand=hooks["batch_expand"],
-                batch_key=hooks.get("batch_key"),
-                universe=universe if isinstance(universe, int) else None,
-            )
-
-        self.tiers: TierRules | None = None
-        tier_hooks = ("initial_tier", "child_tiers", "tier_size", "batch_rank", "batch_unrank")
-        if self.batch is not None and all(h in hooks for h in tier_hooks):
-            initial_tier = hooks["initial_tier"]
-            self.tiers = TierRules(
-                initial_tier=int(initial_tier() if callable(initial_tier) else initial_tier),
-                child_tiers=hooks["child_tiers"],
-                tier_size=hooks["tier_size"],
-                batch_rank=hooks["batch_rank"],
-                batch_unrank=hooks["batch_unrank"],
-                batch_tier=hooks.get("batch_tier"),
-                batch_parents=hooks.get("batch_parents"),
-                tier_index=hooks.get("tier_index"),
-                batch_ranked_children=hooks.get("batch_ranked_children"),
-                batch_expand_tier=hooks.get("batch_expand_tier"),
-                batch_mark_tier=hooks.get("batch_mark_tier"),
-                batch_solve_tier=hooks.get("batch_solve_tier"),
-                ranked_by_engine=bool(hooks.get("ranked_by_engine", False)),
-                ranking=hooks.get("ranking"),
-                use_ranking=hooks.get("use_ranking"),
-                tier_moves=hooks.get("tier_moves"),
-                rank_near=hooks.get("rank_near"),
-                batch_mirror=hooks.get("batch_mirror"),
-            )
+        self.batch: BatchRules | None = _batch_rules(hooks)
+        self.tiers: TierRules | None = None if self.batch is None else _tier_rules(hooks)
 
     def starting_at(self, state: S) -> Rules[S, M]:
         """The same rules played from ``state``; a declared universe may not hold it, so

@@ -314,13 +314,60 @@ def parse(text: str) -> CanonicalGame:
     tokens = _tokens(text)
     if not tokens:
         raise InputError("empty expression: write a value such as {1|-1} + ^ + *")
-    stack = [_Frame("top", 0)]
-    i = 0
+    parser = _Parser(text, tokens)
+    while parser.i < len(tokens):
+        parser.step()
+    return parser.result()
 
-    def fail(message: str, column: int) -> InputError:
-        return InputError(f"cannot read {text!r}: {message} at column {column}")
 
-    def take_term(frame: _Frame, value: CanonicalGame | _OptionSet, column: int) -> None:
+class _Parser:
+    """One parse in progress: the tokens, the next one's index, and a stack of the open
+    contexts (no recursion, so text nested arbitrarily deep parses)."""
+
+    def __init__(self, text: str, tokens: list[_Token]) -> None:
+        self.text = text
+        self.tokens = tokens
+        self.i = 0
+        self.stack = [_Frame("top", 0)]
+
+    def fail(self, message: str, column: int) -> InputError:
+        """The error to raise for ``message`` at ``column``, naming the whole text."""
+        return InputError(f"cannot read {self.text!r}: {message} at column {column}")
+
+    def step(self) -> None:
+        """Read the next token (a value with the suffixes written after it) into the
+        innermost context."""
+        token = self.tokens[self.i]
+        frame = self.stack[-1]
+        kind = token.kind
+        if kind in ("number", "up", "down", "star"):
+            self.read_value(frame, token)
+            return
+        self.i += 1
+        if kind == "op":
+            self.read_sign(frame, token)
+        elif kind == "pm":
+            self.read_plus_minus(frame)
+        elif kind in ("open", "name"):
+            self.open_context(frame, token)
+        elif kind == "comma":
+            self.end_option(frame, token)
+        elif kind == "bars":
+            self.end_segment(frame, token)
+        elif kind == "close":
+            self.close_context(frame, token)
+
+    def result(self) -> CanonicalGame:
+        """The value of the whole text, once every token is read and every context closed."""
+        frame = self.stack[-1]
+        if frame.kind != "top":
+            raise self.fail("unclosed " + ("'{'" if frame.kind == "brace" else "'('"), frame.column)
+        done = self.finish(frame, len(self.text) + 1, allow_empty=False)
+        assert done is not None
+        return done
+
+    def take_term(self, frame: _Frame, value: CanonicalGame | _OptionSet, column: int) -> None:
+        """Add a term to the context's sum, its pending prefixes (+-, unary -) applied."""
         for prefix in reversed(frame.prefixes):
             if prefix == "+-":
                 if isinstance(value, _OptionSet):
@@ -329,123 +376,135 @@ def parse(text: str) -> CanonicalGame:
                     value = game([value], [negate(value)])
             else:
                 if isinstance(value, _OptionSet):
-                    raise fail("a list of options without '|' is only read after +-", column)
+                    raise self.fail("a list of options without '|' is only read after +-", column)
                 value = negate(value)
         if isinstance(value, _OptionSet):
-            raise fail("a list of options without '|' is only read after +-", column)
+            raise self.fail("a list of options without '|' is only read after +-", column)
         frame.prefixes = []
         term = value if frame.sign > 0 else negate(value)
         frame.total = term if frame.total is None else add(frame.total, term)
         frame.expect_term = False
         frame.started = True
 
-    def finish(frame: _Frame, column: int, allow_empty: bool) -> CanonicalGame | None:
+    def finish(self, frame: _Frame, column: int, allow_empty: bool) -> CanonicalGame | None:
+        """The context's sum so far, the context made ready for the next (an option after a
+        comma); None for nothing written where ``allow_empty``."""
         if frame.expect_term:
             if frame.started or frame.prefixes or not allow_empty:
-                raise fail("expected a value", column)
+                raise self.fail("expected a value", column)
             return None
         value = frame.total
         frame.total, frame.sign, frame.expect_term = None, 1, True
         frame.started = False
         return value
 
-    while i < len(tokens):
-        token = tokens[i]
-        frame = stack[-1]
-        kind = token.kind
-        if kind in ("number", "up", "down", "star"):
-            if not frame.expect_term:
-                raise fail(f"expected an operator before {token.text!r}", token.column)
-            negative = False
-            if kind == "number" and frame.prefixes and frame.prefixes[-1] == "-lit":
-                frame.prefixes.pop()
-                negative = True
-            value = _number_of(token, negative) if kind == "number" else _suffix_value(token)
-            i += 1
-            while i < len(tokens) and tokens[i].kind in ("up", "down", "star"):
-                value = add(value, _suffix_value(tokens[i]))
-                i += 1
-            take_term(frame, value, token.column)
-            continue
-        i += 1
-        if kind == "op":
-            if frame.expect_term:
-                if token.text == "-":
-                    nxt = tokens[i] if i < len(tokens) else None
-                    literal = nxt is not None and nxt.kind == "number"
-                    frame.prefixes.append("-lit" if literal else "-")
-                    frame.started = True
-            else:
-                frame.sign = 1 if token.text == "+" else -1
-                frame.expect_term = True
-        elif kind == "pm":
-            if not frame.expect_term:
-                frame.sign = 1
-                frame.expect_term = True
-            frame.prefixes.append("+-")
-            frame.started = True
-        elif kind == "open":
-            if not frame.expect_term:
-                raise fail(f"expected an operator before {token.text!r}", token.column)
-            stack.append(_Frame("brace" if token.text == "{" else "paren", token.column))
-        elif kind == "name":
-            if not frame.expect_term:
-                raise fail(f"expected an operator before {token.text!r}", token.column)
-            # The pattern only matches when '(' follows.
-            opener = tokens[i]
-            i += 1
-            assert opener.text == "("
-            stack.append(_Frame(token.text.lower(), token.column))
-        elif kind == "comma":
-            if frame.kind != "brace":
-                raise fail("',' outside braces", token.column)
-            done = finish(frame, token.column, allow_empty=False)
-            assert done is not None
+    def read_value(self, frame: _Frame, token: _Token) -> None:
+        """A number, ups, downs or a nimber, with the ups and nimbers written after it:
+        one term (a unary minus just before a number is the number's sign)."""
+        if not frame.expect_term:
+            raise self.fail(f"expected an operator before {token.text!r}", token.column)
+        negative = False
+        if token.kind == "number" and frame.prefixes and frame.prefixes[-1] == "-lit":
+            frame.prefixes.pop()
+            negative = True
+        value = _number_of(token, negative) if token.kind == "number" else _suffix_value(token)
+        self.i += 1
+        while self.i < len(self.tokens) and self.tokens[self.i].kind in ("up", "down", "star"):
+            value = add(value, _suffix_value(self.tokens[self.i]))
+            self.i += 1
+        self.take_term(frame, value, token.column)
+
+    def read_sign(self, frame: _Frame, token: _Token) -> None:
+        """'+' or '-': between terms, the next term's sign; before a term, a unary minus."""
+        if frame.expect_term:
+            if token.text == "-":
+                nxt = self.tokens[self.i] if self.i < len(self.tokens) else None
+                literal = nxt is not None and nxt.kind == "number"
+                frame.prefixes.append("-lit" if literal else "-")
+                frame.started = True
+        else:
+            frame.sign = 1 if token.text == "+" else -1
+            frame.expect_term = True
+
+    def read_plus_minus(self, frame: _Frame) -> None:
+        """'+-' before a term; between two terms it reads as '+ +-'."""
+        if not frame.expect_term:
+            frame.sign = 1
+            frame.expect_term = True
+        frame.prefixes.append("+-")
+        frame.started = True
+
+    def open_context(self, frame: _Frame, token: _Token) -> None:
+        """'{', '(', 'Tiny(' or 'Miny(': a new context on the stack."""
+        if not frame.expect_term:
+            raise self.fail(f"expected an operator before {token.text!r}", token.column)
+        if token.kind == "open":
+            self.stack.append(_Frame("brace" if token.text == "{" else "paren", token.column))
+            return
+        # The pattern only matches when '(' follows.
+        opener = self.tokens[self.i]
+        self.i += 1
+        assert opener.text == "("
+        self.stack.append(_Frame(token.text.lower(), token.column))
+
+    def end_option(self, frame: _Frame, token: _Token) -> None:
+        """',' in braces: the option before it joins the current list of options."""
+        if frame.kind != "brace":
+            raise self.fail("',' outside braces", token.column)
+        done = self.finish(frame, token.column, allow_empty=False)
+        assert done is not None
+        frame.current.append(done)
+
+    def end_segment(self, frame: _Frame, token: _Token) -> None:
+        """A run of bars in braces: the options before it make a segment, the run's length
+        noted."""
+        if frame.kind != "brace":
+            raise self.fail("'|' outside braces", token.column)
+        if len(token.text) > _MAX_BARS:
+            raise self.fail(f"more than {_MAX_BARS} bars in a row", token.column)
+        self.close_segment(frame, token.column)
+        frame.current = []
+        frame.bars.append(len(token.text))
+
+    def close_segment(self, frame: _Frame, column: int) -> None:
+        """The options since the last run of bars (maybe none) closed into a segment."""
+        done = self.finish(frame, column, allow_empty=not frame.current)
+        if done is not None:
             frame.current.append(done)
-        elif kind == "bars":
-            if frame.kind != "brace":
-                raise fail("'|' outside braces", token.column)
-            if len(token.text) > _MAX_BARS:
-                raise fail(f"more than {_MAX_BARS} bars in a row", token.column)
-            done = finish(frame, token.column, allow_empty=not frame.current)
-            if done is not None:
-                frame.current.append(done)
-            frame.segments.append(frame.current)
-            frame.current = []
-            frame.bars.append(len(token.text))
-        elif kind == "close":
-            want = "brace" if token.text == "}" else None
-            if frame.kind == "top" or (want == "brace") != (frame.kind == "brace"):
-                raise fail(f"unmatched {token.text!r}", token.column)
-            closed: CanonicalGame | _OptionSet
-            if frame.kind == "brace":
-                done = finish(frame, token.column, allow_empty=not frame.current)
-                if done is not None:
-                    frame.current.append(done)
-                frame.segments.append(frame.current)
-                if not frame.bars:
-                    if not frame.segments[0]:
-                        raise fail("'{}' is no value; write {|} for 0", token.column)
-                    closed = _OptionSet(frame.segments[0])
-                else:
-                    closed = _from_bars(frame.segments, frame.bars, text, frame.column)
-            else:
-                done = finish(frame, token.column, allow_empty=False)
-                assert done is not None
-                if frame.kind == "tiny":
-                    closed = tiny(done)
-                elif frame.kind == "miny":
-                    closed = miny(done)
-                else:
-                    closed = done
-            stack.pop()
-            take_term(stack[-1], closed, frame.column)
-    frame = stack[-1]
-    if frame.kind != "top":
-        raise fail("unclosed " + ("'{'" if frame.kind == "brace" else "'('"), frame.column)
-    done = finish(frame, len(text) + 1, allow_empty=False)
-    assert done is not None
-    return done
+        frame.segments.append(frame.current)
+
+    def close_context(self, frame: _Frame, token: _Token) -> None:
+        """'}' or ')': the innermost context's value, a term of the context around it."""
+        want = "brace" if token.text == "}" else None
+        if frame.kind == "top" or (want == "brace") != (frame.kind == "brace"):
+            raise self.fail(f"unmatched {token.text!r}", token.column)
+        closed: CanonicalGame | _OptionSet
+        if frame.kind == "brace":
+            closed = self.closed_braces(frame, token)
+        else:
+            closed = self.closed_parentheses(frame, token)
+        self.stack.pop()
+        self.take_term(self.stack[-1], closed, frame.column)
+
+    def closed_braces(self, frame: _Frame, token: _Token) -> CanonicalGame | _OptionSet:
+        """The value of {...}: a game split at its runs of bars, or (no bars) a list of
+        options for +-."""
+        self.close_segment(frame, token.column)
+        if not frame.bars:
+            if not frame.segments[0]:
+                raise self.fail("'{}' is no value; write {|} for 0", token.column)
+            return _OptionSet(frame.segments[0])
+        return _from_bars(frame.segments, frame.bars, self.text, frame.column)
+
+    def closed_parentheses(self, frame: _Frame, token: _Token) -> CanonicalGame:
+        """The value of (...), Tiny(...) or Miny(...)."""
+        done = self.finish(frame, token.column, allow_empty=False)
+        assert done is not None
+        if frame.kind == "tiny":
+            return tiny(done)
+        if frame.kind == "miny":
+            return miny(done)
+        return done
 
 
 def _from_bars(

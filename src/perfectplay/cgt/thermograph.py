@@ -228,34 +228,7 @@ def svg(g: CanonicalGame, title: str | None = None, width: int = 480, height: in
     and temperature written underneath.
     """
     th = thermograph(g)
-    top = max(th.temperature, Fraction(0)) + 1
-    corners = [p for p in th.left_wall.points] + [p for p in th.right_wall.points]
-    xs = [x for _, x in corners] + [th.left_wall(top), th.right_wall(top), th.mast]
-    x_high, x_low = max(xs), min(xs)
-    span = max(x_high - x_low, Fraction(1))
-    x_high += span / 8
-    x_low -= span / 8
-    t_low = MINUS_ONE
-    margin_left, margin_right, margin_top, margin_bottom = 40, 20, 40, 60
-    plot_w = width - margin_left - margin_right
-    plot_h = height - margin_top - margin_bottom
-
-    def px(x: Fraction) -> float:
-        # Larger values further left.
-        return margin_left + float((x_high - x) / (x_high - x_low)) * plot_w
-
-    def py(t: Fraction) -> float:
-        return margin_top + float((top - t) / (top - t_low)) * plot_h
-
-    def polyline(wall: PiecewiseLinear, colour: str) -> str:
-        pts = [(t, x) for t, x in wall.points if t <= top]
-        pts.append((top, wall(top)))
-        coords = " ".join(f"{px(x):.2f},{py(t):.2f}" for t, x in pts)
-        return (
-            f'<polyline points="{coords}" fill="none" stroke="{colour}" '
-            f'stroke-width="2.5" stroke-linejoin="round"/>'
-        )
-
+    canvas = _canvas_for(th, width, height)
     lines = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
@@ -266,21 +239,81 @@ def svg(g: CanonicalGame, title: str | None = None, width: int = 480, height: in
             f'<text x="{width / 2:.1f}" y="20" text-anchor="middle" font-size="14">'
             f"{_escape(title)}</text>"
         )
-    # Axes: the line t = 0 and the line t = -1.
+    lines += _axes(canvas)
+    lines += _value_ticks(canvas)
+    lines.append(_wall_line(canvas, th.left_wall, "#1f5fbf"))
+    lines.append(_wall_line(canvas, th.right_wall, "#c0392b"))
+    lines.append(_mast_line(canvas, th))
+    lines.append(
+        f'<text x="{width / 2:.1f}" y="{height - 16}" text-anchor="middle">'
+        f"mean {_fmt(th.mast)}, temperature {_fmt(th.temperature)}</text>"
+    )
+    lines.append("</svg>")
+    return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class _Canvas:
+    """The drawing's frame: values from x_low to x_high (growing to the left), temperatures
+    from -1 up to top, inside the margins."""
+
+    width: int
+    height: int
+    x_low: Fraction
+    x_high: Fraction
+    top: Fraction
+    margin_left: int = 40
+    margin_right: int = 20
+    margin_top: int = 40
+    margin_bottom: int = 60
+
+    def px(self, x: Fraction) -> float:
+        """Where value x is drawn across: larger values further left."""
+        plot_w = self.width - self.margin_left - self.margin_right
+        return self.margin_left + float((self.x_high - x) / (self.x_high - self.x_low)) * plot_w
+
+    def py(self, t: Fraction) -> float:
+        """Where temperature t is drawn down: higher temperatures further up."""
+        plot_h = self.height - self.margin_top - self.margin_bottom
+        return self.margin_top + float((self.top - t) / (self.top - MINUS_ONE)) * plot_h
+
+
+def _canvas_for(th: Thermograph, width: int, height: int) -> _Canvas:
+    """The frame that holds every corner of both walls and the mast, with an eighth of the
+    span to spare on either side and one degree above the temperature (or above 0)."""
+    top = max(th.temperature, Fraction(0)) + 1
+    corners = [p for p in th.left_wall.points] + [p for p in th.right_wall.points]
+    xs = [x for _, x in corners] + [th.left_wall(top), th.right_wall(top), th.mast]
+    x_high, x_low = max(xs), min(xs)
+    span = max(x_high - x_low, Fraction(1))
+    return _Canvas(width, height, x_low - span / 8, x_high + span / 8, top)
+
+
+def _axes(canvas: _Canvas) -> list[str]:
+    """The line t = 0 and the line t = -1 (dashed), each labelled."""
+    lines = []
     for t, dash in ((Fraction(0), ""), (MINUS_ONE, ' stroke-dasharray="4,3"')):
         lines.append(
-            f'<line x1="{margin_left}" y1="{py(t):.2f}" x2="{width - margin_right}" '
-            f'y2="{py(t):.2f}" stroke="#999"{dash}/>'
+            f'<line x1="{canvas.margin_left}" y1="{canvas.py(t):.2f}" '
+            f'x2="{canvas.width - canvas.margin_right}" '
+            f'y2="{canvas.py(t):.2f}" stroke="#999"{dash}/>'
         )
         lines.append(
-            f'<text x="{margin_left - 6}" y="{py(t) + 4:.2f}" text-anchor="end">t={_fmt(t)}</text>'
+            f'<text x="{canvas.margin_left - 6}" y="{canvas.py(t) + 4:.2f}" '
+            f'text-anchor="end">t={_fmt(t)}</text>'
         )
-    # Value ticks at the integers in range (a few at most).
-    first, last = int(x_low) - 1, int(x_high) + 1
+    return lines
+
+
+def _value_ticks(canvas: _Canvas) -> list[str]:
+    """Ticks on the line t = 0 at the integers in range (a few at most), labelled below."""
+    px, py = canvas.px, canvas.py
+    lines = []
+    first, last = int(canvas.x_low) - 1, int(canvas.x_high) + 1
     step = max(1, (last - first) // 8)
     for v in range(first, last + 1, step):
         value = Fraction(v)
-        if x_low <= value <= x_high:
+        if canvas.x_low <= value <= canvas.x_high:
             lines.append(
                 f'<line x1="{px(value):.2f}" y1="{py(Fraction(0)) - 3:.2f}" '
                 f'x2="{px(value):.2f}" y2="{py(Fraction(0)) + 3:.2f}" stroke="#999"/>'
@@ -289,19 +322,28 @@ def svg(g: CanonicalGame, title: str | None = None, width: int = 480, height: in
                 f'<text x="{px(value):.2f}" y="{py(MINUS_ONE) + 16:.2f}" '
                 f'text-anchor="middle" fill="#666">{v}</text>'
             )
-    lines.append(polyline(th.left_wall, "#1f5fbf"))
-    lines.append(polyline(th.right_wall, "#c0392b"))
+    return lines
+
+
+def _wall_line(canvas: _Canvas, wall: PiecewiseLinear, colour: str) -> str:
+    """A wall as a polyline through its corners, up to the top of the drawing."""
+    pts = [(t, x) for t, x in wall.points if t <= canvas.top]
+    pts.append((canvas.top, wall(canvas.top)))
+    coords = " ".join(f"{canvas.px(x):.2f},{canvas.py(t):.2f}" for t, x in pts)
+    return (
+        f'<polyline points="{coords}" fill="none" stroke="{colour}" '
+        f'stroke-width="2.5" stroke-linejoin="round"/>'
+    )
+
+
+def _mast_line(canvas: _Canvas, th: Thermograph) -> str:
+    """The mast: the vertical line at the mean, from the temperature to the top."""
     mast_t = max(th.temperature, MINUS_ONE)
-    lines.append(
-        f'<line x1="{px(th.mast):.2f}" y1="{py(mast_t):.2f}" x2="{px(th.mast):.2f}" '
-        f'y2="{py(top):.2f}" stroke="black" stroke-width="2.5"/>'
+    return (
+        f'<line x1="{canvas.px(th.mast):.2f}" y1="{canvas.py(mast_t):.2f}" '
+        f'x2="{canvas.px(th.mast):.2f}" y2="{canvas.py(canvas.top):.2f}" '
+        f'stroke="black" stroke-width="2.5"/>'
     )
-    lines.append(
-        f'<text x="{width / 2:.1f}" y="{height - 16}" text-anchor="middle">'
-        f"mean {_fmt(th.mast)}, temperature {_fmt(th.temperature)}</text>"
-    )
-    lines.append("</svg>")
-    return "\n".join(lines) + "\n"
 
 
 def _escape(text: str) -> str:

@@ -101,45 +101,100 @@ def analyze_command(
     if position is not None and moves is not None:
         raise UsageProblem("give --position or --moves, not both")
     if cgt:
-        from .cgt_command import partizan_report, print_partizan_report
-
-        start = rules.read_position(position) if position is not None else rules.initial()
-        state, history = start_position(rules, start, moves)
-        report = partizan_report(rules, state, max_states)
-        report["moves_played"] = history
-        if as_json:
-            emit_json(report)
-        else:
-            print_partizan_report(report)
+        _analyze_combinatorial(rules, position, moves, max_states, as_json)
         return
-    from ..book import shipped_book
-    from .search_analysis import analyze_by_search, too_large_to_solve
+    from .search_analysis import too_large_to_solve
 
     searched = method == "search" or (method == "auto" and too_large_to_solve(rules))
     if searched or (db is not None and read_header(db).book is not None):
-        # Compiled search: exact scores at one position, no strong solve (7 x 6 Connect Four);
-        # an opening book ('perfectplay book', given with --db or shipped for 7 x 6) answers
-        # the positions it holds, the search those beyond its plies.
-        start = rules.read_position(position) if position is not None else rules.initial()
-        state, history = start_position(rules, start, moves)
-        db = db if db is not None else shipped_book(rules)  # 7x6: the book in the package
-        if db is None:
-            analyze_by_search(rules, state, history, as_json)
-        else:
-            with open_tablebase(db, rules) as book:
-                analyze_by_search(rules, state, history, as_json, book)
+        _analyze_searched(rules, position, moves, db, as_json)
         return
     if db is not None:
         no_solve_options(method, max_states, memory)
-        with open_tablebase(db, rules) as base:
-            state, history = start_position(rules, base.initial, moves)
-            if position is not None:
-                state = rules.read_position(position)
-            held(base, state, db, position)
-            _show(base, state, history, as_json, stats, quiet)
+        _analyze_from_tablebase(rules, position, moves, db, as_json, stats, quiet)
         return
     if from_position and position is None:
         raise UsageProblem("--from-position goes with --position")
+    _analyze_solved(
+        rules, position, moves, from_position, method, max_states, memory, quiet, as_json, stats
+    )
+
+
+def _analyze_combinatorial(
+    rules: Rules[Any, Any],
+    position: str | None,
+    moves: str | None,
+    max_states: int | None,
+    as_json: bool,
+) -> None:
+    """The --cgt report: the position's parts, each part's value and their sum."""
+    from .cgt_command import partizan_report, print_partizan_report
+
+    start = rules.read_position(position) if position is not None else rules.initial()
+    state, history = start_position(rules, start, moves)
+    report = partizan_report(rules, state, max_states)
+    report["moves_played"] = history
+    if as_json:
+        emit_json(report)
+    else:
+        print_partizan_report(report)
+
+
+def _analyze_searched(
+    rules: Rules[Any, Any],
+    position: str | None,
+    moves: str | None,
+    db: Path | None,
+    as_json: bool,
+) -> None:
+    """The position answered by compiled search, from an opening book where one holds it."""
+    from ..book import shipped_book
+    from .search_analysis import analyze_by_search
+
+    # Compiled search: exact scores at one position, no strong solve (7 x 6 Connect Four);
+    # an opening book ('perfectplay book', given with --db or shipped for 7 x 6) answers
+    # the positions it holds, the search those beyond its plies.
+    start = rules.read_position(position) if position is not None else rules.initial()
+    state, history = start_position(rules, start, moves)
+    db = db if db is not None else shipped_book(rules)  # 7x6: the book in the package
+    if db is None:
+        analyze_by_search(rules, state, history, as_json)
+    else:
+        with open_tablebase(db, rules) as book:
+            analyze_by_search(rules, state, history, as_json, book)
+
+
+def _analyze_from_tablebase(
+    rules: Rules[Any, Any],
+    position: str | None,
+    moves: str | None,
+    db: Path,
+    as_json: bool,
+    stats: bool,
+    quiet: bool,
+) -> None:
+    """The position answered from the tablebase in ``db``, without solving."""
+    with open_tablebase(db, rules) as base:
+        state, history = start_position(rules, base.initial, moves)
+        if position is not None:
+            state = rules.read_position(position)
+        held(base, state, db, position)
+        _show(base, state, history, as_json, stats, quiet)
+
+
+def _analyze_solved(
+    rules: Rules[Any, Any],
+    position: str | None,
+    moves: str | None,
+    from_position: bool,
+    method: str,
+    max_states: int | None,
+    memory: int | None,
+    quiet: bool,
+    as_json: bool,
+    stats: bool,
+) -> None:
+    """The position answered by solving the game, from the start or from the position."""
     if position is not None and from_position:
         # Solve from the position itself: it need not be reachable from the start.
         rules = rules.starting_at(rules.read_position(position))

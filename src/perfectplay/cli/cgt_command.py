@@ -90,41 +90,83 @@ def cgt_command(
 
       perfectplay cgt pawns --position o...x/oo..x --outcome
     """
-    from ..cgt import PartizanRules, Solver, parse
-    from ..errors import CycleError
-
     if expr is not None:
-        if game is not None or params or position is not None:
-            raise UsageProblem("give a GAME or --expr, not both")
-        if outcome_only or misere:
-            raise UsageProblem("--outcome and --misere need a GAME, not --expr")
-        g = parse(expr)
-        report: dict[str, Any] = {"expression": expr}
+        g, report = _value_of_expression(expr, game, params, position, outcome_only, misere)
     else:
         if game is None:
             raise UsageProblem("give a GAME (domineering, toads, clobber, file.py:Class) or --expr")
-        instance = _build(game, list(params))
-        state = _start(instance, position)
-        hooks = PartizanRules.of(instance)
-        report = {"game": hooks.name, "position": hooks.describe(state)}
-        if outcome_only or misere:
-            _print_outcome(instance, state, report, misere, max_positions, as_json)
+        valued = _value_of_position(
+            game, params, position, max_positions, outcome_only, misere, as_json
+        )
+        if valued is None:
             return
-        try:
-            g = Solver(instance, max_positions).value(state)
-        except CycleError:
-            report["loopy"] = True
-            _print_outcome(instance, state, report, misere, max_positions, as_json)
-            return
+        g, report = valued
     report.update(_describe(g))
     if thermograph_file is not None:
         _write_thermograph(g, thermograph_file, report)
     if as_json:
-        report["canonical"], report["canonical_table"] = _canonical_json(g)
-        if report["canonical_table"] is None:
-            del report["canonical_table"]
-        emit_json(report)
-        return
+        _emit_value_json(g, report)
+    else:
+        _print_value(report, thermograph_file)
+
+
+def _value_of_expression(
+    expr: str,
+    game: str | None,
+    params: tuple[str, ...],
+    position: str | None,
+    outcome_only: bool,
+    misere: bool,
+) -> tuple[Any, dict[str, Any]]:
+    """The value of --expr and the report that names it; a GAME or --outcome refused."""
+    from ..cgt import parse
+
+    if game is not None or params or position is not None:
+        raise UsageProblem("give a GAME or --expr, not both")
+    if outcome_only or misere:
+        raise UsageProblem("--outcome and --misere need a GAME, not --expr")
+    return parse(expr), {"expression": expr}
+
+
+def _value_of_position(
+    game: str,
+    params: tuple[str, ...],
+    position: str | None,
+    max_positions: int | None,
+    outcome_only: bool,
+    misere: bool,
+    as_json: bool,
+) -> tuple[Any, dict[str, Any]] | None:
+    """The value of the game's position and the report that names it; None once the
+    outcome class is printed instead (asked for, or the game is loopy)."""
+    from ..cgt import PartizanRules, Solver
+    from ..errors import CycleError
+
+    instance = _build(game, list(params))
+    state = _start(instance, position)
+    hooks = PartizanRules.of(instance)
+    report: dict[str, Any] = {"game": hooks.name, "position": hooks.describe(state)}
+    if outcome_only or misere:
+        _print_outcome(instance, state, report, misere, max_positions, as_json)
+        return None
+    try:
+        return Solver(instance, max_positions).value(state), report
+    except CycleError:
+        report["loopy"] = True
+        _print_outcome(instance, state, report, misere, max_positions, as_json)
+        return None
+
+
+def _emit_value_json(g: Any, report: dict[str, Any]) -> None:
+    """The report as JSON, with the canonical form nested or, past the limits, as a table."""
+    report["canonical"], report["canonical_table"] = _canonical_json(g)
+    if report["canonical_table"] is None:
+        del report["canonical_table"]
+    emit_json(report)
+
+
+def _print_value(report: dict[str, Any], thermograph_file: Path | None) -> None:
+    """The report as rows of text: what was valued, its value, outcome, mean and stops."""
     rows: list[tuple[str, str]] = [
         (key, str(report[key])) for key in ("game", "position", "expression") if key in report
     ]

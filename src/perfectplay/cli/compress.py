@@ -9,7 +9,7 @@ import click
 
 from ..errors import UsageProblem
 from ..tablebase.blocks import compress
-from ..tablebase.header import HEADER, read_header, write_header
+from ..tablebase.header import HEADER, Header, read_header, write_header
 from .common import emit_json, json_option, print_rows
 from .progress import working
 from .tablebases import files_bytes
@@ -38,6 +38,17 @@ def compress_command(directory: Path, target: Path, level: int, quiet: bool, as_
     with working(f"compressing {directory}", quiet=quiet):
         compressed = compress(directory, target, header, level=level)
         write_header(target, compressed)  # last: a directory with a header is whole
+    report = _sizes_report(directory, target, level, header, compressed)
+    if as_json:
+        emit_json(report)
+        return
+    _print_sizes(report, header, directory, target)
+
+
+def _sizes_report(
+    directory: Path, target: Path, level: int, header: Header, compressed: Header
+) -> dict[str, Any]:
+    """The bytes of the tablebase before and after, all files and the tiers' and codes'."""
     assert compressed.compressed is not None
     after_names = [
         name for t in compressed.compressed["tiers"] for name in (t["file"], t["index_file"])
@@ -49,7 +60,7 @@ def compress_command(directory: Path, target: Path, level: int, quiet: bool, as_
     if header.codes is not None and compressed.codes is not None:  # an engine's ranking
         codes_before = files_bytes(directory, [t["file"] for t in header.codes["tiers"]])
         codes_after = files_bytes(target, [t["file"] for t in compressed.codes["tiers"]])
-    report: dict[str, Any] = {
+    return {
         "source": str(directory),
         "target": str(target),
         "level": level,
@@ -62,10 +73,14 @@ def compress_command(directory: Path, target: Path, level: int, quiet: bool, as_
         "code_bytes_before": codes_before,
         "code_bytes_after": codes_after,
     }
-    if as_json:
-        emit_json(report)
-        return
-    bits = report["bits_per_position"]
+
+
+def _print_sizes(report: dict[str, Any], header: Header, directory: Path, target: Path) -> None:
+    """The report as rows of text, the scores' file (copied as it is) included."""
+    level = report["level"]
+    before, after = report["tier_bytes_before"], report["tier_bytes_after"]
+    codes_before, codes_after = report["code_bytes_before"], report["code_bytes_after"]
+    positions, bits = report["positions"], report["bits_per_position"]
     print_rows(
         [
             ("tablebase", f"{directory} -> {target} (zstd level {level})"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.table import Table
@@ -12,6 +12,9 @@ from .common import emit_json, full_solve, game_options, json_option, out, print
 from .loader import build_game
 from .present import counted
 from .progress import progress_reporter
+
+if TYPE_CHECKING:
+    from ..openspiel.grade import Grade
 
 SHOWN_BLUNDERS = 10
 """Blunders listed in the text report (--json has them all)."""
@@ -80,6 +83,13 @@ def grade_command(
     if as_json:
         emit_json(result.as_json())
         return
+    _print_summary(result)
+    _print_by_ply(result)
+    _print_blunders(result)
+
+
+def _print_summary(result: Grade) -> None:
+    """The grade in rows: the games, the decisions kept and best, blunders, results."""
     print_rows(
         [
             ("game", result.game),
@@ -94,6 +104,10 @@ def grade_command(
             ("as second", _results(result.results["second"], result.perfect_results["second"])),
         ]
     )
+
+
+def _print_by_ply(result: Grade) -> None:
+    """The table of the agent's decisions, ply by ply."""
     table = Table(title="the agent's decisions by ply")
     for name in ("ply", "decisions", "value kept", "best move", "blunders", "wasted"):
         table.add_column(name, justify="right")
@@ -108,6 +122,10 @@ def grade_command(
         )
     out.print()
     out.print(table)
+
+
+def _print_blunders(result: Grade) -> None:
+    """The first SHOWN_BLUNDERS blunders, each with its position."""
     if result.blunders:
         out.print(f"\nblunders (first {min(SHOWN_BLUNDERS, len(result.blunders))}):")
         for blunder in result.blunders[:SHOWN_BLUNDERS]:

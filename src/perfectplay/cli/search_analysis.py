@@ -66,6 +66,22 @@ def analyze_by_search(
     the moves leading into the book (if any) are read from it, the others searched."""
     started = time.perf_counter()
     search = CompiledSearch(compiled_rules_of(rules))
+    moves, from_book = _scored_moves(rules, state, search, book)
+    # Negamax: the position's score is its best move's; only a finished game needs a search.
+    score = moves[0][1] if moves else search.score(search.rules.encode(state))
+    seconds = time.perf_counter() - started
+    report = _search_report(rules, state, history, search, moves, from_book, score, seconds)
+    if as_json:
+        emit_json(report)
+        return
+    _print_search_report(report, rules, search, moves, seconds)
+
+
+def _scored_moves(
+    rules: Rules[Any, Any], state: Any, search: CompiledSearch, book: Answers[Any, Any] | None
+) -> tuple[list[tuple[Any, int]], list[Any]]:
+    """Each move of ``state`` with its score, best first, and the moves the book answered;
+    the others searched (Ctrl-C stops the search at once)."""
     encode = search.rules.encode
     moves: list[tuple[Any, int]] = []
     from_book: list[Any] = []
@@ -80,9 +96,22 @@ def analyze_by_search(
 
     _interruptible(work, rules.name, search)
     moves.sort(key=lambda entry: -entry[1])
-    # Negamax: the position's score is its best move's; only a finished game needs a search.
-    score = moves[0][1] if moves else search.score(encode(state))
-    seconds = time.perf_counter() - started
+    return moves, from_book
+
+
+def _search_report(
+    rules: Rules[Any, Any],
+    state: Any,
+    history: list[str],
+    search: CompiledSearch,
+    moves: list[tuple[Any, int]],
+    from_book: list[Any],
+    score: int,
+    seconds: float,
+) -> dict[str, Any]:
+    """The report on the position: the same fields as every analyze report (value,
+    remoteness, moves...), and the search's own: its scores, what the book answered, its nodes."""
+    encode = search.rules.encode
     best = [rules.format_move(m) for m, s in moves if s == score]
     plies = getattr(search.rules, "plies", None)
 
@@ -90,9 +119,7 @@ def analyze_by_search(
         return None if plies is None else int(plies(words, s))
 
     here = encode(state)
-    # The same fields as every analyze report (value, remoteness, moves...), and the
-    # search's own: its scores, what the book answered, its nodes.
-    report: dict[str, Any] = {
+    return {
         "game": rules.name,
         "method": "compiled search",
         "moves_played": history,
@@ -118,24 +145,32 @@ def analyze_by_search(
         "nodes": search.nodes,
         "seconds": round(seconds, 3),
     }
-    if as_json:
-        emit_json(report)
-        return
+
+
+def _print_search_report(
+    report: dict[str, Any],
+    rules: Rules[Any, Any],
+    search: CompiledSearch,
+    moves: list[tuple[Any, int]],
+    seconds: float,
+) -> None:
+    """The report as text: the position, the score in words, and the table of moves."""
     out.print(report["position"], markup=False)
     out.print()
     print_rows(
         [
             ("game", rules.name),
             ("method", "compiled search"),
-            ("moves played", " ".join(history) or "-"),
-            ("score", _meaning(score, search.rules.max_score)),
+            ("moves played", " ".join(report["moves_played"]) or "-"),
+            ("score", _meaning(report["score"], search.rules.max_score)),
             ("nodes", f"{search.nodes:,} in {seconds:.2f} s"),
-            *([("from the book", " ".join(report["from_book"]))] if from_book else []),
+            *([("from the book", " ".join(report["from_book"]))] if report["from_book"] else []),
         ]
     )
     if not moves:
         out.print("\nthe game is over: no moves")
         return
+    best = report["best_moves"]
     table = Table(title="moves, best first")
     table.add_column("move")
     table.add_column("score", justify="right")

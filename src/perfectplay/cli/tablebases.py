@@ -54,6 +54,26 @@ def build_into(
     saved; a finished one of this game is reused."""
     if directory.exists() and not directory.is_dir():
         raise UsageProblem(f"--save {directory}: that is a file, not a directory")
+    reused = _reuse_or_repair(rules, directory)
+    if reused is not None:
+        return reused
+    _check_free(directory)
+    trust_speed_hooks(rules)
+    on_dask = workers is not None or scheduler is not None
+    tiered = _saved_by_tiers(rules, method, max_states, on_dask)
+    slots = _check_disk(rules, directory, quiet) if tiered else None
+    with _cleared_on_failure(directory, rules.name):
+        if on_dask:
+            return _build_on_dask(rules, directory, workers, scheduler, quiet)
+        if tiered:
+            return _build_by_tiers(rules, directory, slots, memory, quiet)
+        solution = explored_solve(rules, method, max_states, quiet, memory)
+        return Built(solution.save(directory), solution.stats.seconds, solution.method, False)
+
+
+def _reuse_or_repair(rules: Rules[Any, Any], directory: Path) -> Built | None:
+    """A finished tablebase of this game in ``directory``, reused; None when there is none
+    or it is damaged, the damaged tiers then made ready to be solved again."""
     found = existing(directory, identity_of(rules))
     if found is not None:
         damaged = damaged_tiers(directory, found)
@@ -68,10 +88,16 @@ def build_into(
             reopen_damaged(directory, found, damaged, rules.tiers.ranked_by_engine)
         else:  # explored in memory: saved again whole
             (directory / "header.json").unlink()
-    _check_free(directory)
-    trust_speed_hooks(rules)
+    return None
+
+
+def _saved_by_tiers(
+    rules: Rules[Any, Any], method: str, max_states: int | None, on_dask: bool
+) -> bool:
+    """Whether the game is saved tier by tier on disk; the options that do not apply to how
+    it is saved refused."""
     scored = not ends_in_outcomes(rules)
-    if scored and (workers is not None or scheduler is not None):
+    if scored and on_dask:
         raise UsageProblem(
             f"{rules.name} is scored: it is saved explored in one process, not on Dask"
         )
@@ -81,38 +107,50 @@ def build_into(
             f"{rules.name} is solved tier by tier on disk with --save; "
             "--method and --max-states do not apply (--memory does)"
         )
-    if (workers is not None or scheduler is not None) and rules.tiers is None:
+    if on_dask and rules.tiers is None:
         raise UsageProblem(
             f"--workers and --scheduler solve tier by tier; {rules.name} has no tiers"
         )
-    slots = _check_disk(rules, directory, quiet) if tiered else None
-    with _cleared_on_failure(directory, rules.name):
-        if workers is not None or scheduler is not None:
-            from ..tiers.on_dask import build_on_dask
+    return tiered
 
-            with dask_progress(quiet=quiet) as told:
-                header, seconds = build_on_dask(
-                    rules,
-                    directory,
-                    workers=workers,
-                    scheduler=scheduler,
-                    report=told,
-                    announce=None if quiet else _announce,
-                )
-            return Built(header, seconds, "tiers on Dask", reused=False)
-        if tiered:
-            fresh = not directory.is_dir() or not any(directory.iterdir())
-            if slots is None and fresh:  # ranked by the engine: its size comes from a last solve
-                announce_last_solve(rules, "tiers", quiet)
-            with tier_progress(quiet=quiet) as report:
-                header, seconds = build_tablebase(rules, directory, progress=report, memory=memory)
-            if fresh and slots is not None:  # a whole build: its rate says what to expect
-                remember_rate(rules, slots / max(seconds, 1e-9))
-            elif fresh:
-                remember_solve(rules, "tiers", header.counts()["positions"], seconds)
-            return Built(header, seconds, "tiers", reused=False)
-        solution = explored_solve(rules, method, max_states, quiet, memory)
-        return Built(solution.save(directory), solution.stats.seconds, solution.method, False)
+
+def _build_on_dask(
+    rules: Rules[Any, Any],
+    directory: Path,
+    workers: int | None,
+    scheduler: str | None,
+    quiet: bool,
+) -> Built:
+    """The tablebase solved tier by tier on Dask (local workers or a scheduler's)."""
+    from ..tiers.on_dask import build_on_dask
+
+    with dask_progress(quiet=quiet) as told:
+        header, seconds = build_on_dask(
+            rules,
+            directory,
+            workers=workers,
+            scheduler=scheduler,
+            report=told,
+            announce=None if quiet else _announce,
+        )
+    return Built(header, seconds, "tiers on Dask", reused=False)
+
+
+def _build_by_tiers(
+    rules: Rules[Any, Any], directory: Path, slots: int | None, memory: int | None, quiet: bool
+) -> Built:
+    """The tablebase solved tier by tier on disk in this process; a whole build's rate (or
+    size and time) remembered to say what to expect next time."""
+    fresh = not directory.is_dir() or not any(directory.iterdir())
+    if slots is None and fresh:  # ranked by the engine: its size comes from a last solve
+        announce_last_solve(rules, "tiers", quiet)
+    with tier_progress(quiet=quiet) as report:
+        header, seconds = build_tablebase(rules, directory, progress=report, memory=memory)
+    if fresh and slots is not None:  # a whole build: its rate says what to expect
+        remember_rate(rules, slots / max(seconds, 1e-9))
+    elif fresh:
+        remember_solve(rules, "tiers", header.counts()["positions"], seconds)
+    return Built(header, seconds, "tiers", reused=False)
 
 
 def _announce(line: str) -> None:

@@ -223,16 +223,36 @@ def register(
     it as registered the first time.
     """
     rules = game if isinstance(game, Rules) else Rules(game)
+    short, registered = _name_for(rules, name)
+    if registered:
+        return pyspiel.load_game(short)
+    adapter = _adapter_for(rules, actions, max_game_length)
+    _register_class(short, _game_type(short, rules), _game_info(adapter), adapter)
+    _REGISTERED[short] = adapter
+    return pyspiel.load_game(short)
+
+
+def _name_for(rules: Rules[Any, Any], name: str | None) -> tuple[str, bool]:
+    """The short name to register the game under, and whether this very game holds it
+    already; a default name taken by another game is numbered, a name given is refused."""
     short = name or _short_name(rules.name)
     for suffix in range(2, 1 << 20):
         taken = _REGISTERED.get(short)
         if taken is None:
             break
         if taken.rules.game is rules.game:
-            return pyspiel.load_game(short)
+            return short, True
         if name is not None:
             raise GameError(f"OpenSpiel already has a game named {name!r}; choose another name")
         short = f"{_short_name(rules.name)}_{suffix}"
+    return short, False
+
+
+def _adapter_for(
+    rules: Rules[Any, Any], actions: Iterable[Any] | None, max_game_length: int | None
+) -> _Adapter:
+    """The game explored once: its action table (or the ``actions`` given), its longest
+    game and its utility bounds."""
     graph = explore(rules)
     texts = (
         _action_table(rules, graph)
@@ -244,28 +264,40 @@ def register(
         longest = max_game_length or DEFAULT_CYCLIC_LENGTH
     elif max_game_length is not None:
         longest = max(longest, max_game_length)
-    scored = graph.kind == "scored"
-    bound = infinity = 1.0
-    if scored:
-        assert graph.score is not None
-        finite = graph.score[np.isfinite(graph.score)]
-        infinity = float(np.abs(finite).max(initial=0.0)) + 1.0
-        bound = infinity
-        if graph.reward is not None and graph.reward.size:
-            bound += longest * float(np.abs(graph.reward).max())
+    bound, infinity = _utility_bounds(graph, longest)
     root = rules.initial_state()
-    adapter = _Adapter(
+    return _Adapter(
         rules=rules,
         texts=texts,
         ids={text: i for i, text in enumerate(texts)},
-        scored=scored,
+        scored=graph.kind == "scored",
         bound=bound,
         infinity=infinity,
         max_length=max(longest, 1),
         cyclic=cyclic,
         first_label=None if rules.to_move is None else rules.to_move(root),
     )
-    game_type = pyspiel.GameType(
+
+
+def _utility_bounds(graph: StateGraph, longest: int) -> tuple[float, float]:
+    """The largest total a player can get and what an infinite score becomes: 1 and 1 for
+    a game of outcomes; for a scored game one beyond its largest finite score, the bound
+    adding the largest reward at every ply of the longest game."""
+    bound = infinity = 1.0
+    if graph.kind == "scored":
+        assert graph.score is not None
+        finite = graph.score[np.isfinite(graph.score)]
+        infinity = float(np.abs(finite).max(initial=0.0)) + 1.0
+        bound = infinity
+        if graph.reward is not None and graph.reward.size:
+            bound += longest * float(np.abs(graph.reward).max())
+    return bound, infinity
+
+
+def _game_type(short: str, rules: Rules[Any, Any]) -> Any:
+    """OpenSpiel's description of the game: two players, sequential, deterministic,
+    perfect information, zero-sum, rewarded at the end."""
+    return pyspiel.GameType(
         short_name=short,
         long_name=f"perfectplay {rules.name}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
@@ -281,15 +313,24 @@ def register(
         provides_observation_tensor=False,
         parameter_specification={},
     )
-    game_info = pyspiel.GameInfo(
-        num_distinct_actions=max(len(texts), 1),
+
+
+def _game_info(adapter: _Adapter) -> Any:
+    """OpenSpiel's sizes of the game: its actions, utility bounds and longest game."""
+    return pyspiel.GameInfo(
+        num_distinct_actions=max(len(adapter.texts), 1),
         max_chance_outcomes=0,
         num_players=2,
-        min_utility=-bound,
-        max_utility=bound,
+        min_utility=-adapter.bound,
+        max_utility=adapter.bound,
         utility_sum=0.0,
         max_game_length=adapter.max_length,
     )
+
+
+def _register_class(short: str, game_type: Any, game_info: Any, adapter: _Adapter) -> None:
+    """Register with OpenSpiel a pyspiel.Game class whose states are the game's."""
+    rules = adapter.rules
 
     class PerfectplayGame(pyspiel.Game):  # type: ignore[misc]
         """A perfectplay game as OpenSpiel sees it."""
@@ -303,5 +344,3 @@ def register(
 
     PerfectplayGame.__name__ = PerfectplayGame.__qualname__ = f"Registered_{short}"
     pyspiel.register_game(game_type, PerfectplayGame)
-    _REGISTERED[short] = adapter
-    return pyspiel.load_game(short)

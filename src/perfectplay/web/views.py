@@ -27,7 +27,7 @@ from typing import Any
 from ..answers import Answers
 from ..errors import GameError, PerfectplayError, UnexploredStateError
 from ..rules import Rules
-from ..values import Value
+from ..values import GameValue, Value
 from .drawing import draw
 
 
@@ -73,6 +73,33 @@ def position_view(
     """The JSON of the position after ``moves`` (see the module docstring)."""
     path = replay(rules, answers.initial, moves)
     state = path[-1][0]
+    history, taken = _history(rules, answers, path)
+    value, remoteness = answers.value(state), answers.remoteness(state)
+    listed = _listed_moves(rules, answers, state, value, remoteness)
+    return {
+        "game": rules.name,
+        "played": [move for _, move, _ in path[1:]],
+        "last": path[-1][1] or None,
+        "taken": None if taken is None else {k: shown(v) for k, v in taken.items()},
+        "text": rules.show(state),
+        "svg": draw(rules, state, path[-1][2]),
+        "to_move": None if rules.to_move is None else str(rules.to_move(state)),
+        "mover": history[-1]["mover"],
+        "value": shown(value),
+        "remoteness": remoteness,
+        "grundy": answers.grundy(state) if answers.has_grundy else None,
+        "over": not listed,
+        "moves": listed,
+        "best": [m["move"] for m in listed if m["best"]],
+        "history": history,
+    }
+
+
+def _history(
+    rules: Rules[Any, Any], answers: Answers[Any, Any], path: list[tuple[Any, str, Any]]
+) -> tuple[list[dict[str, Any]], dict[str, float] | None]:
+    """Each position of the path with its value, for its mover and for the first player;
+    and what each player has taken so far in a game with rewards (else None)."""
     history = []
     first_mover_flipped = False
     previous = path[0][0]
@@ -97,7 +124,18 @@ def position_view(
                 "mover": "second" if first_mover_flipped else "first",
             }
         )
-    value, remoteness = answers.value(state), answers.remoteness(state)
+    return history, taken
+
+
+def _listed_moves(
+    rules: Rules[Any, Any],
+    answers: Answers[Any, Any],
+    state: Any,
+    value: GameValue,
+    remoteness: int | None,
+) -> list[dict[str, Any]]:
+    """Every move of ``state``, best first: its value, remoteness, delta (its remoteness
+    minus the position's where it keeps the position's value) and whether it is best."""
     ranked = answers.move_values(state)
     legal = [rules.format_move(mv.move) for mv in ranked]
     best = {rules.format_move(m) for m in answers.best_moves(state)} if ranked else set()
@@ -115,20 +153,4 @@ def position_view(
                 "best": text in best,
             }
         )
-    return {
-        "game": rules.name,
-        "played": [move for _, move, _ in path[1:]],
-        "last": path[-1][1] or None,
-        "taken": None if taken is None else {k: shown(v) for k, v in taken.items()},
-        "text": rules.show(state),
-        "svg": draw(rules, state, path[-1][2]),
-        "to_move": None if rules.to_move is None else str(rules.to_move(state)),
-        "mover": history[-1]["mover"],
-        "value": shown(value),
-        "remoteness": remoteness,
-        "grundy": answers.grundy(state) if answers.has_grundy else None,
-        "over": not ranked,
-        "moves": listed,
-        "best": [m["move"] for m in listed if m["best"]],
-        "history": history,
-    }
+    return listed
