@@ -30,7 +30,15 @@ LAYERS = [
     ("protocol", "drawing"),
     ("cgt",),
     ("rules", "terminals", "identity"),
-    ("spaces", "compiled_games", "tiers.files", "tiers.graph", "tiers.ranking"),
+    (
+        "spaces",
+        "compiled_games",
+        "tiers.files",
+        "tiers.graph",
+        "tiers.code_sets",
+        "tiers.ranking",
+        "tiers.discovery",
+    ),
     (
         "solvers",
         "tiers.solve",

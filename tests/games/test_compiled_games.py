@@ -60,7 +60,7 @@ from perfectplay import (
 )
 from perfectplay.compiled_games import ONGOING, CompiledGame, form
 from perfectplay.games import ConnectFour
-from perfectplay.tiers.ranking import CODES_PER_BUCKET, CodeSet
+from perfectplay.tiers.code_sets import CODES_PER_BUCKET, CodeSet
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "connect_four.py"
 SEEDS = range(30)

@@ -18,7 +18,7 @@ from perfectplay.compiled_games import ONGOING, CompiledGame
 from perfectplay.selftest import check_game
 from perfectplay.tablebase.blocks import compress
 from perfectplay.tablebase.header import read_header
-from perfectplay.tiers import ranking
+from perfectplay.tiers import code_sets, discovery
 from perfectplay.tiers.packed_codes import pack, unpack
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -56,11 +56,11 @@ def test_pending_codes_merged_in_slots_and_ranges_are_the_sorted_union(
     held as sent), scattered into buckets laid out by the first codes a tier gets (later
     codes far outside them included), then popped and sorted in ranges of buckets on every core:
     exactly numpy's unique of what was sent, lowest tier first."""
-    monkeypatch.setattr(ranking, "PARALLEL_UNION", 64)  # ranges even on small pieces
-    monkeypatch.setattr(ranking, "THREADS", 2)
-    monkeypatch.setattr(ranking, "BUCKET_BITS", 2 + seed % 3 * 4)  # 4, 64 or 1024 buckets
+    monkeypatch.setattr(discovery, "PARALLEL_UNION", 64)  # ranges even on small pieces
+    monkeypatch.setattr(discovery, "THREADS", 2)
+    monkeypatch.setattr(discovery, "BUCKET_BITS", 2 + seed % 3 * 4)  # 4, 64 or 1024 buckets
     rng = np.random.default_rng(seed)
-    pending = ranking._Pending(3)
+    pending = discovery._Pending(3)
     sent: dict[int, list[Any]] = {}
     for _ in range(int(rng.integers(1, 40))):
         tier = int(rng.integers(0, 4))
@@ -81,10 +81,10 @@ def test_pending_codes_merged_in_slots_and_ranges_are_the_sorted_union(
 
 def test_a_large_tier_is_sorted_in_several_ranges_of_buckets(monkeypatch: Any) -> None:
     """Codes spread over their range are cut into several parts, each sorted on a core."""
-    monkeypatch.setattr(ranking, "PARALLEL_UNION", 64)
-    monkeypatch.setattr(ranking, "THREADS", 2)
+    monkeypatch.setattr(discovery, "PARALLEL_UNION", 64)
+    monkeypatch.setattr(discovery, "THREADS", 2)
     rng = np.random.default_rng(0)
-    pending = ranking._Pending(3)
+    pending = discovery._Pending(3)
     sent = [rng.integers(0, 1 << 40, size=5000) for _ in range(4)]
     pending.lay_out([(1, sent[0])])
     for piece in sent:
@@ -381,6 +381,6 @@ def test_ranking_in_order_finds_what_a_binary_search_finds(seed: int, mode: str)
     assert np.array_equal(out, expected)
     game = load("connect_four").ConnectFour(width=4, height=3)
     loops = game.engine_loops(mode == "compiled")
-    for size in (ranking.IN_ORDER_FROM - 1, ranking.IN_ORDER_FROM, queries.size):
+    for size in (code_sets.IN_ORDER_FROM - 1, code_sets.IN_ORDER_FROM, queries.size):
         part = queries[:size]
-        assert np.array_equal(ranking.CodeSet.of(codes).rank(loops, part), expected[:size])
+        assert np.array_equal(code_sets.CodeSet.of(codes).rank(loops, part), expected[:size])

@@ -26,7 +26,7 @@ Everything else a game may define (``show``, ``format_move``, ``parse_move``,
 The class then speaks every protocol perfectplay reads, derived from the rules: the plain
 methods (``initial``, ``moves``, ``play``, ``outcome``, and ``key``, ``to_move``,
 ``reward`` when written), the batch protocol, and, with a ``tier`` function, the tier
-protocol with a ranking the engine finds by itself (``tiers.ranking``). The rule functions are
+protocol with a ranking the engine finds by itself (``tiers.discovery``). The rule functions are
 moved out of the class into ``rule_functions`` when it is defined, so that ``game.moves``
 is the plain method; ``engine_loops(compiled=...)`` gives the engine's loops over them.
 """
@@ -48,15 +48,9 @@ from ..memory import MemoryWatch
 from ..progress import ProgressCallback
 from ..protocol import Expansion, SearchRules
 from ..spaces.pipeline import in_parallel
-from ..tiers.ranking import (
-    IN_ORDER_FROM,
-    CodeSet,
-    Ranking,
-    discover,
-    kept_ranking,
-    load_kept,
-    save_ranking,
-)
+from ..tiers.code_sets import IN_ORDER_FROM, CodeSet
+from ..tiers.discovery import discover
+from ..tiers.ranking import Ranking, kept_ranking, load_kept, save_ranking
 from ..tiers.records import SweepCodes
 from ..values import Value
 from .building import RULES, Loops, compile_game

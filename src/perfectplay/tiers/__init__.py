@@ -6,8 +6,9 @@ two bytes an index, ``files``: written atomically and hashed), solved after its 
 tiers, so only a tier and its children are in memory. Read in this order:
 
 - ``graph``: the tier graph of a game ranked by hand (its ``tier_size`` / ``rank`` hooks) or
-  by the engine (``ranking``: every position found forward from the start, each tier's
-  sorted codes, a child's index its rank among them; ``sorting``, ``packed_codes``), the
+  by the engine (``discovery``: every position found forward from the start; ``code_sets``:
+  each tier's sorted codes, a child's index its rank among them; ``ranking``: the code sets
+  of every tier, kept in files; ``sorting``, ``packed_codes``), the
   marking of what play reaches, and the game's sweeps run over a tier's windows.
 - ``solve``: the driver, tiers leaves first; a loop-free tier in one pass over its
   positions (backward induction), a loopy tier by the method ``loopy_method`` picks:

@@ -1,0 +1,440 @@
+"""Every reachable position of a compiled game, tier by tier, found forward from the start.
+
+``discover`` walks the tiers in increasing order (a move never lowers the tier): a tier's
+codes are the children its earlier tiers sent it, closed under its own moves (a loopy tier,
+found in rounds of new codes), deduplicated by scattering the children into buckets of
+values as they come and sorting each bucket once, when the tier is reached. The result is a
+``Ranking`` (``ranking``), each tier kept in memory or written to a file as it is found.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import GameError, InterruptedSolve
+from ..memory import MemoryWatch
+from ..progress import ProgressCallback
+from ..spaces.pipeline import THREADS, in_parallel
+from .code_sets import CodeSet
+from .ranking import Ranking, finish_ranking, joined, save_tier
+from .sorting import (
+    group_by_tier,
+    merge_distinct,
+    missing_from,
+    scatter_by_bucket,
+    sort_distinct,
+    union_of_buckets,
+)
+
+if TYPE_CHECKING:  # the loops a compiled game hands the engine (compiled_games imports us)
+    from ..compiled_games.building import Loops
+
+CHILDREN_PER_CHUNK = 1 << 20
+"""Moves a chunk of states expanded at once while discovering should make (about 25 bytes
+each, a few chunks in flight): the chunk's states follow from the moves a state had so far
+(Connect Four 6x4: about 4, chunks of 2**18 states; Quixo 4x4: 17, chunks of 2**16). Fewer,
+larger chunks mean fewer pieces held for a tier until it is reached."""
+
+
+def _union(pieces: list[Any]) -> Any:
+    """The sorted distinct codes of sorted distinct pieces, merged pairwise (no sort)."""
+    if not pieces:
+        return np.zeros(0, dtype=np.int64)
+    while len(pieces) > 1:
+        pieces = [
+            merge_distinct(pieces[i], pieces[i + 1]) if i + 1 < len(pieces) else pieces[i]
+            for i in range(0, len(pieces), 2)
+        ]
+    return pieces[0]
+
+
+BUCKET_BITS = 11
+"""Codes sent to a tier are scattered into up to 2**BUCKET_BITS buckets of values as they
+come, and each bucket is sorted once when the tier is reached: a bucket of the largest tiers
+holds thousands of codes, sorted in cache (where sorting each chunk and merging the sorted
+pieces passed over every code about seven times)."""
+CELL_BITS = 16
+"""A code's bucket is looked up in a table of 2**CELL_BITS cells of values (its high bits)."""
+SAMPLE = 4096
+"""States of a tier expanded first, spread over it, to lay out the buckets of its children."""
+PARALLEL_UNION = 1 << 16
+"""Codes from which a tier's buckets are sorted in ranges on every core."""
+DEDUP_BELOW = 0.5
+"""A chunk's children for a tier are sorted and their duplicates dropped before they are
+held when the first chunk sent there had fewer distinct codes than this share of its codes
+(Quixo: most of a chunk's children repeat; Connect Four: 80% are distinct, and holding
+them as they come is cheaper than sorting every chunk)."""
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """How a tier's codes are bucketed: a code's cell is (code - low) >> shift, clamped,
+    and ``table`` maps cells to buckets, non-decreasing, the buckets cut at quantiles of a
+    sample of the tier's codes so that they hold about as many codes each. Codes outside the
+    sample's range fall into the end buckets, which only makes those larger: order and
+    correctness never depend on the sample."""
+
+    low: int
+    shift: int
+    table: Any
+
+    @classmethod
+    def of(cls, sample: Any) -> _Layout:
+        ordered = np.sort(sample)
+        low, high = int(ordered[0]), int(ordered[-1])
+        span = high - low
+        low = max(0, low - span // 8)
+        shift = max(0, (span + span // 4).bit_length() - CELL_BITS)
+        splitters = ordered[(np.arange(1, 1 << BUCKET_BITS) * ordered.shape[0]) >> BUCKET_BITS]
+        starts = low + (np.arange(1 << CELL_BITS, dtype=np.int64) << shift)
+        table = np.searchsorted(np.unique(splitters), starts, side="right").astype(np.int64)
+        return cls(low, shift, table)
+
+
+class _Slot:
+    """One worker's scattered pieces per tier, each with its bucket starts."""
+
+    def __init__(self) -> None:
+        self.pieces: dict[int, list[tuple[Any, Any]]] = {}
+        self.held = 0
+
+    def add(self, tier: int, starts: Any, grouped: Any) -> None:
+        self.pieces.setdefault(tier, []).append((starts, grouped))
+        self.held += int(grouped.shape[0])
+
+    def pop(self, tier: int) -> list[tuple[Any, Any]]:
+        pieces = self.pieces.pop(tier, [])
+        self.held -= sum(int(g.shape[0]) for _, g in pieces)
+        return pieces
+
+
+class _Pending:
+    """Codes sent to tiers not yet reached, scattered by value into buckets (``_Layout``) by
+    the worker threads as they come, each thread into a slot no other thread is using (no
+    lock but the one fixing a tier's layout); when a tier is reached, its buckets are sorted,
+    duplicates dropped, in ranges of buckets on every core (``union_of_buckets``). The tiers
+    waiting are noted by the calling thread (``note``), which pops them after the workers of
+    a round are done."""
+
+    def __init__(self, slots: int) -> None:
+        self._slots = [_Slot() for _ in range(max(1, slots))]
+        self._free: queue.SimpleQueue[_Slot] = queue.SimpleQueue()
+        for slot in self._slots:
+            self._free.put(slot)
+        self._layouts: dict[int, _Layout] = {}
+        self._dedup: dict[int, bool] = {}
+        self._layout_lock = threading.Lock()
+        self._waiting: set[int] = set()
+        self._heap: list[int] = []
+
+    def lay_out(self, groups: list[tuple[int, Any]]) -> None:
+        """Lay out the buckets of tiers not yet laid out from a sample of their codes
+        (calling thread, before the workers of a tier start)."""
+        for tier, codes in groups:
+            if codes.shape[0]:
+                self._layout(tier, codes)
+
+    def _layout(self, tier: int, codes: Any) -> _Layout:
+        with self._layout_lock:
+            layout = self._layouts.get(tier)
+            if layout is None:
+                layout = self._layouts[tier] = _Layout.of(codes)
+            return layout
+
+    def add(self, groups: list[tuple[int, Any]]) -> None:
+        """Scatter each (tier, codes) into a free slot (from any thread; codes unsorted,
+        duplicates allowed)."""
+        slot = self._free.get()
+        try:
+            for tier, codes in groups:
+                if codes.shape[0]:
+                    layout = self._layout(tier, codes)
+                    dedup = self._dedup.get(tier)
+                    if dedup is None or dedup:  # (the first chunk tells which is cheaper)
+                        distinct = sort_distinct(codes)
+                        if dedup is None:
+                            fewer = distinct.shape[0] < DEDUP_BELOW * codes.shape[0]
+                            with self._layout_lock:
+                                self._dedup.setdefault(tier, fewer)
+                        codes = distinct
+                    starts, grouped = scatter_by_bucket(
+                        codes, layout.low, layout.shift, layout.table
+                    )
+                    slot.add(tier, starts, grouped)
+        finally:
+            self._free.put(slot)
+
+    def note(self, tier: int) -> None:
+        """Codes were sent to ``tier`` (calling thread only)."""
+        if tier not in self._waiting:
+            self._waiting.add(tier)
+            heapq.heappush(self._heap, tier)
+
+    def pop(self) -> tuple[int, list[Any]] | None:
+        """The lowest tier waiting and its codes, sorted and distinct, as parts in order
+        (calling thread, no worker running)."""
+        if not self._heap:
+            return None
+        tier = heapq.heappop(self._heap)
+        self._waiting.discard(tier)
+        self._layouts.pop(tier, None)
+        self._dedup.pop(tier, None)
+        return tier, _union_of_pieces([piece for slot in self._slots for piece in slot.pop(tier)])
+
+    @property
+    def held(self) -> int:
+        """Codes held for later tiers (duplicates counted)."""
+        return sum(slot.held for slot in self._slots)
+
+
+def _union_of_pieces(pieces: list[tuple[Any, Any]]) -> list[Any]:
+    """The sorted distinct codes of scattered pieces, as sorted parts in order: their
+    buckets cut into ranges of about equal size, each range's buckets gathered from every
+    piece and sorted on a core."""
+    if not pieces:
+        return [np.zeros(0, dtype=np.int64)]
+    buckets = int(pieces[0][0].shape[0]) - 1
+    starts = np.stack([s for s, _ in pieces])
+    sizes = (starts[:, 1:] - starts[:, :-1]).sum(axis=0)
+    total = int(sizes.sum())
+    compiled = union_of_buckets.compiles_for(total)
+    arrays: Any = [g for _, g in pieces]
+    if compiled:  # numba takes a list of arrays as its typed List (no copy of the codes)
+        from numba.typed import List
+
+        arrays = List(arrays)
+    run = union_of_buckets.run_compiled if compiled else union_of_buckets.interpreted
+    parts = 1 if total < PARALLEL_UNION or THREADS <= 1 else 4 * THREADS
+    ends = np.searchsorted(np.cumsum(sizes), (np.arange(1, parts) * total) // parts)
+    cuts = sorted({0, buckets, *(int(e) + 1 for e in ends if 0 <= e < buckets - 1)})
+    ranges = list(itertools.pairwise(cuts))
+    found: dict[int, Any] = {}
+
+    def union(span: tuple[int, int]) -> tuple[int, Any]:
+        return span[0], run(arrays, starts, span[0], span[1])
+
+    def keep(result: tuple[int, Any]) -> None:
+        found[result[0]] = result[1]
+
+    in_parallel(ranges, union, keep, threads=min(THREADS, len(ranges)))
+    return [found[first] for first, _ in ranges]
+
+
+def discover(
+    loops: Loops,
+    name: str,
+    progress: ProgressCallback | None = None,
+    memory: MemoryWatch | None = None,
+    describe: Callable[[int], str] = str,
+    directory: Path | None = None,
+    identity: dict[str, Any] | None = None,
+) -> Ranking:
+    """Every reachable position, tier by tier (see the module docstring). Chunks of a tier
+    are expanded and sorted on every core; their children are gathered here, in order.
+    With ``directory``, each tier's codes go to a file there as soon as the tier is found
+    (only the tiers still being found stay in memory), and ``codes.json`` last."""
+    started = time.perf_counter()
+    search = _Discovery(loops, name, memory, describe, directory)
+    try:
+        while (popped := search.pending.pop()) is not None:
+            tier, known = popped  # sorted parts in order
+            search.find_tier(tier, known)
+            if progress is not None:
+                progress(search.found, search.found + search.pending.held, level=tier)
+        search.wait_for_writes(0)
+    except KeyboardInterrupt:
+        raise InterruptedSolve(
+            f"interrupted while finding the positions of {name} ({search.found:,} so far)"
+        ) from None
+    finally:
+        search.writer.shutdown(wait=True, cancel_futures=True)
+    ranking = search.ranking
+    ranking.seconds = time.perf_counter() - started
+    if directory is not None:
+        finish_ranking(directory, ranking, identity or {})
+    return ranking
+
+
+class _Discovery:
+    """The state of one ``discover``: the codes sent to tiers not yet reached, the ranking
+    found so far, and the thread writing finished tiers' codes to disk."""
+
+    def __init__(self, loops: Loops, name: str, memory: MemoryWatch | None,
+                 describe: Callable[[int], str], directory: Path | None) -> None:  # fmt: skip
+        self.loops, self.name, self.memory, self.describe = loops, name, memory, describe
+        self.directory = directory
+        root = int(loops.start())
+        if root < 0:
+            raise GameError(f"{name}.start() gave {root}: states are non-negative int64 codes")
+        probe = np.array([root], dtype=np.int64)
+        tier_out = np.empty(1, dtype=np.int64)
+        loops.tiers(probe, tier_out)
+        self.pending = _Pending(THREADS + 1)
+        self.pending.add([(int(tier_out[0]), probe)])
+        self.pending.note(int(tier_out[0]))
+        self.ranking = Ranking({}, {}, int(tier_out[0]), directory=directory)
+        self.found = 0
+        """Positions of the tiers finished so far."""
+        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="perfectplay-codes")
+        self.writing: deque[tuple[int, Future[tuple[CodeSet, dict[str, Any]]]]] = deque()
+
+    def find_tier(self, tier: int, known: list[Any]) -> None:
+        """Every code of ``tier`` from the codes its earlier tiers sent it: their children
+        sent on to later tiers, closed under the tier's own moves (rounds of new codes
+        while it proves loopy), then kept (in memory, or written out)."""
+        kids: set[int] = set()
+        sample = _spread_sample(known)
+        if sample.shape[0]:  # the children's buckets laid out from a sample of them
+            found_sample = _children(self.loops, self.name, tier, sample, self.describe)
+            self.pending.lay_out([(kid, c) for kid, c in found_sample.groups if kid != tier])
+        frontier: list[Any] = known
+        while any(part.shape[0] for part in frontier):
+            inside = self.expand(tier, frontier, kids)
+            if not inside:
+                break
+            whole = joined(known)  # moves inside the tier: it is loopy
+            new = missing_from(whole, _union(inside))
+            if new.shape[0]:
+                whole = merge_distinct(whole, new)
+            known, frontier = [whole], [new]
+        self.keep(tier, known)
+        self.ranking.children[tier] = tuple(sorted(kids))
+        self.found += sum(int(part.shape[0]) for part in known)
+
+    def expand(self, tier: int, frontier: list[Any], kids: set[int]) -> list[Any]:
+        """Expand the frontier's chunks on every core: children in later tiers go to the
+        pending buckets (by the workers), the tier's own come back (sorted, per chunk)."""
+        inside: list[Any] = []
+
+        def compute(chunk: Any) -> _Children:
+            found = _children(self.loops, self.name, tier, chunk, self.describe)
+            self.pending.add([(kid, codes) for kid, codes in found.groups if kid != tier])
+            # Kept for the calling thread: the tier's own codes, sorted (a loopy tier's next
+            # round); the others were scattered into a slot.
+            found.groups = [(kid, sort_distinct(codes) if kid == tier else codes[:0])
+                            for kid, codes in found.groups]  # fmt: skip
+            return found
+
+        def gather(children: _Children) -> None:
+            for kid, codes in children.groups:
+                kids.add(kid)
+                if kid == tier:
+                    inside.append(codes)
+                else:  # scattered into a slot by the worker
+                    self.pending.note(kid)
+            self.ranking.expanded += children.expanded
+            self.ranking.moves += children.moves
+            if self.memory is not None:
+                self.memory.check(
+                    f"finding the positions of {self.name}", self.found + self.pending.held,
+                    "give more with --memory (the budget counts the whole process: Python, "
+                    "numpy and the compiled code too); finished tiers are on disk, but the "
+                    "positions found for later tiers are held in memory",
+                )  # fmt: skip
+
+        in_parallel(_chunks(frontier, self.ranking), compute, gather)
+        return inside
+
+    def keep(self, tier: int, known: list[Any]) -> None:
+        """A finished tier's codes: in memory, or written beside the search for the next
+        tiers (fsync waits on the disk; no more than two tiers' codes wait to be written)."""
+        if self.directory is None:
+            self.ranking.tiers[tier] = CodeSet.of(joined(known))
+            return
+        self.writing.append((tier, self.writer.submit(save_tier, self.directory, tier, known)))
+        self.wait_for_writes(2)
+
+    def wait_for_writes(self, waiting: int) -> None:
+        """Take in written tiers until at most ``waiting`` are still being written."""
+        while len(self.writing) > waiting:
+            tier, future = self.writing.popleft()
+            self.ranking.tiers[tier], self.ranking.entries[tier] = future.result()
+
+
+def _spread_sample(parts: list[Any]) -> Any:
+    """About SAMPLE codes spread evenly over sorted parts (all of them when fewer)."""
+    total = sum(int(part.shape[0]) for part in parts)
+    if total <= SAMPLE:
+        return joined(parts) if parts else np.zeros(0, dtype=np.int64)
+    picks = (np.arange(SAMPLE, dtype=np.int64) * total) // SAMPLE
+    whole = np.cumsum([0] + [int(part.shape[0]) for part in parts])
+    which = np.searchsorted(whole, picks, side="right") - 1
+    return np.array([parts[w][i - whole[w]] for w, i in zip(which, picks, strict=True)],
+                    dtype=np.int64)  # fmt: skip
+
+
+def _chunks(frontier: list[Any], ranking: Ranking) -> Iterator[Any]:
+    """The frontier's parts in chunks of about CHILDREN_PER_CHUNK moves (by the moves a
+    state made so far), from 2**12 to 2**18 states."""
+    for part in frontier:
+        a = 0
+        while a < part.shape[0]:
+            per_state = max(1.0, ranking.moves / max(1, ranking.expanded))
+            size = int(min(1 << 18, max(1 << 12, CHILDREN_PER_CHUNK / per_state)))
+            yield part[a : a + size]
+            a += size
+
+
+@dataclass
+class _Children:
+    """A chunk's children: codes per tier (the chunk's own tier's sorted and distinct once
+    the worker is done with them, the others emptied: they went to a slot)."""
+
+    groups: list[tuple[int, Any]]
+    expanded: int
+    moves: int = 0
+
+
+def _children(
+    loops: Loops, name: str, tier: int, chunk: Any, describe: Callable[[int], str]
+) -> _Children:
+    """The children of a chunk of a tier, by tier, unsorted (in a thread)."""
+    parents, children, child_tiers, bad = loops.expand_tiers(chunk)
+    if bad >= 0:
+        raise GameError(
+            f"{name}.moves() of {describe(int(chunk[bad]))} gave a count of moves that is "
+            "negative or more than the game's max_moves"
+        )
+    if children.shape[0] == 0:
+        return _Children([], int(chunk.shape[0]), 0)
+    if children.min() < 0:
+        i = int(np.flatnonzero(children < 0)[0])
+        raise GameError(
+            f"{name}: a move from {describe(int(chunk[parents[i]]))} gives code "
+            f"{int(children[i])}; states are non-negative int64 codes"
+        )
+    low, high = int(child_tiers.min()), int(child_tiers.max())
+    if low < tier:
+        i = int(np.flatnonzero(child_tiers < tier)[0])
+        raise GameError(
+            f"{name}: a move from {describe(int(chunk[parents[i]]))} (tier {tier}) leads to "
+            f"{describe(int(children[i]))} in tier {int(child_tiers[i])}; a move may not "
+            "lower the tier"
+        )
+    if low == high:
+        return _Children([(low, children)], int(chunk.shape[0]),
+                         int(children.shape[0]))  # fmt: skip
+    if high - low < 4 * children.shape[0] + 64:  # a few tiers, close together: count them
+        starts, grouped = group_by_tier(children, child_tiers, low, high - low + 1)
+        groups = [
+            (low + t, grouped[starts[t] : starts[t + 1]])
+            for t in np.flatnonzero(np.diff(starts)).tolist()
+        ]
+    else:
+        order = np.argsort(child_tiers, kind="stable")
+        ranked, kid_codes = child_tiers[order], children[order]
+        cuts = np.r_[0, np.flatnonzero(np.diff(ranked)) + 1, ranked.shape[0]]
+        groups = [(int(ranked[a]), kid_codes[a:b]) for a, b in itertools.pairwise(cuts)]
+    return _Children(groups, int(chunk.shape[0]), int(children.shape[0]))
