@@ -41,6 +41,7 @@ from .sorting import (
 if TYPE_CHECKING:  # the loops a compiled game hands the engine (compiled_games imports us)
     from ..compiled_games.building import Loops
 
+EMPTY = np.zeros(0, dtype=np.int64)
 CHILDREN_PER_CHUNK = 1 << 20
 """Moves a chunk of states expanded at once while discovering should make (about 25 bytes
 each, a few chunks in flight): the chunk's states follow from the moves a state had so far
@@ -322,8 +323,9 @@ class _Discovery:
             found = _children(self.loops, self.name, tier, chunk, self.describe)
             self.pending.add([(kid, codes) for kid, codes in found.groups if kid != tier])
             # Kept for the calling thread: the tier's own codes, sorted (a loopy tier's next
-            # round); the others were scattered into a slot.
-            found.groups = [(kid, sort_distinct(codes) if kid == tier else codes[:0])
+            # round); the others were scattered into a slot (an empty array stands for them,
+            # not a view that would keep the chunk's buffer alive).
+            found.groups = [(kid, sort_distinct(codes) if kid == tier else EMPTY)
                             for kid, codes in found.groups]  # fmt: skip
             return found
 
