@@ -122,18 +122,18 @@ class Kernel(Generic[P, R]):
 
         Arguments made for one kind of run only may wait until that run is chosen:
         ``args`` may be a single function making them (called after numba is loaded: a
-        table only the compiled run reads), and ``plain`` a function making its own (lists
-        of a large array). ``vectorised``, when given, runs over ``args`` instead of the
-        interpreted kernel: the same rule as numpy passes over whole arrays, which beat a
-        Python loop over a batch's elements."""
+        table only the compiled run reads, the arrays it writes its results into), and
+        ``plain`` a function making its own (lists of a large array). ``vectorised``, when
+        given, runs in place of the interpreted kernel, over the same arguments (``plain``
+        where given, else ``args``): the same rule as numpy passes over whole arrays, which
+        beat a Python loop over a batch's elements."""
         if self.compiles_for(work):
             _ = self.compiled  # numba is loaded before the arguments are made
             return self.run_compiled(*_made(args))  # type: ignore[call-arg]
+        given = _made(args) if plain is None else plain() if callable(plain) else plain
         if vectorised is not None:
-            return vectorised(*_made(args))
-        if plain is None:
-            return self.interpreted(*_made(args))  # type: ignore[call-arg]
-        return self.interpreted(*(plain() if callable(plain) else plain))  # type: ignore[call-arg]
+            return vectorised(*given)
+        return self.interpreted(*given)  # type: ignore[call-arg]
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         if _local.__dict__.get("depth", 0) > 0:  # called by an interpreted kernel: as is

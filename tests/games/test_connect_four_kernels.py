@@ -111,9 +111,11 @@ def test_kernel_rules_match_the_grid_reference(
         assert moves.children[moves.parents == row].tolist() == kids, (grid, mode)
     if mode == "interpreted":  # the batch hooks ran the numpy twins: the loops, as Python
         board = game.board
-        rules = (width, board.stride, connect, board.full, board.filled)
+        found = np.empty(codes.size, dtype=np.int8)
+        rules = (width, board.stride, connect, board.full, board.filled, found)
         assert np.array_equal(kernels.outcome_codes.interpreted(codes, *rules), ends)
-        rules = (width, board.stride, height, board.filled)
+        room = [np.empty(codes.size * width, dtype=np.int64) for _ in range(2)]
+        rules = (width, board.stride, height, board.filled, *room)
         parents, children = kernels.expand_codes.interpreted(codes, *rules)
         assert np.array_equal(parents, moves.parents)
         assert np.array_equal(children, moves.children)

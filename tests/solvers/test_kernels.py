@@ -158,7 +158,7 @@ def test_ctrl_c_inside_compiled_code_stays_a_ctrl_c() -> None:
 def test_run_makes_only_the_arguments_of_the_run_it_takes(monkeypatch: pytest.MonkeyPatch) -> None:
     """``Kernel.run`` makes deferred arguments only for the run it chooses (a compiled run's
     from ``args``, an interpreted run's from ``plain``), and runs ``vectorised`` in place of
-    the interpreted kernel."""
+    the interpreted kernel, over the same arguments."""
     from perfectplay import compiled
 
     kernel_: Kernel[Any, int] = Kernel(lambda values: int(sum(values)))
@@ -180,6 +180,8 @@ def test_run_makes_only_the_arguments_of_the_run_it_takes(monkeypatch: pytest.Mo
     assert kernel_.run(3, arrays, plain=lists) == 3 and made == ["lists"]
     assert kernel_.run(3, arrays) == 3 and made == ["lists", "arrays"]
     assert kernel_.run(3, np.arange(3), vectorised=negated) == -3
+    assert kernel_.run(3, arrays, plain=lists, vectorised=len) == 3  # over the lists
+    assert made == ["lists", "arrays", "lists"]
     monkeypatch.setattr(compiled, "MODE", "compiled")
     made.clear()
     assert kernel_.run(3, arrays, plain=lists) == 1003 and made == ["arrays"]

@@ -92,7 +92,8 @@ def dropped(mask: Any, bottom: int) -> Any:
 
 
 class Board:
-    """The geometry of a board and its rules on bitboards (see the module docstring)."""
+    """The geometry of a board (see the module docstring), and the rules over arrays of its
+    codes that the plain and numpy paths need."""
 
     def __init__(self, width: int, height: int, connect: int) -> None:
         self.width, self.height, self.connect = width, height, connect

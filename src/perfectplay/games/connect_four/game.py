@@ -146,15 +146,26 @@ class ConnectFour:
         """LOSS (2) where the previous player has a line, TIE (3) on a full board, else 0."""
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         board = self.board
-        rules = (self.width, board.stride, self.connect, board.full, board.filled)
-        return outcome_codes.run(codes.size, codes, *rules, vectorised=outcome_arrays)
+        rules = (codes, self.width, board.stride, self.connect, board.full, board.filled)
+        return outcome_codes.run(
+            codes.size,
+            lambda: (*rules, np.empty(codes.shape[0], dtype=np.int8)),
+            plain=rules,
+            vectorised=outcome_arrays,
+        )
 
     def batch_expand(self, codes: Codes) -> Expansion:
         """A disc dropped in every column that has room, for every state at once."""
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         board = self.board
-        rules = (self.width, board.stride, self.height, board.filled)
-        parents, kids = expand_codes.run(codes.size, codes, *rules, vectorised=expand_arrays)
+        rules = (codes, self.width, board.stride, self.height, board.filled)
+        room = codes.shape[0] * self.width
+        parents, kids = expand_codes.run(
+            codes.size,
+            lambda: (*rules, np.empty(room, dtype=np.int64), np.empty(room, dtype=np.int64)),
+            plain=rules,
+            vectorised=expand_arrays,
+        )
         return Expansion(parents, self._canonical(kids))
 
     def batch_key(self, codes: Codes) -> Codes:

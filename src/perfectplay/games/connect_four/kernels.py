@@ -5,7 +5,9 @@ two ways, chosen by ``Kernel.run``: compiled, one loop that reads each code once
 times faster than numpy's passes over whole arrays (each pass writes a fresh array as large
 as the batch, and the expansion goes through a codes x width table); interpreted, the numpy
 passes (``vectorised``) are many times faster than a Python loop over the codes. A kernel
-and its twin take the same arguments and return the same arrays.
+writes into the arrays it is given and returns them (numpy allocates them: it asks for huge
+pages for large arrays, numba does not, and the expansion would take twice as long); its
+twin takes the same arguments without those arrays and returns new ones.
 """
 
 from __future__ import annotations
@@ -23,11 +25,16 @@ TIE = 3
 
 @kernel
 def outcome_codes(
-    codes: Codes, width: int, stride: int, connect: int, full: int, filled: Codes
+    codes: Codes,
+    width: int,
+    stride: int,
+    connect: int,
+    full: int,
+    filled: Codes,
+    out: npt.NDArray[np.int8],
 ) -> npt.NDArray[np.int8]:
-    """LOSS where the player who just moved has a line, TIE on a full board, else 0, for
-    each code. Masks by ``disc_mask`` (``filled`` its table, empty for tall boards)."""
-    out = np.empty(codes.shape[0], dtype=np.int8)
+    """out[i] = LOSS when the player who just moved has a line, TIE on a full board, else 0;
+    returns ``out``. Masks by ``disc_mask`` (``filled`` its table, empty for tall boards)."""
     for i in range(codes.shape[0]):
         code = codes[i]
         mask = disc_mask(code, width, stride, filled)
@@ -43,7 +50,7 @@ def outcome_codes(
 def outcome_arrays(
     codes: Codes, width: int, stride: int, connect: int, full: int, filled: Codes
 ) -> npt.NDArray[np.int8]:
-    """``outcome_codes`` as numpy passes over the whole batch."""
+    """``outcome_codes`` as numpy passes over the whole batch (its result a new array)."""
     mask = disc_mask.function(codes, width, stride, filled)
     out = np.zeros(codes.shape[0], dtype=np.int8)
     out[mask == full] = TIE
@@ -53,13 +60,18 @@ def outcome_arrays(
 
 @kernel
 def expand_codes(
-    codes: Codes, width: int, stride: int, height: int, filled: Codes
+    codes: Codes,
+    width: int,
+    stride: int,
+    height: int,
+    filled: Codes,
+    children: Codes,
+    parents: Codes,
 ) -> tuple[Codes, Codes]:
-    """A disc dropped in every column with room, for each code: (the row of each child's
-    code, the child's code), code by code and column by column. Masks as in
-    ``outcome_codes``."""
-    children = np.empty(codes.shape[0] * width, dtype=np.int64)
-    parents = np.empty(codes.shape[0] * width, dtype=np.int64)
+    """A disc dropped in every column with room, for each code: the children's codes into
+    ``children`` and the row of their code into ``parents`` (both at least len(codes) *
+    width long), column by column; returns (parents, children) cut to what was written.
+    Masks as in ``outcome_codes``."""
     count = 0
     for i in range(codes.shape[0]):
         code = codes[i]
@@ -77,7 +89,8 @@ def expand_codes(
 def expand_arrays(
     codes: Codes, width: int, stride: int, height: int, filled: Codes
 ) -> tuple[Codes, Codes]:
-    """``expand_codes`` as numpy passes over the whole batch, through a codes x width table."""
+    """``expand_codes`` as numpy passes over the whole batch, through a codes x width table
+    (its results new arrays)."""
     mask = disc_mask.function(codes, width, stride, filled)
     next_mover = (codes - mask) ^ mask
     children = np.empty((codes.shape[0], width), dtype=np.int64)
