@@ -7,9 +7,9 @@ The position sets (bench/c4search_ref/sets/*.txt, one ``moves score`` a line, co
 1) are made by perfectplay itself: random games stopped at a random number of discs, kept
 when the player to move cannot win at once and the game is not over, sorted into bands of
 discs played and of plies remaining under perfect play (from the score: see
-``connect_four_bits``), as in Pascal Pons' test sets. Each score is checked when the set is
-made: by a plain exhaustive negamax (with a memo, written here) from 30 discs on, and by the
-C reference elsewhere (a second implementation of the same search, in another language).
+``games.connect_four.search``), as in Pascal Pons' test sets. Each score is checked when the
+set is made: by a plain exhaustive negamax (with a memo, written here) from 30 discs on, and
+by the C reference elsewhere (a second implementation of the same search, in another language).
 
 Each run solves every position with an empty table (a fresh zeroed table per position, its
 allocation timed, in both programs), with perfectplay's compiled search and with the C
@@ -62,7 +62,7 @@ BANDS = (
 
 
 def remaining(discs: int, score: int) -> int:
-    """Plies to the end under perfect play, from the score (see connect_four_bits)."""
+    """Plies to the end under perfect play, from the score (see games.connect_four.search)."""
     if score == 0:
         return CELLS - discs
     r = CELLS + 2 - discs - 2 * abs(score)

@@ -1,8 +1,8 @@
 /* Connect Four by null-window alpha-beta: the C reference of perfectplay's compiled search.
  *
  * The same algorithm as src/perfectplay/solvers/compiled_search.py with the rules of
- * src/perfectplay/games/connect_four_bits.py, step for step, so that node counts are equal:
- * bitboards (stride HEIGHT + 1, a spare row on top of each column), a non-losing move
+ * src/perfectplay/games/connect_four/search_template.py, step for step, so that node
+ * counts are equal: bitboards (stride HEIGHT + 1, a spare row on top of each column), a non-losing move
  * generator, moves ordered by the threats they make (ties centre first), a transposition
  * table of a prime number of entries >= 2^LOG_SIZE holding one bound each (uint32 partial
  * key, int8 code), and null-window narrowing of the score at the root. Written from the

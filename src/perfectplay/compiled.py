@@ -108,14 +108,32 @@ class Kernel(Generic[P, R]):
                 raise KeyboardInterrupt from None
             raise
 
-    def run(self, work: int, *args: Any, plain: tuple[Any, ...] | None = None) -> R:
+    def run(
+        self,
+        work: int,
+        *args: Any,
+        plain: tuple[Any, ...] | Callable[[], tuple[Any, ...]] | None = None,
+        vectorised: Callable[..., R] | None = None,
+    ) -> R:
         """The kernel over ``args``, compiled when ``compiles_for(work)`` says so, else
         interpreted, over ``plain`` when it is given: the same arguments with read-only
         tables as lists, which the interpreter indexes several times faster than arrays.
-        The one place a caller chooses how a kernel runs by the size of its work."""
+        The one place a caller chooses how a kernel runs by the size of its work.
+
+        Arguments made for one kind of run only may wait until that run is chosen:
+        ``args`` may be a single function making them (called after numba is loaded: a
+        table only the compiled run reads, the arrays it writes its results into), and
+        ``plain`` a function making its own (lists of a large array). ``vectorised``, when
+        given, runs in place of the interpreted kernel, over the same arguments (``plain``
+        where given, else ``args``): the same rule as numpy passes over whole arrays, which
+        beat a Python loop over a batch's elements."""
         if self.compiles_for(work):
-            return self.run_compiled(*args)  # type: ignore[call-arg]
-        return self.interpreted(*(args if plain is None else plain))  # type: ignore[call-arg]
+            _ = self.compiled  # numba is loaded before the arguments are made
+            return self.run_compiled(*_made(args))  # type: ignore[call-arg]
+        given = _made(args) if plain is None else plain() if callable(plain) else plain
+        if vectorised is not None:
+            return vectorised(*given)
+        return self.interpreted(*given)  # type: ignore[call-arg]
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         if _local.__dict__.get("depth", 0) > 0:  # called by an interpreted kernel: as is
@@ -142,6 +160,14 @@ def cached_jit(function: Any, options: dict[str, Any]) -> Any:
         except Exception:  # unreadable: a stale index, whatever the cause
             cache.flush()
     return dispatcher
+
+
+def _made(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A run's arguments: ``args``, or what its one item makes when that is a function."""
+    if len(args) == 1 and callable(args[0]) and not isinstance(args[0], Kernel):
+        made: tuple[Any, ...] = args[0]()
+        return made
+    return args
 
 
 def _elements(args: tuple[Any, ...]) -> int:

@@ -2,10 +2,10 @@
 
 The reference plays on a grid of columns (lists of 'X' / 'O', bottom first) and knows
 nothing of bitboards: it computes a position's code, its end, and its children's codes from
-the grid. The kernels (``outcome_codes``, ``expand_codes``, ``_ranked_children``,
-``_expand_indices``) run
-compiled and interpreted on random positions of many boards, tall ones (no column table)
-included; a tablebase built with the fused ranking is byte for byte the one built without.
+the grid. The kernels (``outcome_codes``, ``expand_codes``, ``ranked_children``,
+``expand_indices``) run compiled and interpreted (the batch rules also as their numpy twins)
+on random positions of many boards, tall ones (no column table) included; a tablebase built
+with the fused ranking is byte for byte the one built without.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import pytest
 
 from perfectplay import build_tablebase, compiled
 from perfectplay.games import ConnectFour
-from perfectplay.games import connect_four_kernels as kernels
-from perfectplay.games.connect_four_tiers import _ranked_children
+from perfectplay.games.connect_four import kernels
+from perfectplay.games.connect_four.children import ranked_children
 from perfectplay.selftest import check_game
 from perfectplay.tablebase.header import read_header
 
@@ -109,6 +109,16 @@ def test_kernel_rules_match_the_grid_reference(
         end, kids = reference(grid, width, height, connect)
         assert int(ends[row]) == end, (grid, mode)
         assert moves.children[moves.parents == row].tolist() == kids, (grid, mode)
+    if mode == "interpreted":  # the batch hooks ran the numpy twins: the loops, as Python
+        board = game.board
+        found = np.empty(codes.size, dtype=np.int8)
+        rules = (width, board.stride, connect, board.full, board.filled, found)
+        assert np.array_equal(kernels.outcome_codes.interpreted(codes, *rules), ends)
+        room = [np.empty(codes.size * width, dtype=np.int64) for _ in range(2)]
+        rules = (width, board.stride, height, board.filled, *room)
+        parents, children = kernels.expand_codes.interpreted(codes, *rules)
+        assert np.array_equal(parents, moves.parents)
+        assert np.array_equal(children, moves.children)
 
 
 @pytest.mark.parametrize("mode", ["compiled", "interpreted"])
@@ -124,7 +134,7 @@ def test_ranked_children_are_the_ranks_of_the_children(
         codes = codes[codes >= 0]
         found = game.batch_ranked_children(tier, codes)
         assert found is not None
-        assert _ranked_children.compiles_for(codes.size) == (mode == "compiled")
+        assert ranked_children.compiles_for(codes.size) == (mode == "compiled")
         moves = game.batch_expand(codes)
         assert np.array_equal(found[0], moves.parents), tier
         assert np.array_equal(found[1], game.batch_rank(tier + 1, moves.children)), tier

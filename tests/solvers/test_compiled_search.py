@@ -1,6 +1,6 @@
 """The compiled search against references that share no code with it: a plain negamax
 written here on lists of columns, and perfectplay's strong solvers (value + remoteness,
-mapped to Connect Four scores by the rule in ``connect_four_bits``)."""
+mapped to Connect Four scores by the rule in ``games.connect_four.search``)."""
 
 from __future__ import annotations
 
@@ -141,7 +141,7 @@ def as_columns(played: list[int], width: int) -> Columns:
 
 
 def mapped(value: Any, remoteness: int, stones: int, cells: int) -> int:
-    """perfectplay's value and remoteness as a score (the rule in connect_four_bits)."""
+    """perfectplay's value and remoteness as a score (the rule in games.connect_four.search)."""
     if value == TIE:
         return 0
     magnitude = (cells + 2 - stones - remoteness) // 2

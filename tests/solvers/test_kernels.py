@@ -155,6 +155,39 @@ def test_ctrl_c_inside_compiled_code_stays_a_ctrl_c() -> None:
             kernel_.run_compiled()
 
 
+def test_run_makes_only_the_arguments_of_the_run_it_takes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Kernel.run`` makes deferred arguments only for the run it chooses (a compiled run's
+    from ``args``, an interpreted run's from ``plain``), and runs ``vectorised`` in place of
+    the interpreted kernel, over the same arguments."""
+    from perfectplay import compiled
+
+    kernel_: Kernel[Any, int] = Kernel(lambda values: int(sum(values)))
+    kernel_._compiled = lambda values: int(sum(values)) + 1000  # stands for machine code
+    made: list[str] = []
+
+    def arrays() -> tuple[Any, ...]:
+        made.append("arrays")
+        return (np.arange(3),)
+
+    def lists() -> tuple[Any, ...]:
+        made.append("lists")
+        return ([0, 1, 2],)
+
+    def negated(values: Any) -> int:
+        return -int(values.sum())
+
+    monkeypatch.setattr(compiled, "MODE", "interpreted")
+    assert kernel_.run(3, arrays, plain=lists) == 3 and made == ["lists"]
+    assert kernel_.run(3, arrays) == 3 and made == ["lists", "arrays"]
+    assert kernel_.run(3, np.arange(3), vectorised=negated) == -3
+    assert kernel_.run(3, arrays, plain=lists, vectorised=len) == 3  # over the lists
+    assert made == ["lists", "arrays", "lists"]
+    monkeypatch.setattr(compiled, "MODE", "compiled")
+    made.clear()
+    assert kernel_.run(3, arrays, plain=lists) == 1003 and made == ["arrays"]
+    assert kernel_.run(3, np.arange(3), vectorised=negated) == 1003
+
+
 def test_a_disk_cache_naming_a_module_that_is_gone_is_compiled_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 from perfectplay import Rules, compiled, explore
 from perfectplay.games import ConnectFour, TicTacToe, WeightedTicTacToe
-from perfectplay.games.connect_four_board import Board
-from perfectplay.games.connect_four_tiers import DiscTiers
+from perfectplay.games.connect_four.board import Board
+from perfectplay.games.connect_four.tiers import DiscTiers
 
 GAMES = {
     "connect-four 4x4": lambda: ConnectFour(4, 4),

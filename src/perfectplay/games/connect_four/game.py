@@ -1,9 +1,9 @@
 """Connect Four on any board: drop a disc into a column; four (or ``connect``) in a row wins.
 
-The board and its rules on bitboards, with a drawing of the encoding, are in
-``connect_four_board``; the ranking of the tiers (tier t: the positions holding t discs) in
-``connect_four_tiers``. This module puts them together as a game: the plain protocol, the
-batch protocol over arrays of codes, and the tier protocol.
+The game class, which puts the package's modules together, a section per protocol: the
+plain protocol on one state (``board``'s rules), the batch protocol over arrays of codes
+(``kernels``), the tier protocol (``tiers``: tier t holds the positions with t discs), the
+compiled search's rules (``search``), and the drawing for the explorer.
 """
 
 from __future__ import annotations
@@ -14,14 +14,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..drawing import CELL, move_attribute, svg
-from ..protocol import Expansion, SweepCodes
-from ..values import LOSS, TIE, Value
-from .connect_four_board import Bits, Board, Codes
-from .connect_four_kernels import expand_codes, outcome_codes
-from .connect_four_tiers import DiscTiers
+from ...drawing import CELL, move_attribute, svg
+from ...protocol import Expansion, SweepCodes
+from ...values import LOSS, TIE, Value
+from .board import Bits, Board, Codes, dropped, line_ends
+from .kernels import expand_arrays, expand_codes, outcome_arrays, outcome_codes
+from .tiers import DiscTiers
 
 State = tuple[int, int]
+_dropped, _line_ends = dropped.function, line_ends.function  # the rules' source, per move
 BAND = 14
 """Pixels of the band above the columns that shows each column's value (web explorer)."""
 
@@ -42,8 +43,6 @@ class ConnectFour:
         self.width, self.height, self.connect = width, height, connect
         self.symmetry = symmetry
         self.board = Board(width, height, connect)
-        filled = self.board.filled
-        self._filled = np.zeros(0, dtype=np.int64) if filled is None else filled
 
     def _canonical(self, codes: Bits) -> Bits:
         """With symmetry, the smaller of a code and its mirror image's; else the code."""
@@ -65,13 +64,15 @@ class ConnectFour:
         return [c for c, top in enumerate(self.board.top) if not state[1] & top]
 
     def play(self, state: State, move: int) -> State:
-        """Drop a disc; the result is seen by the other player."""
-        return self.board.drop(state[0], state[1], move)
+        """Drop a disc; the result is seen by the other player (whose discs are the old
+        opponent's)."""
+        mover, mask = state
+        return mover ^ mask, _dropped(mask, self.board.bottom[move])
 
     def outcome(self, state: State) -> Value | None:
         """LOSS when the previous player's discs hold a line; TIE on a full board."""
         mover, mask = state
-        if self.board.line_ends(mover ^ mask):
+        if _line_ends(mover ^ mask, self.board.stride, self.connect):
             return LOSS
         return TIE if mask == self.board.full else None
 
@@ -87,17 +88,22 @@ class ConnectFour:
 
     def show(self, state: State) -> str:
         """The board, top row first; X moved first. Columns are numbered from 1."""
-        mover, mask = state
-        x_discs = mover if mask.bit_count() % 2 == 0 else mover ^ mask
-        rows = []
-        for r in reversed(range(self.height)):
-            row = []
-            for c in range(self.width):
-                bit = 1 << (c * self.board.stride + r)
-                row.append("." if not mask & bit else "X" if x_discs & bit else "O")
-            rows.append(" ".join(row))
+        cells = self._cells(state)
+        rows = [" ".join(column[r] for column in cells) for r in reversed(range(self.height))]
         rows.append(" ".join(str(c + 1) for c in range(self.width)))
         return "\n".join(rows)
+
+    def _cells(self, state: State) -> list[list[str]]:
+        """cells[c][r]: 'X', 'O' or '.' (empty) in column c, row r from the bottom."""
+        mover, mask = state
+        x_discs = mover if mask.bit_count() % 2 == 0 else mover ^ mask  # X moved first
+        return [
+            [
+                "." if not mask & bit else "X" if x_discs & bit else "O"
+                for bit in (1 << (c * self.board.stride + r) for r in range(self.height))
+            ]
+            for c in range(self.width)
+        ]
 
     def parse_state(self, text: str) -> State:
         """Rows top first, separated by '/', of X, O and '.'; X moved first.
@@ -119,7 +125,7 @@ class ConnectFour:
                     raise ValueError(f"cells are X, O or '.', not {cell!r}")
         mask = x | o
         for c in range(self.width):
-            column = (mask >> (c * self.board.stride)) & self.board.column_bits
+            column = self.board.column(mask, c)
             if column & (column + 1):
                 raise ValueError(f"column {c + 1} has a gap under a disc")
         if not 0 <= x.bit_count() - o.bit_count() <= 1:
@@ -134,84 +140,33 @@ class ConnectFour:
         """A column number from 1."""
         return int(text) - 1
 
-    def draw_svg(self, state: State, last: int | None = None) -> str:
-        """The board: a column is a move, its value shown on a band above it (the discs keep
-        their colours, X red and O yellow, each with its letter); the last disc is ringed."""
-        mover, mask = state
-        x_discs = mover if mask.bit_count() % 2 == 0 else mover ^ mask
-        legal = set(self.moves(state)) if self.outcome(state) is None else set()
-        height, band = self.height, BAND
-        body = []
-        for c in range(self.width):
-            move = move_attribute(self.format_move(c) if c in legal else None)
-            body.append(f'<rect class="band" x="{c * CELL + 3}" y="0" width="{CELL - 6}" '
-                        f'height="{band - 4}" rx="3"{move}/>')  # fmt: skip
-            body.append(f'<rect class="column" x="{c * CELL + 1}" y="{band}" width="{CELL - 2}" '
-                        f'height="{height * CELL}" rx="6"{move}/>')  # fmt: skip
-            body.append(f'<text class="label" x="{c * CELL + CELL / 2}" '
-                        f'y="{band + height * CELL + 16}">{c + 1}</text>')  # fmt: skip
-            top = ((mask >> (c * self.board.stride)) & self.board.column_bits).bit_length() - 1
-            for r in range(height):
-                bit = 1 << (c * self.board.stride + r)
-                token = "." if not mask & bit else "X" if x_discs & bit else "O"
-                kind = {"X": "disc-x", "O": "disc-o"}.get(token, "hole")
-                ringed = " last" if last == c and r == top else ""
-                cx, cy = c * CELL + CELL / 2, band + (height - 1 - r) * CELL + CELL / 2
-                body.append(f'<circle class="{kind}{ringed}" cx="{cx}" cy="{cy}" '
-                            f'r="{CELL / 2 - 6}"/>')  # fmt: skip
-                if token != ".":
-                    body.append(f'<text class="disc-letter" x="{cx}" y="{cy}">{token}</text>')
-        bottom = band + height * CELL + 24
-        body.append(f'<text class="note" x="2" y="{bottom + 14}">X: red disc, moves first; '
-                    "O: yellow disc</text>")  # fmt: skip
-        return svg(max(self.width * CELL, 230), bottom + 22, body)
-
-    def compiled_rules(self) -> Any:
-        """The rules compiled by numba for the compiled search (see ``connect_four_bits``),
-        or None when the board does not fit 63 bits."""
-        from .connect_four_bits import bit_rules, supported
-
-        if not supported(self.width, self.height, self.connect):
-            return None
-        return bit_rules(self.width, self.height, self.connect)
-
     # --- the batch protocol: the same rules over arrays of codes ---------------------------
 
     def batch_outcome(self, codes: Codes) -> npt.NDArray[np.int8]:
         """LOSS (2) where the previous player has a line, TIE (3) on a full board, else 0."""
-        if outcome_codes.compiles_for(codes.size):
-            found = np.empty(codes.shape[0], dtype=np.int8)
-            board = self.board
-            codes = np.ascontiguousarray(codes, dtype=np.int64)
-            outcome_codes.run_compiled(
-                codes, self.width, board.stride, self.connect, board.full, self._filled, found
-            )
-            return found
-        mover, mask = self.board.boards(codes)
-        result = np.zeros(codes.shape[0], dtype=np.int8)
-        result[mask == self.board.full] = int(TIE)
-        result[self.board.line_ends(mover ^ mask) != 0] = int(LOSS)
-        return result
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        board = self.board
+        rules = (codes, self.width, board.stride, self.connect, board.full, board.filled)
+        return outcome_codes.run(
+            codes.size,
+            lambda: (*rules, np.empty(codes.shape[0], dtype=np.int8)),
+            plain=rules,
+            vectorised=outcome_arrays,
+        )
 
     def batch_expand(self, codes: Codes) -> Expansion:
         """A disc dropped in every column that has room, for every state at once."""
-        if expand_codes.compiles_for(codes.size):
-            codes = np.ascontiguousarray(codes, dtype=np.int64)
-            kids = np.empty(codes.shape[0] * self.width, dtype=np.int64)
-            rows = np.empty(codes.shape[0] * self.width, dtype=np.int64)
-            count = expand_codes.run_compiled(
-                codes, self.width, self.board.stride, self.height, self._filled, kids, rows
-            )
-            return Expansion(rows[:count], self._canonical(kids[:count]))
-        mover, mask = self.board.boards(codes)
-        children = np.empty((codes.shape[0], self.width), dtype=np.int64)
-        playable = np.empty((codes.shape[0], self.width), dtype=np.bool_)
-        for c in range(self.width):
-            playable[:, c] = (mask & self.board.top[c]) == 0
-            after: Any = self.board.drop(mover, mask, c)
-            children[:, c] = after[0] + after[1]
-        parents, columns = np.nonzero(playable)
-        return Expansion(parents.astype(np.int64), self._canonical(children[parents, columns]))
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        board = self.board
+        rules = (codes, self.width, board.stride, self.height, board.filled)
+        room = codes.shape[0] * self.width
+        parents, kids = expand_codes.run(
+            codes.size,
+            lambda: (*rules, np.empty(room, dtype=np.int64), np.empty(room, dtype=np.int64)),
+            plain=rules,
+            vectorised=expand_arrays,
+        )
+        return Expansion(parents, self._canonical(kids))
 
     def batch_key(self, codes: Codes) -> Codes:
         """Canonical codes: with symmetry, the smaller of a code and its mirror image's."""
@@ -282,6 +237,49 @@ class ConnectFour:
     def batch_tier(self, codes: Codes) -> Codes:
         """The number of discs of each code."""
         return self.ranking.tiers(codes)
+
+    # --- the compiled search ---------------------------------------------------------------
+
+    def compiled_rules(self) -> Any:
+        """The rules compiled by numba for the compiled search (see ``search``), or None
+        when the board does not fit 63 bits."""
+        from .search import bit_rules, supported
+
+        if not supported(self.width, self.height, self.connect):
+            return None
+        return bit_rules(self.width, self.height, self.connect)
+
+    # --- the drawing (web explorer) --------------------------------------------------------
+
+    def draw_svg(self, state: State, last: int | None = None) -> str:
+        """The board: a column is a move, its value shown on a band above it (the discs keep
+        their colours, X red and O yellow, each with its letter); the last disc is ringed."""
+        mask = state[1]
+        cells = self._cells(state)
+        legal = set(self.moves(state)) if self.outcome(state) is None else set()
+        height, band = self.height, BAND
+        body = []
+        for c in range(self.width):
+            move = move_attribute(self.format_move(c) if c in legal else None)
+            body.append(f'<rect class="band" x="{c * CELL + 3}" y="0" width="{CELL - 6}" '
+                        f'height="{band - 4}" rx="3"{move}/>')  # fmt: skip
+            body.append(f'<rect class="column" x="{c * CELL + 1}" y="{band}" width="{CELL - 2}" '
+                        f'height="{height * CELL}" rx="6"{move}/>')  # fmt: skip
+            body.append(f'<text class="label" x="{c * CELL + CELL / 2}" '
+                        f'y="{band + height * CELL + 16}">{c + 1}</text>')  # fmt: skip
+            top = self.board.column(mask, c).bit_length() - 1
+            for r, token in enumerate(cells[c]):
+                kind = {"X": "disc-x", "O": "disc-o"}.get(token, "hole")
+                ringed = " last" if last == c and r == top else ""
+                cx, cy = c * CELL + CELL / 2, band + (height - 1 - r) * CELL + CELL / 2
+                body.append(f'<circle class="{kind}{ringed}" cx="{cx}" cy="{cy}" '
+                            f'r="{CELL / 2 - 6}"/>')  # fmt: skip
+                if token != ".":
+                    body.append(f'<text class="disc-letter" x="{cx}" y="{cy}">{token}</text>')
+        bottom = band + height * CELL + 24
+        body.append(f'<text class="note" x="2" y="{bottom + 14}">X: red disc, moves first; '
+                    "O: yellow disc</text>")  # fmt: skip
+        return svg(max(self.width * CELL, 230), bottom + 22, body)
 
 
 @cache

@@ -1,21 +1,24 @@
-"""Connect Four's search rules over bitboards: the template ``connect_four_bits`` compiles.
+"""Connect Four's search rules over bitboards: the template that ``search.bit_rules`` compiles.
 
 A template (see ``perfectplay.specialised``): ``bit_rules`` copies this file per board, sets
-the board's constants below, and compiles the functions with numba's disk cache, so a fresh
-process loads them instead of compiling. The encoding, the scores and the contract are on
-``connect_four_bits``' page. The values below are placeholders (a 7 x 6 board).
+the board's constants below (and ``line_ends``, ``board``'s line test, compiled), and
+compiles the functions with numba's disk cache, so a fresh process loads them instead of
+compiling. The encoding is drawn on ``board``'s page; the scores and the contract are on
+``search``'s. The values below are placeholders (a 7 x 6 board).
 """
 
 from typing import Any
 
 import numpy as np
 
-from perfectplay.games._bits_intrinsics import popcount
+from perfectplay.games.connect_four.board import line_ends
+from perfectplay.games.connect_four.intrinsics import popcount
 from perfectplay.protocol import NOT_OVER
 
 WIDTH = 7
 CELLS = 42
 K = 4  # the length of a winning line
+STRIDE = 7  # bits per column: height + 1
 DIRECTIONS = (1, 7, 6, 8)  # up a column, along a row, the two diagonals (stride = height + 1)
 BOTTOM_ROW = 0  # one bit at the bottom of each column
 BOARD = 0  # every cell of the board
@@ -26,17 +29,6 @@ ORDER = np.zeros(7, dtype=np.int64)  # the columns from the centre out
 def shifted(discs: int, s: int) -> int:
     """The cell x of the result holds the cell x + s of discs (s may be negative)."""
     return discs >> s if s >= 0 else discs << -s
-
-
-def aligned(discs: int) -> bool:
-    """Whether ``discs`` hold a line of K."""
-    for d in DIRECTIONS:
-        run = discs
-        for _ in range(K - 1):
-            run &= run >> d
-        if run:
-            return True
-    return False
 
 
 def spots(discs: int, mask: int) -> int:
@@ -59,7 +51,7 @@ def end(s: Any, p: int) -> int:
     mask: int = s[p, 1]
     m: int = s[p, 2]
     other = mover ^ mask
-    if aligned(other):
+    if line_ends(other, STRIDE, K) != 0:
         return -((CELLS + 2 - m) // 2)  # the previous disc made a line
     possible = (mask + BOTTOM_ROW) & BOARD
     if spots(mover, mask) & possible:

@@ -2,24 +2,9 @@
 
 This is the ``compiled_rules`` hook of ``ConnectFour`` (see ``perfectplay.solvers.
 compiled_search`` for the contract every game's compiled rules meet). The rules themselves
-are written in ``connect_four_search``, a template compiled per board and cached on disk;
-numba is imported only when ``bit_rules`` is first called, so ``import perfectplay`` stays
-light.
-
-The bitboard, drawn for 7 x 6: one bit per cell, ``stride = height + 1`` bits per column,
-up each column and then column by column; the spare row on top of each column is always
-empty, so no line wraps from the top of one column to the bottom of the next::
-
-       6 13 20 27 34 41 48    spare row
-     +---------------------+
-     | 5 12 19 26 33 40 47 |  top row
-     | 4 11 18 25 32 39 46 |
-     | 3 10 17 24 31 38 45 |
-     | 2  9 16 23 30 37 44 |
-     | 1  8 15 22 29 36 43 |
-     | 0  7 14 21 28 35 42 |  bottom row
-     +---------------------+
-       1  2  3  4  5  6  7
+are written in ``search_template``, a template compiled per board and cached on disk, on
+the bitboards of ``board`` (whose docstring draws them), with its line test; numba is
+imported only when ``bit_rules`` is first called, so ``import perfectplay`` stays light.
 
 A compiled state is four int64 words: ``[mover, mask, stones, scratch]`` (the discs of the
 player to move, all discs, their number, and the non-losing moves ``end`` found, kept for
@@ -42,7 +27,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..protocol import SearchRules
+import numpy as np
+
+from ...protocol import SearchRules
+from .board import Board
 
 
 def supported(width: int, height: int, connect: int) -> bool:
@@ -58,39 +46,25 @@ def bit_rules(width: int, height: int, connect: int = 4) -> SearchRules:
     """
     if not supported(width, height, connect):
         raise ValueError("compiled Connect Four needs width * (height + 1) <= 63")
-    import numpy as np
+    from ...protocol import fingerprint, jit_in_place, template_copy
+    from . import board, search_template
 
-    from ..protocol import fingerprint, jit_in_place, template_copy
-    from . import connect_four_search
-
-    stride = height + 1
-    cells = width * height
-    column = (1 << height) - 1
-    bottom_row = sum(1 << (c * stride) for c in range(width))
-    constants: dict[str, Any] = {
-        "WIDTH": width,
-        "CELLS": cells,
-        "K": connect,
-        "DIRECTIONS": (1, stride, stride - 1, stride + 1),
-        "BOTTOM_ROW": bottom_row,
-        "BOARD": bottom_row * column,
-        "COLUMN_MASKS": np.array([column << (c * stride) for c in range(width)], np.int64),
-        "ORDER": np.array(
-            [width // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(width)], np.int64
-        ),
-    }
-    template = Path(connect_four_search.__file__)
-    ident = fingerprint(template.read_bytes(), repr(sorted(
-        (name, value.tolist() if isinstance(value, np.ndarray) else value)
-        for name, value in constants.items()
-    )))  # fmt: skip
+    constants = _constants(width, height, connect)
+    template = Path(search_template.__file__)
+    ident = fingerprint(
+        template.read_bytes(),
+        Path(board.__file__).read_bytes(),  # the line test is compiled into the search
+        repr(sorted(constants.items())),
+    )
     module = template_copy(template, f"perfectplay_c4_search_{ident}", "search", on_disk=True)
     for name, value in constants.items():
-        setattr(module, name, value)
-    jit_in_place(module, ("shifted", "aligned", "spots", "end", "bounds", "moves", "play", "key"),
-                 cache=True, inline=("shifted", "aligned", "spots"))  # fmt: skip
+        setattr(module, name, np.array(value, np.int64) if isinstance(value, list) else value)
+    vars(module)["line_ends"] = board.line_ends.compiled  # the line test, compiled
+    jit_in_place(module, ("shifted", "spots", "end", "bounds", "moves", "play", "key"),
+                 cache=True, inline=("shifted", "spots"))  # fmt: skip
     end, bounds, moves, play, key = (module.end, module.bounds, module.moves, module.play,
                                      module.key)  # fmt: skip
+    cells = width * height
 
     def encode(state: Any) -> tuple[int, ...]:
         mover, mask = state
@@ -112,7 +86,7 @@ def bit_rules(width: int, height: int, connect: int = 4) -> SearchRules:
         max_plies=cells + 1,
         min_score=-half,
         max_score=half,
-        key_bits=width * stride,
+        key_bits=width * (height + 1),
         end=end,
         bounds=bounds,
         moves=moves,
@@ -122,3 +96,19 @@ def bit_rules(width: int, height: int, connect: int = 4) -> SearchRules:
         plies=plies,
         ident=ident,
     )
+
+
+def _constants(width: int, height: int, connect: int) -> dict[str, Any]:
+    """The template's globals for a board (lists become int64 arrays)."""
+    geometry = Board(width, height, connect)
+    return {
+        "WIDTH": width,
+        "CELLS": width * height,
+        "K": connect,
+        "STRIDE": geometry.stride,
+        "DIRECTIONS": geometry.directions,
+        "BOTTOM_ROW": sum(geometry.bottom),
+        "BOARD": geometry.full,
+        "COLUMN_MASKS": geometry.columns,
+        "ORDER": [width // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(width)],
+    }
