@@ -191,6 +191,18 @@ def _explore_universe(
     )
 
 
+def _check_budgets(rules: Rules[Any, Any], found: int, expanded: int, max_states: int | None,
+                   memory: MemoryWatch) -> None:  # fmt: skip
+    """StateBudgetExceeded past max_states, MemoryBudgetExceeded past the memory budget."""
+    if max_states is not None and found > max_states:
+        raise StateBudgetExceeded(
+            f"{rules.name}: more than max_states={max_states:,} states "
+            f"({expanded:,} expanded); raise max_states or solve a smaller game"
+        )
+    memory.check(f"exploring {rules.name}", found, exploring_advice(
+        rules.tiers is not None, rules.compiled_rules is not None))  # fmt: skip
+
+
 def _explore_levels(
     rules: Rules[Any, Any],
     terminals: Terminals,
@@ -228,13 +240,7 @@ def _explore_levels(
         ids, frontier = table.intern(exp.children)
         child_parts.append(ids)
         expanded += code.shape[0]
-        if max_states is not None and table.size > max_states:
-            raise StateBudgetExceeded(
-                f"{rules.name}: more than max_states={max_states:,} states "
-                f"({expanded:,} expanded); raise max_states or solve a smaller game"
-            )
-        memory.check(f"exploring {rules.name}", table.size, exploring_advice(
-            rules.tiers is not None, rules.compiled_rules is not None))  # fmt: skip
+        _check_budgets(rules, table.size, expanded, max_states, memory)
         if progress is not None:
             progress(expanded, table.size, level=len(level_codes) - 1)
         level_codes.append(frontier)

@@ -178,11 +178,7 @@ def compress(source: Path, target: Path, header: Header, level: int = 19) -> Hea
     codes = None
     if header.codes is not None:  # an engine's ranking: each tier's codes packed
         codes = {"tiers": [_packed(source, target, entry) for entry in header.codes["tiers"]]}
-    for extra in (header.keys, header.grundy, header.scores):
-        if extra is not None:
-            if file_sha256(source / extra["file"]) != extra["sha256"]:
-                raise TablebaseError(f"{source}: {extra['file']} fails its checksum")
-            shutil.copyfile(source / extra["file"], target / extra["file"])
+    _copy_extras(source, target, header)
     return Header(
         identity=header.identity,
         layout=header.layout,
@@ -196,6 +192,16 @@ def compress(source: Path, target: Path, header: Header, level: int = 19) -> Hea
         scores=header.scores,
         book=header.book,
     )
+
+
+def _copy_extras(source: Path, target: Path, header: Header) -> None:
+    """The files beside the records (keys, Grundy values, scores), copied as they are once
+    their checksums hold."""
+    for extra in (header.keys, header.grundy, header.scores):
+        if extra is not None:
+            if file_sha256(source / extra["file"]) != extra["sha256"]:
+                raise TablebaseError(f"{source}: {extra['file']} fails its checksum")
+            shutil.copyfile(source / extra["file"], target / extra["file"])
 
 
 def _packed(source: Path, target: Path, entry: dict[str, Any]) -> dict[str, Any]:
