@@ -182,7 +182,7 @@ def test_the_hook_reference_is_rendered_from_the_code() -> None:
         assert list(rows[protocol]) == [h.name for h in HOOKS if h.protocol == protocol]
     assert rows["game"]["batch_solve_tier"].endswith("| connect-four |")  # its sweeps only
     assert rows["game"]["initial"].count(",") == len(BUILTINS) - 1  # every built-in starts
-    assert rows["partizan"]["players"].endswith("| pawns |")  # White and Black
+    assert rows["partizan"]["players"].endswith("| pawns-segments |")  # o and x
     assert MARKER in (DOCS / "reference" / "hooks.md").read_text()
     assert on_page_markdown(f"a\n{MARKER}\nb", None) == f"a\n{table}\nb"
     # a built-in of either protocol that defines a public name its table lacks fails here

@@ -20,13 +20,12 @@ TITLES = {
 
 def builtins_of(protocol: str) -> dict[str, type]:
     """The built-in classes that speak a protocol, by name."""
-    from perfectplay.cgt import BUILTINS as CGT_BUILTINS
-    from perfectplay.games import BUILTINS
-    from perfectplay.games.pawns import PawnSegments
+    from perfectplay.cgt import GAMES
+    from perfectplay.games import BUILTINS, PARTIZAN_GAMES
 
     if protocol == "game":
         return dict(BUILTINS)
-    return {**CGT_BUILTINS, "pawns": PawnSegments}
+    return {cls.name: cls for cls in (*GAMES, *PARTIZAN_GAMES)}
 
 
 def hook_table_markdown() -> str:

@@ -281,19 +281,21 @@ def print_partizan_report(report: dict[str, Any]) -> None:
     print_rows(rows)
 
 
-def _builtins() -> dict[str, type]:
-    """The partizan games the command line knows by name."""
-    from ..cgt import BUILTINS
-    from ..games.pawns import PawnSegments
+def partizan_builtins() -> dict[str, type]:
+    """The built-in partizan games by name and alias: ``perfectplay.cgt``'s own, and those
+    beside a game (``games.PARTIZAN_GAMES``)."""
+    from ..cgt import GAMES
+    from ..games import PARTIZAN_GAMES, aliases_of
 
-    return {**BUILTINS, "pawns": PawnSegments}
+    return {name: cls for cls in (*GAMES, *PARTIZAN_GAMES)
+            for name in (cls.name, *aliases_of(cls))}  # fmt: skip
 
 
 def _build(spec: str, params: list[str]) -> Any:
     """An instance of a built-in partizan game or of a user's class."""
     from ..cgt import check_partizan
 
-    builtins = _builtins()
+    builtins = partizan_builtins()
     if spec in builtins:
         cls = builtins[spec]
     elif ":" in spec:

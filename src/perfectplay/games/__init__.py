@@ -8,7 +8,7 @@ from .connect_four import ConnectFour
 from .dobutsu import Dobutsu
 from .invisible import Invisible
 from .nim import Nim
-from .pawns import Pawns
+from .pawns import Pawns, PawnSegments
 from .stones import Stones
 from .subtraction import Subtraction
 from .tictactoe import TicTacToe
@@ -28,6 +28,10 @@ GAMES: tuple[type[Any], ...] = (
 """The built-in games, one list (in the order ``perfectplay list`` shows them): each class
 has its ``name`` and may have ``aliases``, which the command line, ``list``, tablebase
 headers and the explorer all read from here."""
+
+PARTIZAN_GAMES: tuple[type[Any], ...] = (PawnSegments,)
+"""Built-in partizan games (``perfectplay cgt``) that live beside a game of this package;
+the combinatorial games of ``perfectplay.cgt`` are its own ``GAMES``."""
 
 BUILTINS: dict[str, type] = {cls.name: cls for cls in GAMES}
 """The built-in games by name."""
@@ -52,10 +56,12 @@ __all__ = [
     "ALIASES",
     "BUILTINS",
     "GAMES",
+    "PARTIZAN_GAMES",
     "ConnectFour",
     "Dobutsu",
     "Invisible",
     "Nim",
+    "PawnSegments",
     "Pawns",
     "Stones",
     "Subtraction",

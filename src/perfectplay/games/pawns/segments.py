@@ -74,6 +74,8 @@ class PawnSegments:
     """
 
     name = "pawns-segments"
+    aliases = ("pawns",)
+    """What ``perfectplay cgt`` calls it (the game itself is ``pawns`` elsewhere)."""
     players = ("o", "x")
     """Left's and Right's names."""
 
