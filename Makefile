@@ -74,7 +74,7 @@ bench-play: $(VENV)/.installed
 # depend on them).
 peers:
 	test -x .venv-peers/bin/python || $(PYTHON) -m venv .venv-peers
-	.venv-peers/bin/python -m pip install --quiet --quiet open_spiel easyAI -e .
+	.venv-peers/bin/python -m pip install --quiet --quiet open_spiel cvxpy easyAI -e .
 	.venv-peers/bin/python bench/peers.py
 
 clean:

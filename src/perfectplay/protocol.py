@@ -215,6 +215,14 @@ HOOKS: tuple[Hook, ...] = (
         "ValueError when the state is no such game (see perfectplay.cgt.games)",
         "no combinatorial values of positions (analyze --cgt)",
     ),
+    Hook(
+        "published_plies",
+        "optional",
+        "published_plies(state) -> int: the plies a published count of the game adds past "
+        "this position, where perfectplay's rules end it (Dobutsu shogi: 1 where the "
+        "mover's capture of the lion is left to play, as Tanaka counts it)",
+        "distances are given as perfectplay counts them only",
+    ),
     Hook("name", "optional", "name: str", "the class name", method=False),
     Hook(
         "aliases",

@@ -167,6 +167,8 @@ class Rules(Generic[S, M]):
         self.parse_state: Callable[[str], S] | None = hooks.get("parse_state")
         self.partizan: Callable[[S], tuple[Any, Any, bool]] | None = hooks.get("partizan")
         """The state as a partizan game for CGT (analyze --cgt), or None."""
+        self.published_plies: Callable[[S], int] | None = hooks.get("published_plies")
+        """The plies a published count adds past a position the rules end, or None."""
         self.engine_loops: Callable[[bool], Any] | None = hooks.get("engine_loops")
         """A CompiledGame's loops, compiled (True) or plain Python (False); for check."""
         self.compiled_rules: Callable[[], Any] | None = hooks.get("compiled_rules")

@@ -9,10 +9,13 @@ at a time, through the batch protocol where the game has it).
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .answers import Answers
 from .errors import GameError
@@ -111,7 +114,7 @@ def _of_tablebase(base: Tablebase[Any, Any], progress: ProgressCallback | None) 
         and base.rules.tiers is not None
         and base.rules.tiers.batch_mirror
     ):
-        stats.mirrored = mirrored_counts(base, progress)
+        stats.mirrored = base.header.mirrored or mirrored_counts(base, progress)
     return stats
 
 
@@ -121,38 +124,56 @@ def mirrored_counts(
     """Counts with a position and its mirror image taken once (the published convention of
     a game with batch_mirror): each pair counted at its lower index. The image of every
     reached position must be reached, with the same record (else the game's batch_mirror
-    is no symmetry: GameError). Keys: positions, each value met, own_image."""
-    tiers = base.rules.tiers
-    assert tiers is not None and tiers.batch_mirror is not None
-    mirror = tiers.batch_mirror
-    shift = base.record.shift
-    folded: dict[str, int] = {}
+    is no symmetry: GameError). Keys: positions, each value met, own_image.
+
+    Chunks are counted on every core (the game's kernels release the GIL), in order of
+    their starts, so that progress rises evenly."""
+    kept = np.zeros(len(NAMES) + 1, dtype=np.int64)
     own = 0
     done, total = 0, base.header.counts()["positions"]
-    for entry in base.header.tiers.values():
-        records = base.tier_records(entry.tier)
-        for start in range(0, entry.size, CHUNK):
-            block = np.asarray(records[start : min(start + CHUNK, entry.size)])
-            indices = start + np.flatnonzero(block >> shift != 0)
-            if not indices.size:
-                continue
-            codes = tiers.batch_unrank(entry.tier, indices)
-            images = np.asarray(tiers.batch_rank(entry.tier, mirror(codes)), dtype=np.int64)
-            mine = np.asarray(records[indices])
-            if (images < 0).any() or (np.asarray(records[images]) != mine).any():
-                raise GameError(
-                    f"{base.rules.name}.batch_mirror gives a position that play does not "
-                    "reach or that has another value: it is not a symmetry of the game"
-                )
-            own += int((images == indices).sum())
-            kept = np.bincount(mine[indices <= images] >> shift, minlength=len(NAMES) + 1)
-            for code, name in NAMES.items():
-                if kept[code]:
-                    folded[name] = folded.get(name, 0) + int(kept[code])
-            done += indices.shape[0]
+    chunks = [
+        (entry.tier, start, min(start + CHUNK, entry.size))
+        for entry in base.header.tiers.values()
+        for start in range(0, entry.size, CHUNK)
+    ]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for tier, (counted, images_own, positions) in zip(
+            (chunk[0] for chunk in chunks),
+            pool.map(lambda chunk: _mirrored_chunk(base, *chunk), chunks),
+            strict=True,
+        ):
+            kept += counted
+            own += images_own
+            done += positions
             if progress is not None:
-                progress(done, total, level=entry.tier)
+                progress(done, total, level=tier)
+    folded = {name: int(kept[code]) for code, name in NAMES.items() if kept[code]}
     return {"positions": sum(folded.values()), **folded, "own_image": own}
+
+
+def _mirrored_chunk(
+    base: Tablebase[Any, Any], tier: int, start: int, stop: int
+) -> tuple[npt.NDArray[np.int64], int, int]:
+    """One chunk of ``mirrored_counts``: the positions kept per value code (each pair at
+    its lower index), those that are their own image, and the positions looked at."""
+    tiers = base.rules.tiers
+    assert tiers is not None and tiers.batch_mirror is not None
+    shift = base.record.shift
+    records = base.tier_records(tier)
+    block = np.asarray(records[start:stop])
+    indices = start + np.flatnonzero(block >> shift != 0)
+    if not indices.size:
+        return np.zeros(len(NAMES) + 1, dtype=np.int64), 0, 0
+    codes = tiers.batch_unrank(tier, indices)
+    images = np.asarray(tiers.batch_rank(tier, tiers.batch_mirror(codes)), dtype=np.int64)
+    mine = np.asarray(block[indices - start])
+    if (images < 0).any() or (np.asarray(records[images]) != mine).any():
+        raise GameError(
+            f"{base.rules.name}.batch_mirror gives a position that play does not "
+            "reach or that has another value: it is not a symmetry of the game"
+        )
+    kept = np.bincount(mine[indices <= images] >> shift, minlength=len(NAMES) + 1)
+    return kept.astype(np.int64), int((images == indices).sum()), int(indices.shape[0])
 
 
 def _find(base: Tablebase[Any, Any], code: int, plies: int) -> Any:

@@ -165,3 +165,69 @@ def test_statistics_count_a_position_and_its_mirror_image_once(
     }
     assert folded["positions"] == sum(len(texts) for texts in classes.values())
     assert folded["positions"] < base.header.counts()["positions"]
+
+
+class _CaptureAsAPly:
+    """Dobutsu with the lion's capture played as a move of its own (the published count of
+    plies): where the mover can take the lion, its one move takes it and the other player
+    has lost. Written on the plain protocol over the game's plain rules."""
+
+    def __init__(self, game: Dobutsu) -> None:
+        self.game = game
+
+    def initial(self) -> tuple[bool, int]:
+        return False, self.game.initial()
+
+    def moves(self, state: tuple[bool, int]) -> list[object]:
+        taken, code = state
+        if taken:
+            return []
+        return ["take"] if self.game.outcome(code) == WIN else list(self.game.moves(code))
+
+    def play(self, state: tuple[bool, int], move: object) -> tuple[bool, int]:
+        code = state[1]
+        return (True, code) if move == "take" else (False, self.game.play(code, move))  # type: ignore[arg-type]
+
+    def outcome(self, state: tuple[bool, int]) -> object:
+        taken, code = state
+        if taken:
+            return LOSS
+        ends = self.game.outcome(code)
+        return None if ends == WIN else ends
+
+    def key(self, state: tuple[bool, int]) -> tuple[bool, int]:
+        return state[0], self.game.key(state[1])
+
+
+def test_solve_reports_the_published_counts_and_distance(tmp_path: Path) -> None:
+    """solve --save gives, beside its own figures, the counts with a position and its mirror
+    image once (kept in the header, so analyze --stats reads them from there) and the start's
+    distance with the capture counted as a ply, as an independent solve of that game does."""
+    import dataclasses
+    import json
+
+    from cli_script import run_cli
+
+    from perfectplay.statistics import mirrored_counts
+    from perfectplay.tablebase.header import read_header
+
+    game = Dobutsu(4, "c")
+    result = run_cli("solve", "dobutsu", "-p", "height=4", "-p", "pieces=c", "--save",
+                     str(tmp_path / "tb"), "--json")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    published = json.loads(result.stdout)["published"]
+    assert read_header(tmp_path / "tb").mirrored == published["counts"]
+    with open_tablebase(tmp_path / "tb", game) as base:
+        base.header = dataclasses.replace(base.header, mirrored=None)
+        assert mirrored_counts(base) == published["counts"]  # counted again, from records
+        own = base.remoteness()
+    truth = solve(_CaptureAsAPly(game)).remoteness()
+    assert published["remoteness"] == truth != own
+    text = run_cli("solve", "dobutsu", "-p", "height=4", "-p", "pieces=c", "--save",
+                   str(tmp_path / "tb"))  # fmt: skip
+    assert f"{own} ({truth} as published)" in text.stdout
+    assert f"{published['counts']['positions']:,} positions, a position and its" in text.stdout
+    stats = run_cli("analyze", "dobutsu", "-p", "height=4", "-p", "pieces=c", "--db",
+                    str(tmp_path / "tb"), "--stats")  # fmt: skip
+    assert f"the start as published: {truth} plies" in stats.stdout
+    assert f"{published['counts']['draw']:,} draw" in stats.stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..answers import Answers
 from ..rules import Rules
 from ..solution import Solution
 from ..tablebase.reader import Tablebase
@@ -22,6 +23,39 @@ def value_text(value: GameValue) -> str:
     if isinstance(value, float) and math.isinf(value):
         return "+inf" if value > 0 else "-inf"
     return str(value)
+
+
+def published_remoteness(answers: Answers[Any, Any]) -> int | None:
+    """The start's distance as a published count of the game gives it (the game's
+    ``published_plies`` added at the end of perfect play), or None without that hook."""
+    rules = answers.rules
+    plies = answers.remoteness()
+    if rules.published_plies is None or plies is None:
+        return None
+    state = answers.initial
+    for move in answers.principal_variation(max_plies=plies):
+        state = rules.play(state, move)
+    return plies + rules.published_plies(state)
+
+
+def remoteness_row(answers: Answers[Any, Any]) -> str:
+    """The start's remoteness, and beside it the published distance where it differs."""
+    text = remoteness_text(answers.remoteness())
+    published = published_remoteness(answers)
+    if published is not None and published != answers.remoteness():
+        text += f" ({published} as published)"
+    return text
+
+
+def mirrored_text(folded: dict[str, int]) -> str:
+    """The counts with a position and its mirror image taken once, in one line."""
+    counts = ", ".join(
+        f"{folded[name]:,} {name}" for name in ("win", "loss", "tie", "draw") if name in folded
+    )
+    return (
+        f"{folded['positions']:,} positions, a position and its mirror image once: {counts} "
+        f"({folded['own_image']:,} are their own mirror image)"
+    )
 
 
 def value_json(value: GameValue) -> JsonValue:

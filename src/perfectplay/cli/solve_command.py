@@ -15,7 +15,7 @@ from ..solvers.grundy import grundy_problem
 from ..solvers.registry import methods_help
 from .common import emit_json, full_solve, game_options, json_option, print_rows, solve_options
 from .loader import build_game
-from .present import position_report, remoteness_text, value_json, value_text
+from .present import position_report, remoteness_row, value_json, value_text
 from .progress import progress_reporter
 from .save import save_command, save_option, scheduler_option, workers_option
 
@@ -129,7 +129,7 @@ def _solution_rows(rules: Rules[Any, Any], solution: Solution[Any, Any]) -> list
         ("game", rules.name),
         ("method", solution.method),
         ("value", value_text(solution.value())),
-        ("remoteness", remoteness_text(solution.remoteness())),
+        ("remoteness", remoteness_row(solution)),
     ]
     if solution.has_grundy:
         rows.append(("grundy value", str(solution.grundy())))

@@ -10,7 +10,7 @@ from ..answers import Answers
 from ..errors import UsageProblem
 from ..statistics import Statistics, statistics
 from .common import out
-from .present import counted
+from .present import counted, mirrored_text, published_remoteness
 from .progress import progress_reporter
 
 BAR = 40  # characters of the longest bar
@@ -74,13 +74,7 @@ def print_statistics(stats: Statistics, answers: Answers[Any, Any]) -> None:
         out.print(f"\nmost moves: {stats.most_moves.measure}, for example", markup=False)
         out.print(rules.show(stats.most_moves.state), markup=False)
     if stats.mirrored is not None:
-        folded = stats.mirrored
-        counts = ", ".join(
-            f"{folded[name]:,} {name}" for name in ("win", "loss", "tie", "draw") if name in folded
-        )
-        out.print(
-            f"\nthe published convention (a position and its mirror image once): "
-            f"{folded['positions']:,} positions: {counts} ({folded['own_image']:,} are their "
-            "own mirror image)",
-            markup=False,
-        )
+        out.print(f"\nas published: {mirrored_text(stats.mirrored)}", markup=False)
+    published = published_remoteness(answers)
+    if published is not None and published != answers.remoteness():
+        out.print(f"the start as published: {counted(published, 'ply')}", markup=False)

@@ -172,6 +172,11 @@ class Dobutsu:
             return LOSS
         return None
 
+    def published_plies(self, state: int) -> int:
+        """Tanaka (and Clausecker's table) count the capture of the lion as a ply: one more
+        where the game ends because the mover can take it."""
+        return 1 if self.outcome(state) == WIN else 0
+
     def key(self, state: int) -> int:
         """The position from the mover's side (see the module docstring)."""
         return int(self.batch_key(np.array([state], dtype=np.int64))[0])
