@@ -384,3 +384,58 @@ def test_ranking_in_order_finds_what_a_binary_search_finds(seed: int, mode: str)
     for size in (code_sets.IN_ORDER_FROM - 1, code_sets.IN_ORDER_FROM, queries.size):
         part = queries[:size]
         assert np.array_equal(code_sets.CodeSet.of(codes).rank(loops, part), expected[:size])
+
+
+def test_the_edges_estimate_is_near_the_moves_laid_out(monkeypatch: Any) -> None:
+    """retrograde_by_edges' estimate of its memory, from a sample, against the bytes its
+    rule gives for the moves the tier really has (laid out whole)."""
+    from perfectplay.tiers import retrograde_by_edges as edges
+
+    monkeypatch.setattr(edges, "SAMPLE", 100)
+    game = load("quixo").Quixo(size=3)
+    graph = _graph(game)
+    tier = max(graph.loopy, key=lambda t: graph.sizes[t])
+    assert graph.sizes[tier] > 4 * edges.SAMPLE  # the estimate is from a sample
+    _, offsets, _, _, outside = game.tier_moves(tier)
+    out = sum(int(children.shape[0]) for _, children, _ in outside)
+    exact = (
+        edges.BYTES_AN_INDEX * graph.sizes[tier]
+        + edges.BYTES_A_MOVE_INSIDE * int(offsets[-1])
+        + edges.BYTES_A_MOVE_OUT * out
+    )
+    assert 0.8 * exact <= edges.estimated_bytes(graph, tier) <= 1.25 * exact
+
+
+def test_a_budget_the_moves_laid_out_do_not_fit_is_solved_by_rounds(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Where the moves laid out would pass --memory, a compiled game's loopy tiers are solved
+    by rounds of value iteration (records only), to the same bytes."""
+    from perfectplay.tiers import loopy_method, retrograde_by_edges, value_iteration
+
+    game = load("quixo").Quixo(size=3)
+    build_tablebase(game, tmp_path / "edges", memory=16 << 30)
+    used: list[int] = []
+    by_rounds = value_iteration.solve_loopy_tier
+
+    def spy(graph: Any, files: Any, terminals: Any, tier: int, records: Any) -> Any:
+        used.append(tier)
+        return by_rounds(graph, files, terminals, tier, records)
+
+    monkeypatch.setattr(loopy_method, "solve_loopy_tier", spy)
+    monkeypatch.setattr(retrograde_by_edges, "estimated_bytes", lambda graph, tier: 1 << 50)
+    build_tablebase(load("quixo").Quixo(size=3), tmp_path / "rounds", memory=16 << 30)
+    loopy = _graph(game).loopy
+    assert sorted(used) == sorted(loopy) and loopy
+    first, second = read_header(tmp_path / "edges"), read_header(tmp_path / "rounds")
+    assert {t: e.sha256 for t, e in first.tiers.items()} == {
+        t: e.sha256 for t, e in second.tiers.items()
+    }
+
+
+def _graph(game: Any) -> Any:
+    """The tier graph of a game."""
+    from perfectplay.rules import Rules
+    from perfectplay.tiers.graph import TierGraph
+
+    return TierGraph(Rules(game))

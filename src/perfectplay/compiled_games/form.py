@@ -504,6 +504,10 @@ class CompiledGame:
         rows, parents = loops.gather_parents(found.codes, kept[1], kept[2], ranks)
         return Expansion(rows, parents)
 
+    _derived_parents.lays_out_moves = True  # type: ignore[attr-defined]
+    """Read by the choice of a loopy tier's method: these un-moves cost as much memory as
+    the moves laid out (``tiers.loopy_method``)."""
+
     def _batch_parents(self, tier: int, codes: Any) -> Expansion:
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         rows, parents, bad = self.loops_for(codes.shape[0]).unmoves(codes)

@@ -1,9 +1,12 @@
 """The one choice of a solver for a loopy tier, for the local run and for Dask alike.
 
 In order of preference: the moves laid out whole and analysed in one compiled loop
-(``retrograde_by_edges``: engine-ranked games whose moves pass the turn); counters in the records
-(``retrograde_in_records``: a tier with no other child tier, un-moves, 2-byte records); frontiers
-through un-moves (``retrograde_by_unmoves``); rounds of value iteration (``value_iteration``).
+(``retrograde_by_edges``: engine-ranked games whose moves pass the turn), when its estimate
+of memory fits the budget; counters in the records (``retrograde_in_records``: a tier with
+no other child tier, un-moves, 2-byte records); frontiers through un-moves
+(``retrograde_by_unmoves``); rounds of value iteration (``value_iteration``: records only,
+the moves played again each round). Un-moves a compiled game does not write are its moves
+laid out and turned around: where those do not fit, rounds of value iteration.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..memory import MemoryWatch, resident_bytes
 from ..progress import ProgressCallback
 from ..terminals import Terminals
 from . import retrograde_by_edges, retrograde_in_records
@@ -24,11 +28,24 @@ LoopySolver = Callable[[TierGraph, TierFiles, Terminals, int, Any], TierSummary]
 
 
 def loopy_solver(
-    graph: TierGraph, files: TierFiles, tier: int, progress: ProgressCallback | None = None
+    graph: TierGraph,
+    files: TierFiles,
+    tier: int,
+    progress: ProgressCallback | None = None,
+    watch: MemoryWatch | None = None,
 ) -> LoopySolver:
-    """The solver for loopy tier ``tier`` (see the module docstring)."""
+    """The solver for loopy tier ``tier`` (see the module docstring); ``watch`` holds the
+    memory budget (none: the moves are laid out whatever they take)."""
+    lean = False
     if retrograde_by_edges.fits(graph, tier):
-        return retrograde_by_edges.solve_loopy_by_edges
+        if watch is None or watch.limit is None:
+            return retrograde_by_edges.solve_loopy_by_edges
+        need = retrograde_by_edges.estimated_bytes(graph, tier)
+        if resident_bytes() + need <= watch.limit:
+            return retrograde_by_edges.solve_loopy_by_edges
+        lean = True
+    if lean and getattr(graph.hooks.batch_parents, "lays_out_moves", False):
+        return solve_loopy_tier
     if retrograde_in_records.fits(graph, files, tier):
 
         def with_counters(

@@ -37,7 +37,7 @@ import numpy as np
 
 from ..errors import InterruptedSolve, ParameterError, TablebaseError
 from ..identity import identity_of
-from ..memory import show_size
+from ..memory import MemoryWatch, show_size
 from ..rules import Rules
 from ..spaces.pipeline import THREADS
 from ..tablebase.header import Header, existing
@@ -506,7 +506,9 @@ def _solve_loopy_task(
     files = _files(directory, record_bytes, rules)
     terminals = Terminals(rules.name)
     records = files.reopen(tier, graph.sizes[tier])
-    summary = loopy_solver(graph, files, tier)(graph, files, terminals, tier, records)
+    # The worker's own budget (most of its memory) chooses the method, as a local run does.
+    solver = loopy_solver(graph, files, tier, None, MemoryWatch())
+    summary = solver(graph, files, terminals, tier, records)
     if isinstance(records, np.memmap):
         records.flush()
     partial = files.directory / tier_file_name(tier, "partial")

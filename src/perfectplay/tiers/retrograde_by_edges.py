@@ -32,7 +32,7 @@ from ..errors import GameError
 from ..spaces.pipeline import in_parallel
 from ..terminals import Terminals
 from .files import TierFiles
-from .graph import TierGraph
+from .graph import TierGraph, expand_chunk
 from .records import TierSummary
 
 _WIN, _LOSS, _TIE, _DRAW = 1, 2, 3, 4
@@ -41,9 +41,32 @@ FOLD = 1 << 18
 """Moves out of the tier folded at once (about 40 bytes each while folded)."""
 
 
+BYTES_AN_INDEX = 45
+BYTES_A_MOVE_INSIDE = 4
+BYTES_A_MOVE_OUT = 16
+SAMPLE = 4_096
+"""Positions expanded to estimate a tier's moves before laying them out."""
+
+
 def fits(graph: TierGraph, tier: int) -> bool:
     """Whether this solver takes the tier (see the precondition)."""
     return tier in graph.loopy and graph.hooks.tier_moves is not None
+
+
+def estimated_bytes(graph: TierGraph, tier: int) -> int:
+    """About the memory this solver takes for ``tier`` (see the module docstring), from the
+    moves of up to SAMPLE positions spread over the tier, unranked and expanded."""
+    n = graph.sizes[tier]
+    if n == 0:
+        return 0
+    indices = np.unique(np.linspace(0, n - 1, num=min(n, SAMPLE)).astype(np.int64))
+    chunk = expand_chunk(graph, Terminals(graph.rules.name), tier, indices)
+    inside = int((np.asarray(chunk.child_tier) == tier).sum())
+    out = int(chunk.child_tier.shape[0]) - inside
+    per_position = BYTES_AN_INDEX + (BYTES_A_MOVE_INSIDE * inside + BYTES_A_MOVE_OUT * out) / len(
+        indices
+    )
+    return int(n * per_position)
 
 
 def solve_loopy_by_edges(

@@ -88,7 +88,7 @@ def solve_tiers(
             size = graph.sizes[tier]
             if tier in graph.loopy:
                 records = files.reopen(tier, size)  # half-solved loops are not trusted
-                solver = loopy_solver(graph, files, tier, progress)
+                solver = loopy_solver(graph, files, tier, progress, watch)
                 summary = solver(graph, files, terminals, tier, records)
             else:
                 records = files.partial(tier, size)
