@@ -222,7 +222,7 @@ def _plain_name(name: Any) -> str:
 
 def write_header(directory: Path, header: Header) -> None:
     """Write the header last, atomically: a directory with a header is a whole tablebase."""
-    write_json_atomically(directory / HEADER, header.to_json())
+    write_json_atomically(directory / HEADER, header.to_json(), readable=True)
 
 
 def describe_mismatch(found: dict[str, Any], expected: dict[str, Any]) -> str | None:

@@ -50,11 +50,17 @@ def file_hashes(path: Path, block: int | None = None) -> dict[str, Any]:
     return {"sha256": whole.hexdigest(), "blocks": parts, "hash_block": block}
 
 
-def write_json_atomically(path: Path, data: dict[str, Any]) -> None:
-    """Replace ``path`` by ``data`` so that a reader sees the old file or the new, whole."""
+def write_json_atomically(path: Path, data: dict[str, Any], *, readable: bool = False) -> None:
+    """Replace ``path`` by ``data`` so that a reader sees the old file or the new, whole.
+    ``readable`` indents it for people (Python's encoder); else it is compact, written by
+    the C encoder: progress is written again after every tier, and grows with them."""
     temporary = path.with_suffix(path.suffix + ".tmp")
+    if readable:
+        text = json.dumps(data, indent=1, sort_keys=True)
+    else:
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     with temporary.open("w") as handle:
-        json.dump(data, handle, indent=1, sort_keys=True)
+        handle.write(text)
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, path)

@@ -40,8 +40,7 @@ def loopy_solver(
     if retrograde_by_edges.fits(graph, tier):
         if watch is None or watch.limit is None:
             return retrograde_by_edges.solve_loopy_by_edges
-        need = retrograde_by_edges.estimated_bytes(graph, tier)
-        if resident_bytes() + need <= watch.limit:
+        if retrograde_by_edges.fits_in(graph, tier, watch.limit - resident_bytes()):
             return retrograde_by_edges.solve_loopy_by_edges
         lean = True
     if lean and getattr(graph.hooks.batch_parents, "lays_out_moves", False):

@@ -53,6 +53,17 @@ def fits(graph: TierGraph, tier: int) -> bool:
     return tier in graph.loopy and graph.hooks.tier_moves is not None
 
 
+def fits_in(graph: TierGraph, tier: int, room: int) -> bool:
+    """Whether laying out ``tier``'s moves takes at most ``room`` bytes: at once where even
+    ``max_moves`` moves out of each position would fit (the game's bound, when it gives
+    one), else by ``estimated_bytes``."""
+    most = getattr(graph.rules.game, "max_moves", None)
+    n = graph.sizes[tier]
+    if isinstance(most, int) and n * (BYTES_AN_INDEX + BYTES_A_MOVE_OUT * most) <= room:
+        return True
+    return estimated_bytes(graph, tier) <= room
+
+
 def estimated_bytes(graph: TierGraph, tier: int) -> int:
     """About the memory this solver takes for ``tier`` (see the module docstring), from the
     moves of up to SAMPLE positions spread over the tier, unranked and expanded."""
