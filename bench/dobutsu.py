@@ -4,10 +4,9 @@ Run: make bench-dobutsu   (or .venv/bin/python bench/dobutsu.py [--dir D] [--reu
 Solves the 3x4 game into a tablebase in a fresh process (its peak memory is its own), then
 reads the tablebase: reachable positions, counts per value, the value and remoteness of
 the start, compared with the published solution (Tanaka, 2009: 246,803,167 positions, the
-second player wins). Tanaka counts a position and its left-right reflection once; the
-tablebase keeps both, so this bench reflects every reached position, ranks the image, checks
-that it was reached too and has the same value and remoteness, and counts each pair once.
-Then the compressed copy (bits per reachable position) and the time of one probe.
+second player wins). Tanaka counts a position and its left-right reflection once, as the
+game's key does, so the tablebase's own counts are compared with his. Then the compressed
+copy (bits per reachable position) and the time of one probe.
 Targets (issue 11): under 30 minutes and 6 GB; compressed, at most 2.5 bits a position.
 """
 
@@ -44,18 +43,6 @@ def child_build(directory: str) -> None:
     seconds = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     print(json.dumps({"seconds": seconds, "peak": peak, "positions": header.counts()["positions"]}))
-
-
-def folded_counts(directory: Path) -> dict[str, int]:
-    """Counts per value with a position and its reflection taken once (the library's
-    ``mirrored_counts``, which checks that every reflection is reached with the same
-    record), as ``analyze --stats`` reports them."""
-    from perfectplay import open_tablebase
-    from perfectplay.games import Dobutsu
-    from perfectplay.statistics import mirrored_counts
-
-    with open_tablebase(directory, Dobutsu()) as base:
-        return mirrored_counts(base)
 
 
 def probe_us(directory: Path) -> float:
@@ -115,14 +102,14 @@ def main() -> None:
     with open_tablebase(directory, Dobutsu()) as base:
         start = f"{base.value()} in {base.remoteness()} plies to the end"
         mine = base.header.counts()
-    folded = folded_counts(directory)
-    print(f"reached      {mine['positions']:,} positions (each mirror pair twice)")
-    print(f"             {folded['own_image']:,} are their own mirror image")
+    values = {"positions": mine["positions"], "win": 0, "loss": 0, "draw": 0}
+    for code, name in (("1", "win"), ("2", "loss"), ("4", "draw")):
+        values[name] = mine["values"].get(code, 0)
     print(f"{'':12} {'perfectplay':>14} {'published':>14}")
     differs = []
     for name in ("positions", "win", "loss", "draw"):
-        agree = "agrees" if folded.get(name, 0) == PUBLISHED[name] else "DIFFERS"
-        print(f"{name:12} {folded.get(name, 0):>14,} {PUBLISHED[name]:>14,}  {agree}")
+        agree = "agrees" if values[name] == PUBLISHED[name] else "DIFFERS"
+        print(f"{name:12} {values[name]:>14,} {PUBLISHED[name]:>14,}  {agree}")
         if agree == "DIFFERS":
             differs.append(name)
     print(f"start        {start}; published: {PUBLISHED['start']}")

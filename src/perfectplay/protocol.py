@@ -411,12 +411,6 @@ HOOKS: tuple[Hook, ...] = (
         "batch_tier(codes) -> int64 tiers of the codes",
         "every move of a tier leads to its only child tier",
     ),
-    Hook(
-        "batch_mirror",
-        "tiers",
-        "batch_mirror(codes) -> each code's mirror image (same value, same tier)",
-        "statistics count a position and its mirror image apart (no published-convention counts)",
-    ),
     # A partizan game (perfectplay.cgt): Left and Right have moves of their own, the player
     # who cannot move loses, and positions have values in combinatorial game theory.
     Hook(

@@ -101,9 +101,6 @@ class TierRules:
     """Every move of a loopy tier laid out (see ``tiers.retrograde_by_edges``), or None."""
     rank_near: Callable[[int, Any, Any], Any] | None = None
     """batch_rank of tier_moves' children with their move slots, looked for near."""
-    batch_mirror: Callable[[Codes], Any] | None = None
-    """Each code's mirror image (batch_mirror): the same value, in the same tier; counts
-    in the published convention take a position and its image once."""
 
 
 def _batch_rules(hooks: dict[str, Any]) -> BatchRules | None:
@@ -144,7 +141,6 @@ def _tier_rules(hooks: dict[str, Any]) -> TierRules | None:
         use_ranking=hooks.get("use_ranking"),
         tier_moves=hooks.get("tier_moves"),
         rank_near=hooks.get("rank_near"),
-        batch_mirror=hooks.get("batch_mirror"),
     )
 
 

@@ -9,16 +9,12 @@ at a time, through the batch protocol where the game has it).
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from .answers import Answers
-from .errors import GameError
 from .progress import ProgressCallback
 from .solution import Solution
 from .spaces.graph import StateGraph
@@ -49,10 +45,6 @@ class Statistics:
     longest: dict[str, Example] = field(default_factory=dict)
     """Per value but draw: the largest remoteness and a position with it."""
     most_moves: Example | None = None
-    mirrored: dict[str, int] | None = None
-    """For a game with batch_mirror (Dobutsu shogi): the counts of the published convention,
-    a position and its mirror image taken once: ``positions``, per value, and
-    ``own_image`` (the positions that are their own mirror image, counted once already)."""
 
 
 def statistics(
@@ -109,71 +101,7 @@ def _of_tablebase(base: Tablebase[Any, Any], progress: ProgressCallback | None) 
             plies = max(by_plies)
             stats.longest[name] = Example(plies, _find(base, code, plies))
     stats.most_moves = _most_moves(base, progress)
-    if (
-        base.header.layout == "tiers"
-        and base.rules.tiers is not None
-        and base.rules.tiers.batch_mirror
-    ):
-        stats.mirrored = base.header.mirrored or mirrored_counts(base, progress)
     return stats
-
-
-def mirrored_counts(
-    base: Tablebase[Any, Any], progress: ProgressCallback | None = None
-) -> dict[str, int]:
-    """Counts with a position and its mirror image taken once (the published convention of
-    a game with batch_mirror): each pair counted at its lower index. The image of every
-    reached position must be reached, with the same record (else the game's batch_mirror
-    is no symmetry: GameError). Keys: positions, each value met, own_image.
-
-    Chunks are counted on every core (the game's kernels release the GIL), in order of
-    their starts, so that progress rises evenly."""
-    kept = np.zeros(len(NAMES) + 1, dtype=np.int64)
-    own = 0
-    done, total = 0, base.header.counts()["positions"]
-    chunks = [
-        (entry.tier, start, min(start + CHUNK, entry.size))
-        for entry in base.header.tiers.values()
-        for start in range(0, entry.size, CHUNK)
-    ]
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        for tier, (counted, images_own, positions) in zip(
-            (chunk[0] for chunk in chunks),
-            pool.map(lambda chunk: _mirrored_chunk(base, *chunk), chunks),
-            strict=True,
-        ):
-            kept += counted
-            own += images_own
-            done += positions
-            if progress is not None:
-                progress(done, total, level=tier)
-    folded = {name: int(kept[code]) for code, name in NAMES.items() if kept[code]}
-    return {"positions": sum(folded.values()), **folded, "own_image": own}
-
-
-def _mirrored_chunk(
-    base: Tablebase[Any, Any], tier: int, start: int, stop: int
-) -> tuple[npt.NDArray[np.int64], int, int]:
-    """One chunk of ``mirrored_counts``: the positions kept per value code (each pair at
-    its lower index), those that are their own image, and the positions looked at."""
-    tiers = base.rules.tiers
-    assert tiers is not None and tiers.batch_mirror is not None
-    shift = base.record.shift
-    records = base.tier_records(tier)
-    block = np.asarray(records[start:stop])
-    indices = start + np.flatnonzero(block >> shift != 0)
-    if not indices.size:
-        return np.zeros(len(NAMES) + 1, dtype=np.int64), 0, 0
-    codes = tiers.batch_unrank(tier, indices)
-    images = np.asarray(tiers.batch_rank(tier, tiers.batch_mirror(codes)), dtype=np.int64)
-    mine = np.asarray(block[indices - start])
-    if (images < 0).any() or (np.asarray(records[images]) != mine).any():
-        raise GameError(
-            f"{base.rules.name}.batch_mirror gives a position that play does not "
-            "reach or that has another value: it is not a symmetry of the game"
-        )
-    kept = np.bincount(mine[indices <= images] >> shift, minlength=len(NAMES) + 1)
-    return kept.astype(np.int64), int((images == indices).sum()), int(indices.shape[0])
 
 
 def _find(base: Tablebase[Any, Any], code: int, plies: int) -> Any:

@@ -14,26 +14,59 @@ from perfectplay.selftest import check_game
 VARIANTS = [(3, ""), (3, "c"), (3, "g"), (4, "c"), (3, "ge"), (4, "g")]
 
 
+def _mirrored(codes: np.ndarray) -> np.ndarray:
+    """Codes reflected left to right (columns A and C swapped), written apart from the
+    game's kernels: each row's 4-bit cells 0 and 2 exchanged."""
+    out = codes.copy()
+    for row in range(4):
+        a, c = 12 * row, 12 * row + 8
+        left, right = (codes >> a) & 15, (codes >> c) & 15
+        out &= ~((15 << a) | (15 << c))
+        out |= (right << a) | (left << c)
+    return out
+
+
 @pytest.mark.parametrize(("height", "pieces"), VARIANTS)
-def test_every_index_unranks_to_a_position_that_ranks_back(height: int, pieces: str) -> None:
+def test_every_index_is_a_position_up_to_the_mirror_or_a_hole(height: int, pieces: str) -> None:
+    """Every index unranks to a distinct position that is its own key and ranks back, or
+    to -1 (a hole, in a block where both lions stand in column B); the positions cover
+    every arrangement of the pieces once up to the mirror (written apart from the game)."""
     game = Dobutsu(height, pieces)
     indices = np.arange(game.size, dtype=np.int64)
     codes = game.batch_unrank(0, indices)
-    assert (codes >= 0).all()
-    assert np.array_equal(game.batch_rank(0, codes), indices)
-    assert np.unique(codes).shape[0] == game.size  # a bijection onto distinct positions
-    for code in codes[:: max(1, game.size // 200)].tolist():
+    kept = codes >= 0
+    codes, holes = codes[kept], indices[~kept]
+    assert np.unique(codes).shape[0] == codes.shape[0]
+    assert np.array_equal(game.batch_key(codes), codes)
+    assert np.array_equal(game.batch_rank(0, codes), indices[kept])
+    block = int(game.shares[0, game.squares - 2])
+    for pair in game.pairs[np.unique(holes // block)].tolist():
+        mine, other = divmod(pair, game.squares - 1)
+        theirs = other if other < mine else other + 1
+        assert mine % 3 == theirs % 3 == 1  # both lions in column B
+    images = _mirrored(codes)
+    assert np.array_equal(game.batch_rank(0, images), indices[kept])
+    own = images == codes
+    arrangements = game.squares * (game.squares - 1) * block
+    assert 2 * int((~own).sum()) + int(own.sum()) == arrangements
+    for code in codes[:: max(1, codes.shape[0] // 200)].tolist():
         game._check(int(code))  # one lion each, two of each kind of the variant
 
 
-def test_the_full_game_has_the_published_number_of_indices() -> None:
-    """Tanaka (2009) bounds the game by 1,567,925,964 positions: the count of every
-    arrangement of the pieces with the mover's side down; the ranking is exactly that."""
+def test_the_full_game_ranks_tanakas_arrangements_up_to_the_mirror() -> None:
+    """Tanaka (2009) bounds the game by 1,567,925,964 positions: every arrangement of the
+    pieces with the mover's side down. Up to the mirror, the ranking has 72 of the 132
+    pairs of lion squares' blocks of arrangements."""
     game = Dobutsu()
-    assert game.size == 1_567_925_964
+    block = int(game.shares[0, game.squares - 2])
+    assert 132 * block == 1_567_925_964
+    assert game.size == 72 * block == 855_232_344
     rng = np.random.default_rng(7)
     indices = rng.integers(0, game.size, 20_000)
-    assert np.array_equal(game.batch_rank(0, game.batch_unrank(0, indices)), indices)
+    codes = game.batch_unrank(0, indices)
+    kept = codes >= 0
+    assert kept.mean() > 0.9 and np.array_equal(game.batch_key(codes[kept]), codes[kept])
+    assert np.array_equal(game.batch_rank(0, codes[kept]), indices[kept])
     assert (game.batch_unrank(0, np.array([-1, game.size])) == -1).all()
 
 
@@ -126,45 +159,46 @@ def test_moves_read_back_as_written() -> None:
             game.parse_move(bad)
 
 
-def _mirrored_text(shown: str) -> str:
-    """A position's text reflected left to right (each board row's cells reversed): written
-    apart from the game's kernels."""
-    lines = []
-    for line in shown.splitlines():
-        parts = line.split()
-        if parts and parts[0].isdigit():
-            line = f"{parts[0]}  {' '.join(reversed(parts[1:]))}"
-        lines.append(line)
-    return "\n".join(lines)
+class _Plain:
+    """Dobutsu through its plain rules with no key at all: a position, its half-turned copy
+    and their mirror images are four states here."""
+
+    def __init__(self, game: Dobutsu) -> None:
+        self.game = game
+
+    def initial(self) -> int:
+        return self.game.initial()
+
+    def moves(self, state: int) -> list[object]:
+        return list(self.game.moves(state))
+
+    def play(self, state: int, move: object) -> int:
+        return self.game.play(state, move)  # type: ignore[arg-type]
+
+    def outcome(self, state: int) -> object:
+        return self.game.outcome(state)
 
 
-@pytest.mark.parametrize(("height", "pieces"), [(3, "c"), (3, "g")])
-def test_statistics_count_a_position_and_its_mirror_image_once(
+@pytest.mark.parametrize(("height", "pieces"), [(3, "c"), (3, "g"), (4, "c")])
+def test_the_tier_of_positions_up_to_the_mirror_answers_every_state_alike(
     tmp_path: Path, height: int, pieces: str
 ) -> None:
-    """The published convention (Tanaka counts a position and its mirror image once), from
-    the tablebase's batch_mirror, against the explored positions' texts reflected by hand."""
-    from perfectplay.statistics import statistics
-
+    """The tablebase, one record for a position and its mirror image (and their half-turned
+    copies), against a solve of every state apart through the plain rules: each state's
+    value and remoteness; and four states (two where a position is its own mirror image)
+    to a record."""
     game = Dobutsu(height, pieces)
     build_tablebase(game, tmp_path / "tb")
-    solution = solve(game)
-    classes: dict[str, set[str]] = {}
+    every = solve(_Plain(game))
     own = 0
-    for state in solution.graph.states:
-        shown = game.show(state)
-        image = _mirrored_text(shown)
-        own += image == shown
-        classes.setdefault(str(solution.value(state)), set()).add(min(shown, image))
     with open_tablebase(tmp_path / "tb", game) as base:
-        folded = statistics(base).mirrored
-    assert folded is not None
-    assert folded["own_image"] == own > 0
-    assert {k: v for k, v in folded.items() if k not in ("positions", "own_image")} == {
-        name: len(texts) for name, texts in classes.items()
-    }
-    assert folded["positions"] == sum(len(texts) for texts in classes.values())
-    assert folded["positions"] < base.header.counts()["positions"]
+        for state in every.graph.states:
+            assert base.lookup(state) == (every.value(state), every.remoteness(state))
+            image = int(_mirrored(np.array([state], dtype=np.int64))[0])
+            own += image == state
+        positions = base.header.counts()["positions"]
+    assert own > 0
+    assert 3 * positions < every.stats.states  # about 4 states a record, not 2
 
 
 class _CaptureAsAPly:
@@ -199,35 +233,27 @@ class _CaptureAsAPly:
         return state[0], self.game.key(state[1])
 
 
-def test_solve_reports_the_published_counts_and_distance(tmp_path: Path) -> None:
-    """solve --save gives, beside its own figures, the counts with a position and its mirror
-    image once (kept in the header, so analyze --stats reads them from there) and the start's
-    distance with the capture counted as a ply, as an independent solve of that game does."""
-    import dataclasses
+def test_solve_reports_the_published_distance(tmp_path: Path) -> None:
+    """solve --save gives, beside its own remoteness, the start's distance with the capture
+    of the lion counted as a ply (the game's published_plies), as an independent solve of
+    the game with the capture played as a move finds it; so do solve --json and analyze
+    --stats."""
     import json
 
     from cli_script import run_cli
-
-    from perfectplay.statistics import mirrored_counts
-    from perfectplay.tablebase.header import read_header
 
     game = Dobutsu(4, "c")
     result = run_cli("solve", "dobutsu", "-p", "height=4", "-p", "pieces=c", "--save",
                      str(tmp_path / "tb"), "--json")  # fmt: skip
     assert result.returncode == 0, result.stderr
-    published = json.loads(result.stdout)["published"]
-    assert read_header(tmp_path / "tb").mirrored == published["counts"]
+    published = json.loads(result.stdout)["published_remoteness"]
     with open_tablebase(tmp_path / "tb", game) as base:
-        base.header = dataclasses.replace(base.header, mirrored=None)
-        assert mirrored_counts(base) == published["counts"]  # counted again, from records
         own = base.remoteness()
     truth = solve(_CaptureAsAPly(game)).remoteness()
-    assert published["remoteness"] == truth != own
+    assert published == truth != own
     text = run_cli("solve", "dobutsu", "-p", "height=4", "-p", "pieces=c", "--save",
                    str(tmp_path / "tb"))  # fmt: skip
     assert f"{own} ({truth} as published)" in text.stdout
-    assert f"{published['counts']['positions']:,} positions, a position and its" in text.stdout
     stats = run_cli("analyze", "dobutsu", "-p", "height=4", "-p", "pieces=c", "--db",
                     str(tmp_path / "tb"), "--stats")  # fmt: skip
     assert f"the start as published: {truth} plies" in stats.stdout
-    assert f"{published['counts']['draw']:,} draw" in stats.stdout

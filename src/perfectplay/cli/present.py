@@ -47,17 +47,6 @@ def remoteness_row(answers: Answers[Any, Any]) -> str:
     return text
 
 
-def mirrored_text(folded: dict[str, int]) -> str:
-    """The counts with a position and its mirror image taken once, in one line."""
-    counts = ", ".join(
-        f"{folded[name]:,} {name}" for name in ("win", "loss", "tie", "draw") if name in folded
-    )
-    return (
-        f"{folded['positions']:,} positions, a position and its mirror image once: {counts} "
-        f"({folded['own_image']:,} are their own mirror image)"
-    )
-
-
 def value_json(value: GameValue) -> JsonValue:
     """Outcomes as lowercase words, scores as numbers, infinite scores as '+inf'/'-inf'."""
     if isinstance(value, Value) or (isinstance(value, float) and math.isinf(value)):

@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
 import click
 
 from ..rules import Rules
-from ..statistics import mirrored_counts
-from ..tablebase.header import write_header
 from ..tablebase.reader import Tablebase, open_tablebase
 from .common import emit_json, print_rows
 from .present import (
-    mirrored_text,
     position_report,
     published_remoteness,
     remoteness_row,
     value_text,
 )
-from .progress import progress_reporter
 from .tablebases import Built, build_into, files_bytes
 
 save_option = click.option(
@@ -74,29 +69,10 @@ def save_command(
         scheduler=scheduler,
     )
     with open_tablebase(directory, rules) as base:
-        _count_as_published(base, directory, quiet)
         if as_json:
             emit_json(_summary_json(base, built, directory))
         else:
             print_rows(_summary_rows(base, built, directory))
-
-
-def _count_as_published(base: Tablebase[Any, Any], directory: Path, quiet: bool) -> None:
-    """For a game with batch_mirror: the counts with a position and its mirror image taken
-    once, counted once (every reached position and its image checked) and kept in the
-    header, so that solve and analyze --stats give them at once from then on."""
-    tiers = base.rules.tiers
-    if (
-        base.header.layout != "tiers"
-        or tiers is None
-        or tiers.batch_mirror is None
-        or base.header.mirrored is not None
-    ):
-        return
-    with progress_reporter("counting as published: mirror images", quiet=quiet) as report:
-        counts = mirrored_counts(base, report)
-    base.header = dataclasses.replace(base.header, mirrored=counts)
-    write_header(directory, base.header)
 
 
 def _summary_json(base: Tablebase[Any, Any], built: Built, directory: Path) -> dict[str, Any]:
@@ -112,11 +88,8 @@ def _summary_json(base: Tablebase[Any, Any], built: Built, directory: Path) -> d
         "reused": built.reused,
         "bytes": files_bytes(directory),
     }
-    if base.header.mirrored is not None:
-        summary["published"] = {
-            "counts": base.header.mirrored,
-            "remoteness": published_remoteness(base),
-        }
+    if base.rules.published_plies is not None:
+        summary["published_remoteness"] = published_remoteness(base)
     return summary
 
 
@@ -138,7 +111,6 @@ def _summary_rows(
         ("best moves", " ".join(rules.format_move(m) for m in base.best_moves()) or "-"),
         ("perfect play", " ".join(rules.format_move(m) for m in line) or "-"),
         ("positions", f"{built.header.counts()['positions']:,}"),
-        *([("as published", mirrored_text(base.header.mirrored))] if base.header.mirrored else []),
         ("seconds", "0 (already built)" if built.reused else f"{built.seconds:.3f}"),
         ("tablebase", str(directory)),
         ("bytes on disk", f"{files_bytes(directory):,}"),

@@ -10,7 +10,7 @@ from ..answers import Answers
 from ..errors import UsageProblem
 from ..statistics import Statistics, statistics
 from .common import out
-from .present import counted, mirrored_text, published_remoteness
+from .present import counted, published_remoteness
 from .progress import progress_reporter
 
 BAR = 40  # characters of the longest bar
@@ -40,7 +40,7 @@ def statistics_json(stats: Statistics, answers: Answers[Any, Any]) -> dict[str, 
         "most_moves": None
         if stats.most_moves is None
         else {"moves": stats.most_moves.measure, "position": rules.show(stats.most_moves.state)},
-        "mirrored": stats.mirrored,
+        "published_remoteness": published_remoteness(answers),
     }
 
 
@@ -73,8 +73,6 @@ def print_statistics(stats: Statistics, answers: Answers[Any, Any]) -> None:
     if stats.most_moves is not None:
         out.print(f"\nmost moves: {stats.most_moves.measure}, for example", markup=False)
         out.print(rules.show(stats.most_moves.state), markup=False)
-    if stats.mirrored is not None:
-        out.print(f"\nas published: {mirrored_text(stats.mirrored)}", markup=False)
     published = published_remoteness(answers)
     if published is not None and published != answers.remoteness():
         out.print(f"the start as published: {counted(published, 'ply')}", markup=False)

@@ -191,7 +191,6 @@ def compress(source: Path, target: Path, header: Header, level: int = 19) -> Hea
         codes=codes,
         scores=header.scores,
         book=header.book,
-        mirrored=header.mirrored,
     )
 
 

@@ -21,9 +21,6 @@ Format version 1::
       "book"?: {"depth", "play_depth"},              # an opening book: the first plies
       "codes"?: {"tiers": [{"tier", "file", "sha256", "count", "children"}]}
                                               # tiers ranked by the engine: sorted int64
-      "mirrored"?: {"positions", "win"?, "loss"?, "tie"?, "draw"?, "own_image"}
-                                              # a game with batch_mirror: the counts with a
-                                              # position and its mirror image taken once
     }
 
 A tier file longer than one block also has the SHA-256 of each block, so that a reader
@@ -85,9 +82,6 @@ class Header:
     codes: dict[str, Any] | None = None
     """Tiers ranked by the engine: {"tiers": [{"tier", "file", "sha256", "count",
     "children"}]}, each tier's sorted int64 codes (see ``tablebase.codes``)."""
-    mirrored: dict[str, int] | None = None
-    """A game with ``batch_mirror``: the published convention's counts, a position and its
-    mirror image taken once (``statistics.mirrored_counts``), counted once after the solve."""
 
     def to_json(self) -> dict[str, Any]:
         """The header as written to disk."""
@@ -105,7 +99,6 @@ class Header:
             **({"codes": self.codes} if self.codes is not None else {}),
             **({"scores": self.scores} if self.scores is not None else {}),
             **({"book": self.book} if self.book is not None else {}),
-            **({"mirrored": self.mirrored} if self.mirrored is not None else {}),
         }
 
     def counts(self) -> dict[str, Any]:
@@ -190,11 +183,6 @@ def _parse(data: Any) -> Header:
             _plain_name(raw["file"])
             _digest(raw["sha256"])
             int(raw["tier"]), int(raw["count"]), [int(t) for t in raw["children"]]
-    mirrored = data.get("mirrored")
-    if mirrored is not None:
-        mirrored = {str(k): int(v) for k, v in mirrored.items()}
-        if set(mirrored) - {"positions", "win", "loss", "tie", "draw", "own_image"}:
-            raise ValueError(f"mirrored counts {sorted(mirrored)}")
     return Header(
         identity=dict(data["identity"]),
         layout=str(data["layout"]),
@@ -209,7 +197,6 @@ def _parse(data: Any) -> Header:
         book=None
         if data.get("book") is None
         else {"depth": int(data["book"]["depth"]), "play_depth": int(data["book"]["play_depth"])},
-        mirrored=mirrored,
     )
 
 

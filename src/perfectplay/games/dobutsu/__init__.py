@@ -2,7 +2,8 @@
 
 Read in this order: ``board`` (the code of a position, the pieces and their steps, the
 mover's view), ``ends`` (a lion taken, a try), ``moves`` (moves and un-moves),
-``symmetry`` (the key, the mirror image), ``ranking`` (the one tier's dense index) and
+``symmetry`` (the key: the mover's view, or its mirror image), ``ranking`` (the one
+tier's index, up to the mirror) and
 ``game`` (the ``Dobutsu`` class, a section per protocol). Only ``Dobutsu`` is public.
 """
 

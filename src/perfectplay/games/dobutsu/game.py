@@ -15,13 +15,14 @@ position that repeats is a DRAW under perfect play, as the solvers read a cycle.
 Squares are named as players write them: columns A-C from sente's left, rows 1 (gote's home
 rank, at the top) to 4; a move is ``B3-B2``, a drop ``G*B2`` (G, E, C for giraffe,
 elephant, chick). States are codes (``board``): the board as seen, bit 60 set when gote
-moves; a state's key is its view from the mover's side, so a position and its half-turned
-copy with the other player to move are one position, as in the published count.
+moves; a state's key is its view from the mover's side, or the mirror image of that view
+(``symmetry``), so a position, its half-turned copy with the other player to move and their
+mirror images are one position, as in the published count (Tanaka 2009).
 
 Tiers: one tier, with cycles (captured pieces come back), of every arrangement of the
-pieces, ranked densely (``ranking``: 1,567,925,964 indices on 3x4); un-moves are given
-(``moves``), so the tier is solved by retrograde analysis with a counter of undecided moves
-per position.
+pieces up to the mirror (``ranking``: 855,232,344 indices on 3x4, of 1,567,925,964
+arrangements); un-moves are given (``moves``), so the tier is solved by retrograde analysis
+with a counter of undecided moves per position.
 
 The class has a section per protocol: the plain rules, written apart from the kernels (the
 self-check compares the two); the text of positions and moves; the drawing; the batch
@@ -83,7 +84,8 @@ class Dobutsu:
         self.squares = 3 * height
         self.kinds = np.array([KINDS[p] for p in self.pieces], dtype=np.int64)
         self.shares, self.offsets = ranking.ranking_tables(list(self.kinds), self.squares - 2)
-        self.size = self.squares * (self.squares - 1) * int(self.shares[0, self.squares - 2])
+        self.slots, self.pairs = ranking.lion_slots(self.squares)
+        self.size = int(self.pairs.shape[0]) * int(self.shares[0, self.squares - 2])
 
     # --- the plain protocol, written apart from the kernels (check compares the two) ----------
 
@@ -310,13 +312,9 @@ class Dobutsu:
         return Expansion(parents, children)
 
     def batch_key(self, codes: Codes) -> Codes:
-        """Each position seen from the mover's side (bit 60 clear)."""
-        return symmetry.batch_view(np.asarray(codes, dtype=np.int64), self.height)
-
-    def batch_mirror(self, codes: Codes) -> Codes:
-        """Each position reflected left to right: the same value. Not a key (the tier keeps
-        both), but the published counts (Tanaka) take a position and its image once."""
-        return symmetry.batch_mirror(np.asarray(codes, dtype=np.int64), self.height)
+        """Each position seen from the mover's side (bit 60 clear), or its mirror image
+        where that is the canonical one (``symmetry``)."""
+        return symmetry.batch_key(np.asarray(codes, dtype=np.int64), self.height)
 
     # --- the tier protocol: one loopy tier ----------------------------------------------------
 
@@ -325,21 +323,27 @@ class Dobutsu:
         return [0]
 
     def tier_size(self, tier: int) -> int:
-        """Every arrangement of the pieces, mover's side down."""
+        """Every arrangement of the pieces up to the mirror, mover's side down."""
         return self.size
 
     def batch_rank(self, tier: int, codes: Codes) -> Codes:
-        """The index of each code's view."""
+        """The index of each code's key."""
         codes = np.asarray(codes, dtype=np.int64)
-        return ranking.batch_rank(codes, self.height, self.kinds, self.shares, self.offsets)
+        return ranking.batch_rank(
+            codes, self.height, self.kinds, self.shares, self.offsets, self.slots
+        )
 
     def batch_unrank(self, tier: int, indices: Codes) -> Codes:
         """The view of each index (sente to move)."""
         indices = np.asarray(indices, dtype=np.int64)
-        return ranking.batch_unrank(indices, self.height, self.kinds, self.shares, self.offsets)
+        return ranking.batch_unrank(
+            indices, self.height, self.kinds, self.shares, self.offsets, self.pairs
+        )
 
     def batch_parents(self, tier: int, codes: Codes) -> Expansion:
-        """For each code, every position one move before it that goes on (un-moves)."""
+        """For each code, every position one move before it or before its mirror image
+        that goes on and is its own key's view (un-moves): as many as the moves from that
+        key into the code's key (``moves.batch_unmoves``)."""
         rows, before = moves.batch_unmoves(np.asarray(codes, dtype=np.int64), self.height)
         return Expansion(rows, before)
 

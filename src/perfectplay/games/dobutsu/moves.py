@@ -30,6 +30,7 @@ from .board import (
     view_of,
 )
 from .ends import open_for_them
+from .symmetry import mirror_code, needs_mirror
 
 MOST_MOVES = 64
 """More than any position has: 8 pieces of at most 8 steps, and 3 kinds to drop on at most
@@ -173,24 +174,39 @@ def _keep(board: I64, hands: I64, height: int, turned: int, out: Codes, n: int, 
 
 @kernel
 def batch_unmoves(codes: Codes, height: int) -> tuple[I64, Codes]:
-    """(children, parents) of every code: for each, the positions one move before it."""
+    """(children, parents) of every code: for each, the positions one move before it or
+    before its mirror image (when that is another position) that are their key's view.
+
+    A key's moves are counted from its view alone, and a move from a position into the
+    mirror image of a code is the mirror of a move into the code: so the parents of both
+    images, kept where they are their key's view, are the moves into the code's key, each
+    once (a parent that is its own image is met once per move; one that is not, through one
+    of its two images)."""
+    squares = height * WIDTH
     board = np.zeros(12, dtype=np.int64)
     hands = np.zeros(6, dtype=np.int64)
-    size = codes.shape[0] * 32 + MOST_UNMOVES
+    size = codes.shape[0] * 32 + 2 * MOST_UNMOVES
     before = np.empty(size, dtype=np.int64)
     rows = np.empty(size, dtype=np.int64)
     n = 0
     for i in range(codes.shape[0]):
-        if before.shape[0] - n < MOST_UNMOVES:
+        if before.shape[0] - n < 2 * MOST_UNMOVES:  # room for both images
             grown = np.empty(2 * before.shape[0], dtype=np.int64)
             grown[:n] = before[:n]
             before = grown
             grown_rows = np.empty(2 * rows.shape[0], dtype=np.int64)
             grown_rows[:n] = rows[:n]
             rows = grown_rows
-        made = unmoves_into(codes[i], height, before, n, board, hands, MOST_UNMOVES)
-        if made < 0:
-            raise ValueError("a position has more un-moves than MOST_UNMOVES")
-        rows[n : n + made] = i
-        n += made
+        image = mirror_code(codes[i], squares)
+        for member in range(2 if image != codes[i] else 1):
+            code = codes[i] if member == 0 else image
+            made = unmoves_into(code, height, before, n, board, hands, MOST_UNMOVES)
+            if made < 0:
+                raise ValueError("a position has more un-moves than MOST_UNMOVES")
+            for k in range(n, n + made):  # only the parents that are their key's view
+                view_of(before[k], squares, board, hands)
+                if not needs_mirror(board, squares):
+                    rows[n] = i
+                    before[n] = before[k]
+                    n += 1
     return rows[:n].copy(), before[:n].copy()

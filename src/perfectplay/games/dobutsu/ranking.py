@@ -1,15 +1,20 @@
-"""Dobutsu shogi's one tier ranked densely: every arrangement of the pieces, an index each.
+"""Dobutsu shogi's one tier ranked: every arrangement of the pieces up to the mirror, an index.
 
-Ranking (of views): lions first, the mover's on one of N squares and the other's on one of
-the N - 1 left; then, for each kind of the variant in turn (giraffes, elephants, chicks),
-how many of its two pieces are on the board (k), which of the free squares (combinatorial
-number system over the squares not yet used), who owns each (and, for chicks, whether it
-is a hen), and how the 2 - k in hand are shared (k + 1 ways... 3 - k of them). Every index
-is a position, so the 3x4 game has 132 * 11,878,227 = 1,567,925,964 indices, the count of
-positions Tanaka gives for the game (2009).
+Ranking (of canonical views, ``symmetry``): lions first, a pair of squares whose mirror
+image does not come before it (``lion_slots``: of the N (N - 1) pairs, those with both
+lions in column B and one of each other pair and its image); then, for each kind of the
+variant in turn (giraffes, elephants, chicks), how many of its two pieces are on the board
+(k), which of the free squares (combinatorial number system over the squares not yet used),
+who owns each (and, for chicks, whether it is a hen), and how the 2 - k in hand are shared
+(3 - k ways). Every index is an arrangement: the 3x4 game's 132 pairs of lion squares give
+132 * 11,878,227 = 1,567,925,964 arrangements (the count of positions Tanaka gives for the
+game, 2009), and its 72 kept pairs 855,232,344 indices. Where both lions stand in column B,
+an arrangement and its image share a pair: the index of the one that is not canonical is a
+hole, which no code ranks to, play never reaches and ``batch_unrank`` gives as -1.
 
-``ranking_tables`` counts the arrangements once per variant (exact Python integers);
-``batch_rank`` and ``batch_unrank`` read them, in one pass over the squares per code.
+``ranking_tables`` counts the arrangements once per variant (exact Python integers),
+``lion_slots`` numbers the kept pairs; ``batch_rank`` and ``batch_unrank`` read them, in one
+pass over the squares per code.
 """
 
 from __future__ import annotations
@@ -18,13 +23,22 @@ import numpy as np
 
 from ...protocol import kernel
 from .board import CHICK, GIRAFFE, HEN, I64, LION, THEIRS, WIDTH, Codes, code_of, view_of
+from .symmetry import canonical_view, lion_pair, mirror_square, needs_mirror
 
 
 @kernel
 def rank_view(
-    board: I64, hands: I64, squares: int, kinds: I64, shares: I64, offsets: I64, scratch: I64
+    board: I64,
+    hands: I64,
+    squares: int,
+    kinds: I64,
+    shares: I64,
+    offsets: I64,
+    slots: I64,
+    scratch: I64,
 ) -> int:
-    """The index of a view (see the module docstring), in one pass over the squares.
+    """The index of a canonical view (see the module docstring), in one pass over the
+    squares; ``slots`` numbers the kept pairs of lion squares (``lion_slots``).
 
     ``shares[i, n]`` holds the arrangements of kinds i.. on n free squares, ``offsets[i, n,
     k]`` where those with k pieces of kind i on the board begin. A square holding kind j is
@@ -62,8 +76,7 @@ def rank_view(
             scratch[4 * j + 1] += 1
         for i in range(min(j + 1, count)):
             scratch[4 * i] += 1
-    pair = mine * (squares - 1) + (theirs if theirs < mine else theirs - 1)
-    index = pair * shares[0, squares - 2]
+    index = slots[lion_pair(mine, theirs, squares)] * shares[0, squares - 2]
     free = squares - 2
     for i in range(count):
         k = scratch[4 * i + 1]
@@ -77,27 +90,33 @@ def rank_view(
 
 
 @kernel
-def batch_rank(codes: Codes, height: int, kinds: I64, shares: I64, offsets: I64) -> I64:
-    """The index of each code's view."""
+def batch_rank(codes: Codes, height: int, kinds: I64, shares: I64, offsets: I64, slots: I64) -> I64:
+    """The index of each code's key (its mover's view, canonical)."""
+    squares = height * WIDTH
     board = np.zeros(12, dtype=np.int64)
     hands = np.zeros(6, dtype=np.int64)
     scratch = np.zeros(16, dtype=np.int64)
     out = np.empty(codes.shape[0], dtype=np.int64)
     for i in range(codes.shape[0]):
-        view_of(codes[i], height * WIDTH, board, hands)
-        out[i] = rank_view(board, hands, height * WIDTH, kinds, shares, offsets, scratch)
+        view_of(codes[i], squares, board, hands)
+        canonical_view(board, squares)
+        out[i] = rank_view(board, hands, squares, kinds, shares, offsets, slots, scratch)
     return out
 
 
 @kernel
-def batch_unrank(indices: I64, height: int, kinds: I64, shares: I64, offsets: I64) -> Codes:
-    """The view (gote's bit clear) of each index; -1 outside the range."""
+def batch_unrank(
+    indices: I64, height: int, kinds: I64, shares: I64, offsets: I64, pairs: I64
+) -> Codes:
+    """The view (gote's bit clear) of each index; -1 outside the range and for a hole (see
+    the module docstring). ``pairs`` lists the kept pairs of lion squares by slot
+    (``lion_slots``)."""
     squares = height * WIDTH
     board = np.zeros(12, dtype=np.int64)
     hands = np.zeros(6, dtype=np.int64)
     used = np.zeros(squares, dtype=np.bool_)
     out = np.empty(indices.shape[0], dtype=np.int64)
-    lions = squares * (squares - 1)
+    lions = pairs.shape[0]
     block = shares[0, squares - 2]
     for i in range(indices.shape[0]):
         index = indices[i]
@@ -107,7 +126,7 @@ def batch_unrank(indices: I64, height: int, kinds: I64, shares: I64, offsets: I6
         board[:] = 0
         hands[:] = 0
         used[:] = False
-        pair, rest = index // block, index % block
+        pair, rest = pairs[index // block], index % block
         mine, other = pair // (squares - 1), pair % (squares - 1)
         theirs = other if other < mine else other + 1
         board[mine], board[theirs] = LION, THEIRS | LION
@@ -152,8 +171,26 @@ def batch_unrank(indices: I64, height: int, kinds: I64, shares: I64, offsets: I6
                 if board[s] != 0:
                     used[s] = True
             free -= k
-        out[i] = code_of(squares, board, hands, 0, 0)
+        # a hole: the arrangement's mirror image is the canonical one, ranked elsewhere
+        out[i] = -1 if needs_mirror(board, squares) else code_of(squares, board, hands, 0, 0)
     return out
+
+
+def lion_slots(squares: int) -> tuple[I64, I64]:
+    """(slots, pairs): the slot of each pair of lion squares whose mirror image does not
+    come before it (-1 for the others), and the pairs by slot."""
+    slots = np.full(squares * (squares - 1), -1, dtype=np.int64)
+    kept: list[int] = []
+    for mine in range(squares):
+        for theirs in range(squares):
+            if theirs == mine:
+                continue
+            pair = mine * (squares - 1) + (theirs if theirs < mine else theirs - 1)
+            a, b = mirror_square.function(mine), mirror_square.function(theirs)
+            if a * (squares - 1) + (b if b < a else b - 1) >= pair:
+                slots[pair] = len(kept)
+                kept.append(pair)
+    return slots, np.array(kept, dtype=np.int64)
 
 
 def ranking_tables(kinds: list[int], free: int) -> tuple[I64, I64]:

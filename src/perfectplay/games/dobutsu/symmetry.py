@@ -1,42 +1,100 @@
-"""The two symmetries of Dobutsu shogi over arrays of codes: the half turn and the mirror.
+"""The two symmetries of Dobutsu shogi: the half turn and the mirror, folded into one key.
 
-A position and its half-turned copy with the other player to move are one position: the
-mover's view (``batch_view``) is the key. The mirror image (columns A and C swapped) has
-the same value too, but it is not a key: the tier keeps both, and only the published counts
-(Tanaka) take a position and its image once (``batch_mirror``).
+A position and its half-turned copy with the other player to move are one position (the
+mover's view, ``view_of``); a position and its mirror image (columns A and C swapped) are
+one too, as Tanaka (2009) counts them: the rules are the same, so both have the same value.
+Of a view and its mirror image, the canonical one (the key) is the one whose pair of lion
+squares comes first in the ranking's order of pairs (``lion_pair``); when both lions stand
+in column B the pairs are the same, and the one whose board, read from the last square
+down (as codes compare), is smaller. ``needs_mirror`` says which, without changing the
+board; ``canonical_view`` turns a board into the canonical one.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...protocol import kernel
-from .board import WIDTH, Codes, code_of, view_of
+from ...protocol import inlined_kernel, kernel
+from .board import I64, LION, THEIRS, WIDTH, Codes, code_of, view_of
+
+
+@inlined_kernel
+def mirror_square(s: int) -> int:
+    """The square across column B: A1 <-> C1, B1 stays."""
+    column = s % WIDTH
+    return s - column + WIDTH - 1 - column
+
+
+@inlined_kernel
+def lion_pair(mine: int, theirs: int, squares: int) -> int:
+    """The pair of lion squares as the ranking numbers it: the mover's, then the other's
+    among the squares left."""
+    return mine * (squares - 1) + (theirs if theirs < mine else theirs - 1)
 
 
 @kernel
-def batch_view(codes: Codes, height: int) -> Codes:
-    """Each code as its mover sees it (bit 60 clear): the key of the position."""
+def needs_mirror(board: I64, squares: int) -> bool:
+    """Whether the mirror image of the view ``board`` is the canonical one (see the module
+    docstring); a position that is its own mirror image needs none."""
+    mine = theirs = 0
+    for s in range(squares):
+        if board[s] == LION:
+            mine = s
+        elif board[s] == THEIRS | LION:
+            theirs = s
+    pair = lion_pair(mine, theirs, squares)
+    image = lion_pair(mirror_square(mine), mirror_square(theirs), squares)
+    if image != pair:
+        return image < pair
+    for s in range(squares - 1, -1, -1):
+        other = board[mirror_square(s)]
+        if other != board[s]:
+            return bool(other < board[s])
+    return False
+
+
+@kernel
+def mirror_board(board: I64, squares: int) -> None:
+    """Swap columns A and C of ``board`` in place."""
+    for s in range(0, squares, WIDTH):
+        board[s], board[s + WIDTH - 1] = board[s + WIDTH - 1], board[s]
+
+
+@kernel
+def canonical_view(board: I64, squares: int) -> None:
+    """Turn the view ``board`` into its canonical one, in place (hands are not mirrored)."""
+    if needs_mirror(board, squares):
+        mirror_board(board, squares)
+
+
+@kernel
+def mirror_code(code: int, squares: int) -> int:
+    """A code reflected left to right (columns A and C swapped), hands and turn kept."""
+    mirrored = code & ~((1 << (4 * squares)) - 1)
+    for s in range(squares):
+        mirrored |= ((code >> (4 * s)) & 15) << (4 * mirror_square(s))
+    return mirrored
+
+
+@kernel
+def batch_key(codes: Codes, height: int) -> Codes:
+    """Each code's key: its mover's view (bit 60 clear), reflected where the image is the
+    canonical one."""
+    squares = height * WIDTH
     board = np.zeros(12, dtype=np.int64)
     hands = np.zeros(6, dtype=np.int64)
     out = np.empty(codes.shape[0], dtype=np.int64)
     for i in range(codes.shape[0]):
-        view_of(codes[i], height * WIDTH, board, hands)
-        out[i] = code_of(height * WIDTH, board, hands, 0, 0)
+        view_of(codes[i], squares, board, hands)
+        canonical_view(board, squares)
+        out[i] = code_of(squares, board, hands, 0, 0)
     return out
 
 
 @kernel
 def batch_mirror(codes: Codes, height: int) -> Codes:
-    """Each position reflected left to right (columns A and C swapped): the rules are the
-    same, so it has the same value for the mover."""
+    """Each code reflected left to right (``mirror_code``)."""
     out = np.empty(codes.shape[0], dtype=np.int64)
     for i in range(codes.shape[0]):
-        code = codes[i]
-        mirrored = code & ~((1 << (4 * WIDTH * height)) - 1)
-        for s in range(WIDTH * height):
-            r, c = s // WIDTH, s % WIDTH
-            piece = (code >> (4 * s)) & 15
-            mirrored |= piece << (4 * (r * WIDTH + WIDTH - 1 - c))
-        out[i] = mirrored
+        out[i] = mirror_code(codes[i], height * WIDTH)
     return out
