@@ -174,17 +174,19 @@ def _keep(board: I64, hands: I64, height: int, turned: int, out: Codes, n: int, 
 
 @kernel
 def batch_unmoves(codes: Codes, height: int) -> tuple[I64, Codes]:
-    """(children, parents) of every code: for each, the positions one move before it or
-    before its mirror image (when that is another position) that are their key's view.
+    """(children, parents) of every code: the positions one move before it, as many times
+    as the moves from their key into the code's key (keys fold the mirror image).
 
-    A key's moves are counted from its view alone, and a move from a position into the
-    mirror image of a code is the mirror of a move into the code: so the parents of both
-    images, kept where they are their key's view, are the moves into the code's key, each
-    once (a parent that is its own image is met once per move; one that is not, through one
-    of its two images)."""
+    A key's moves are counted from its view alone, and a move into the mirror image of a
+    code is the mirror of a move into the code. So where the code is not its own image,
+    every parent stands for its key once, but a parent that is its own image moves into the
+    code's key also by the mirror of each move: it is given twice. Where the code is its own
+    image, each parent that is not meets the code also through its image: only the one that
+    is its key's view is given."""
     squares = height * WIDTH
     board = np.zeros(12, dtype=np.int64)
     hands = np.zeros(6, dtype=np.int64)
+    found = np.empty(MOST_UNMOVES, dtype=np.int64)
     size = codes.shape[0] * 32 + 2 * MOST_UNMOVES
     before = np.empty(size, dtype=np.int64)
     rows = np.empty(size, dtype=np.int64)
@@ -197,16 +199,21 @@ def batch_unmoves(codes: Codes, height: int) -> tuple[I64, Codes]:
             grown_rows = np.empty(2 * rows.shape[0], dtype=np.int64)
             grown_rows[:n] = rows[:n]
             rows = grown_rows
-        image = mirror_code(codes[i], squares)
-        for member in range(2 if image != codes[i] else 1):
-            code = codes[i] if member == 0 else image
-            made = unmoves_into(code, height, before, n, board, hands, MOST_UNMOVES)
-            if made < 0:
-                raise ValueError("a position has more un-moves than MOST_UNMOVES")
-            for k in range(n, n + made):  # only the parents that are their key's view
-                view_of(before[k], squares, board, hands)
-                if not needs_mirror(board, squares):
-                    rows[n] = i
-                    before[n] = before[k]
-                    n += 1
+        own_image = mirror_code(codes[i], squares) == codes[i]
+        made = unmoves_into(codes[i], height, found, 0, board, hands, MOST_UNMOVES)
+        if made < 0:
+            raise ValueError("a position has more un-moves than MOST_UNMOVES")
+        for k in range(made):
+            parent = found[k]
+            if own_image:
+                view_of(parent, squares, board, hands)
+                if needs_mirror(board, squares):
+                    continue
+                copies = 1
+            else:
+                copies = 2 if mirror_code(parent, squares) == parent else 1
+            for _ in range(copies):
+                rows[n] = i
+                before[n] = parent
+                n += 1
     return rows[:n].copy(), before[:n].copy()
