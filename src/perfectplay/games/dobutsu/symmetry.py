@@ -89,12 +89,3 @@ def batch_key(codes: Codes, height: int) -> Codes:
         canonical_view(board, squares)
         out[i] = code_of(squares, board, hands, 0, 0)
     return out
-
-
-@kernel
-def batch_mirror(codes: Codes, height: int) -> Codes:
-    """Each code reflected left to right (``mirror_code``)."""
-    out = np.empty(codes.shape[0], dtype=np.int64)
-    for i in range(codes.shape[0]):
-        out[i] = mirror_code(codes[i], height * WIDTH)
-    return out
