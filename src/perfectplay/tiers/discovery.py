@@ -333,7 +333,7 @@ class _Discovery:
             for kid, codes in children.groups:
                 kids.add(kid)
                 if kid == tier:
-                    inside.append(codes)
+                    _add_merged(inside, codes)
                 else:  # scattered into a slot by the worker
                     self.pending.note(kid)
             self.ranking.expanded += children.expanded
@@ -363,6 +363,17 @@ class _Discovery:
         while len(self.writing) > waiting:
             tier, future = self.writing.popleft()
             self.ranking.tiers[tier], self.ranking.entries[tier] = future.result()
+
+
+def _add_merged(pieces: list[Any], codes: Any) -> None:
+    """Add sorted distinct ``codes`` to ``pieces``, merging the last two while the one
+    before is at most twice the last (a binary counter): the pieces stay few and their
+    sizes fall geometrically, so a loopy tier's round holds about its distinct codes, not
+    every move's child until the round ends (Teeko: 307 million moves, 19 million codes)."""
+    pieces.append(codes)
+    while len(pieces) > 1 and pieces[-2].shape[0] <= 2 * pieces[-1].shape[0]:
+        last = pieces.pop()
+        pieces[-1] = merge_distinct(pieces[-1], last)
 
 
 def _spread_sample(parts: list[Any]) -> Any:
