@@ -135,8 +135,6 @@ def main() -> None:
     # for one position); once numba is loaded (by any large call), compiled.
     plain = f"{probe_us(directory):.1f} us mapped, {probe_us(target):.1f} us compressed"
     print(f"probe        {plain} (kernels as plain Python, as a fresh play --db)")
-    from perfectplay.games import Dobutsu
-
     game = Dobutsu()
     game.batch_rank(0, game.batch_unrank(0, np.arange(100_000, dtype=np.int64)))  # compiles
     compiled = f"{probe_us(directory):.1f} us mapped, {probe_us(target):.1f} us compressed"

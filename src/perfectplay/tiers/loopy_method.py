@@ -36,15 +36,15 @@ def loopy_solver(
 ) -> LoopySolver:
     """The solver for loopy tier ``tier`` (see the module docstring); ``watch`` holds the
     memory budget (none: the moves are laid out whatever they take)."""
-    lean = False
     if retrograde_by_edges.fits(graph, tier):
-        if watch is None or watch.limit is None:
+        if (
+            watch is None
+            or watch.limit is None
+            or retrograde_by_edges.fits_in(graph, tier, watch.limit - resident_bytes())
+        ):
             return retrograde_by_edges.solve_loopy_by_edges
-        if retrograde_by_edges.fits_in(graph, tier, watch.limit - resident_bytes()):
-            return retrograde_by_edges.solve_loopy_by_edges
-        lean = True
-    if lean and getattr(graph.hooks.batch_parents, "lays_out_moves", False):
-        return solve_loopy_tier
+        if getattr(graph.hooks.batch_parents, "lays_out_moves", False):
+            return solve_loopy_tier  # its un-moves would lay the same moves out
     if retrograde_in_records.fits(graph, files, tier):
 
         def with_counters(

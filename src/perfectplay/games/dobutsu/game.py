@@ -341,9 +341,9 @@ class Dobutsu:
         )
 
     def batch_parents(self, tier: int, codes: Codes) -> Expansion:
-        """For each code, every position one move before it or before its mirror image
-        that goes on and is its own key's view (un-moves): as many as the moves from that
-        key into the code's key (``moves.batch_unmoves``)."""
+        """For each code, every position one move before it that goes on (un-moves), as
+        many times as the moves from its key into the code's key (``moves.batch_unmoves``:
+        keys fold the mirror image)."""
         rows, before = moves.batch_unmoves(np.asarray(codes, dtype=np.int64), self.height)
         return Expansion(rows, before)
 

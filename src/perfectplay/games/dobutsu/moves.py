@@ -192,7 +192,7 @@ def batch_unmoves(codes: Codes, height: int) -> tuple[I64, Codes]:
     rows = np.empty(size, dtype=np.int64)
     n = 0
     for i in range(codes.shape[0]):
-        if before.shape[0] - n < 2 * MOST_UNMOVES:  # room for both images
+        if before.shape[0] - n < 2 * MOST_UNMOVES:  # room for each parent given twice
             grown = np.empty(2 * before.shape[0], dtype=np.int64)
             grown[:n] = before[:n]
             before = grown

@@ -185,9 +185,9 @@ def lion_slots(squares: int) -> tuple[I64, I64]:
         for theirs in range(squares):
             if theirs == mine:
                 continue
-            pair = mine * (squares - 1) + (theirs if theirs < mine else theirs - 1)
-            a, b = mirror_square.function(mine), mirror_square.function(theirs)
-            if a * (squares - 1) + (b if b < a else b - 1) >= pair:
+            pair = lion_pair.function(mine, theirs, squares)
+            image = mirror_square.function(mine), mirror_square.function(theirs)
+            if lion_pair.function(*image, squares) >= pair:
                 slots[pair] = len(kept)
                 kept.append(pair)
     return slots, np.array(kept, dtype=np.int64)
