@@ -393,7 +393,7 @@ HOOKS: tuple[Hook, ...] = (
         "tier_moves",
         "tiers",
         "tier_moves(tier) -> (outcome, offsets, parents, pending, [(out_rows, out_children, "
-        "out_slots)]): "
+        "out_slots, out_same)]): "
         "every move of a loopy tier of an engine-ranked game, the moves inside it backward "
         "(see perfectplay.tiers.retrograde_by_edges)",
         "a loopy tier is solved through un-moves or by rounds",

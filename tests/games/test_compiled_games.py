@@ -318,6 +318,51 @@ def test_random_tier_games_build_tablebases_as_the_reference(case: str, tmp_path
         assert used_loops(game) == {False}
 
 
+@pytest.mark.usefixtures("interpreted", "quick_disk")
+def test_extra_turns_in_loopy_tiers_are_solved_from_the_moves_laid_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Loopy tiers whose moves sometimes keep the player to move go through the moves laid
+    out (retrograde_by_edges, which marks those moves inside the tier and out of it), every
+    loopy tier of every seed: the reference's values, and tier by tier the same bytes as
+    rounds of value iteration (where the moves do not fit the memory, and before this)."""
+    from perfectplay.tiers import retrograde_by_edges
+
+    by_edges = retrograde_by_edges.solve_loopy_by_edges
+    used: list[int] = []
+
+    def spy(graph: Any, files: Any, terminals: Any, tier: int, records: Any) -> Any:
+        used.append(tier)
+        return by_edges(graph, files, terminals, tier, records)
+
+    turns_inside = turns_out = loopy = 0
+    for seed in SEEDS[:12]:
+        game = TierTurnsGame(seed=seed, mode=1)
+        solved = reference.solve_outcomes(game)
+        used.clear()
+        with monkeypatch.context() as patch:
+            patch.setattr(retrograde_by_edges, "solve_loopy_by_edges", spy)
+            edges, _ = build_tablebase(game, tmp_path / f"edges-{seed}")
+        tiers = sorted(t for t, kids in game._ranking.children.items() if t in kids)
+        assert sorted(used) == tiers, seed
+        loopy += len(tiers)
+        for tier in tiers:
+            _, _, parents, _, outside = game.tier_moves(tier)
+            turns_inside += int((np.asarray(parents) < 0).sum())
+            turns_out += sum(int(np.asarray(moves[3]).sum()) for moves in outside)
+        with open_tablebase(tmp_path / f"edges-{seed}", TierTurnsGame(seed=seed, mode=1)) as base:
+            assert_agree(base, game, solved, f"extra turns, seed {seed}")
+        with monkeypatch.context() as patch:
+            patch.setattr(retrograde_by_edges, "BYTES_AN_INDEX", 1 << 40)  # never fits
+            rounds, _ = build_tablebase(
+                TierTurnsGame(seed=seed, mode=1), tmp_path / f"rounds-{seed}", memory=16 << 30
+            )
+        assert {t: e.sha256 for t, e in edges.tiers.items()} == {
+            t: e.sha256 for t, e in rounds.tiers.items()
+        }, seed
+    assert loopy >= 20 and turns_inside >= 50 and turns_out >= 50  # premises
+
+
 @pytest.mark.usefixtures("interpreted")
 @pytest.mark.parametrize("case", list(TIER_CASES))
 def test_the_ranking_is_each_tiers_reachable_keyed_codes(case: str) -> None:

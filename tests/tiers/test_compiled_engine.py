@@ -397,7 +397,7 @@ def test_the_edges_estimate_is_near_the_moves_laid_out(monkeypatch: Any) -> None
     tier = max(graph.loopy, key=lambda t: graph.sizes[t])
     assert graph.sizes[tier] > 4 * edges.SAMPLE  # the estimate is from a sample
     _, offsets, _, _, outside = game.tier_moves(tier)
-    out = sum(int(children.shape[0]) for _, children, _ in outside)
+    out = sum(int(moves[1].shape[0]) for moves in outside)
     exact = (
         edges.BYTES_AN_INDEX * graph.sizes[tier]
         + edges.BYTES_A_MOVE_INSIDE * int(offsets[-1])

@@ -301,7 +301,7 @@ def _first_calls(cls: type, loops: dict[str, Any], scored: bool) -> None:
                                  tables, tables)  # fmt: skip
         offsets, parents = loops["reverse_edges"](none, two, 0, 0, 0)
         loops["gather_parents"](none, offsets, parents, none)
-        _, inside, targets, _, _, _ = loops["tier_moves"](none, two, 0, 0, 0, 0, 0)
+        _, inside, targets, _, _, _, _ = loops["tier_moves"](none, two, 0, 0, 0, 0, 0)
         loops["find_all_near"](none, two, 0, 0, none, np.zeros(0, np.int16), none.copy())
         offsets = np.zeros(1, dtype=np.int64)
         loops["count_backward"](targets, offsets)

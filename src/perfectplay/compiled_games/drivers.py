@@ -384,10 +384,12 @@ def tier_moves(
     codes: Any, buckets: Any, base: int, shift: int, tier: int, start: int, stop: int
 ) -> Any:
     """The moves of indices [start, stop) of a loopy tier, each played once, for the engine's
-    solver: (outcome, inside, targets, out_rows, out_children). ``inside[i - start]`` counts
-    index i's moves that stay in the tier and ``targets`` lists their children's indices
-    (int32), in order; moves out of the tier come as (index, child code) pairs. Ended
-    positions have no moves."""
+    solver: (outcome, inside, targets, out_rows, out_children, out_slots, out_same).
+    ``inside[i - start]`` counts index i's moves that stay in the tier and ``targets`` lists
+    their children's indices (int32), in order, as ~index (negative) for a move that keeps
+    the player to move (HAS_TO_MOVE games: an extra turn); moves out of the tier come as
+    (index, child code, move slot) triples, with out_same 1 where the move keeps the player
+    to move (empty in games without extra turns). Ended positions have no moves."""
     n = stop - start
     outcome = np.zeros(n, dtype=np.int8)
     inside = np.zeros(n, dtype=np.int32)
@@ -396,6 +398,7 @@ def tier_moves(
     out_rows = np.empty(cap, dtype=np.int32)
     out_children = np.empty(cap, dtype=np.int64)
     out_slots = np.empty(cap, dtype=np.int16)
+    out_same = np.zeros(cap if HAS_TO_MOVE else 0, dtype=np.uint8)
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
     hints = np.full(MAX_MOVES, -1, dtype=np.int64)
     t = 0
@@ -413,42 +416,54 @@ def tier_moves(
             out_rows = _grown(out_rows, 2 * out_rows.shape[0] + k)
             out_children = _grown(out_children, 2 * out_children.shape[0] + k)
             out_slots = _grown(out_slots, 2 * out_slots.shape[0] + k)
+            if HAS_TO_MOVE:
+                out_same = _grown(out_same, 2 * out_same.shape[0] + k)
+        mover = _to_move(P, s) if HAS_TO_MOVE else 0
         for j in range(k):
             child = _key(P, _play(P, s, buffer[j]))
+            same = HAS_TO_MOVE and _to_move(P, child) == mover
             at = -1
             if _tier(P, child) == tier:
                 at = find_near(codes, buckets, base, shift, child, hints[j])
             if at >= 0:
                 hints[j] = at
-                targets[t] = at
+                targets[t] = ~at if same else at
                 t += 1
                 inside[i - start] += 1
             else:
                 out_rows[e] = i
                 out_children[e] = child
                 out_slots[e] = j
+                if HAS_TO_MOVE:
+                    out_same[e] = 1 if same else 0
                 e += 1
     return (outcome, inside, targets[:t].copy(), out_rows[:e].copy(), out_children[:e].copy(),
-            out_slots[:e].copy())  # fmt: skip
+            out_slots[:e].copy(), out_same[: e if HAS_TO_MOVE else 0].copy())  # fmt: skip
 
 
 def count_backward(targets: Any, offsets: Any) -> None:
     """Count each index's parents inside the tier into ``offsets[index + 1]`` (the moves
-    of one window of the tier at a time: see ``fill_backward``)."""
+    of one window of the tier at a time: see ``fill_backward``; ~index for an extra turn)."""
     for e in range(targets.shape[0]):
-        offsets[targets[e] + 1] += 1
+        at = targets[e]
+        offsets[(~at if at < 0 else at) + 1] += 1
 
 
 def fill_backward(inside: Any, targets: Any, start: int, fill: Any, parents: Any) -> None:
     """Turn around the moves of the window that starts at index ``start`` (its counts of
     moves inside and their targets): parent i of index j goes to ``parents[fill[j]]``, and
     fill[j] moves on. With ``fill`` the prefix sums of the counts, every window filled in
-    index order, the parents of j end as parents[offsets[j]:offsets[j + 1]], in order."""
+    index order, the parents of j end as parents[offsets[j]:offsets[j + 1]], in order. A
+    move that keeps the player to move (target ~j) leaves its parent as ~i."""
     e = 0
     for k in range(inside.shape[0]):
         for _ in range(inside[k]):
             at = targets[e]
-            parents[fill[at]] = start + k
+            if at < 0:
+                at = ~at
+                parents[fill[at]] = ~(start + k)
+            else:
+                parents[fill[at]] = start + k
             fill[at] += 1
             e += 1
 

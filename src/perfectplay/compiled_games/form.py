@@ -142,13 +142,14 @@ class CompiledGame:
             self.batch_solve_tier = self._batch_solve_tier
             self.ranked_by_engine = True
             # Un-moves: the game's own, else the moves inside a tier turned around.
-            # (The un-move solvers take moves that pass the turn: a game with to_move keeps
-            # its loopy tiers to rounds.)
+            # (The un-move solvers take moves that pass the turn: a game with to_move has
+            # its loopy tiers solved from their moves laid out, which mark extra turns, or
+            # by rounds.)
             if "unmoves" in self.rule_functions:
                 self.batch_parents = self._batch_parents
             elif "to_move" not in self.rule_functions and not self.scored:
                 self.batch_parents = self._derived_parents
-            if "to_move" not in self.rule_functions and not self.scored:
+            if not self.scored:
                 self.tier_moves = self._tier_moves
 
     def __getstate__(self) -> dict[str, Any]:
@@ -453,7 +454,7 @@ class CompiledGame:
             parts = [loops.tier_moves(codes, found.buckets, found.base, found.shift, tier, 0, 0)]
         outcome = np.concatenate([part[0] for part in parts])
         inside = np.concatenate([part[1] for part in parts])
-        outside = [(part[3], part[4], part[5]) for part in parts]  # kept in pieces: no copy
+        outside = [part[3:] for part in parts]  # (rows, children, slots, same): no copy
         # Turned around window by window, each window's targets let go once used: never a
         # second copy of the tier's moves (at 4 bytes a move, the largest array here).
         offsets = np.zeros(n + 1, dtype=np.int64)

@@ -1,12 +1,14 @@
 """The one choice of a solver for a loopy tier, for the local run and for Dask alike.
 
 In order of preference: the moves laid out whole and analysed in one compiled loop
-(``retrograde_by_edges``: engine-ranked games whose moves pass the turn), when its estimate
-of memory fits the budget; counters in the records (``retrograde_in_records``: a tier with
-no other child tier, un-moves, 2-byte records); frontiers through un-moves
+(``retrograde_by_edges``: engine-ranked games, extra turns marked on the moves), when its
+estimate of memory fits the budget; counters in the records (``retrograde_in_records``: a
+tier with no other child tier, un-moves, 2-byte records); frontiers through un-moves
 (``retrograde_by_unmoves``); rounds of value iteration (``value_iteration``: records only,
 the moves played again each round). Un-moves a compiled game does not write are its moves
-laid out and turned around: where those do not fit, rounds of value iteration.
+laid out and turned around: where those do not fit, rounds of value iteration. The un-move
+solvers take moves that pass the turn: a game with extra turns whose moves do not fit is
+solved by rounds.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ def loopy_solver(
             return retrograde_by_edges.solve_loopy_by_edges
         if getattr(graph.hooks.batch_parents, "lays_out_moves", False):
             return solve_loopy_tier  # its un-moves would lay the same moves out
+    if graph.rules.to_move is not None:
+        return solve_loopy_tier  # extra turns: the un-move solvers take moves that pass it
     if retrograde_in_records.fits(graph, files, tier):
 
         def with_counters(

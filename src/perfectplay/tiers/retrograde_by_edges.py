@@ -2,8 +2,9 @@
 
 Precondition: a loopy tier of a game whose ranking the engine made (every index a position
 play reaches) and that lays out the tier's moves (``tier_moves``: the moves inside the
-tier backward, as a compressed list, and the moves out of it as (row, child code)), with
-moves that pass the turn; its other child tiers solved.
+tier backward, as a compressed list, and the moves out of it as (row, child code)); a move
+that keeps the player to move (an extra turn) is marked: its parent as ~index inside the
+tier, a flag beside it outside. Its other child tiers solved.
 Contract: the values and remoteness of retrograde analysis on the explored graph, as
 ``retrograde_by_unmoves`` gives them (the winner hurries, the loser stalls, a tie comes soonest,
 what never ends is a DRAW), in one compiled loop instead of one numpy step per level.
@@ -13,7 +14,8 @@ Memory: 4 bytes a move inside the tier, 16 a move out of it, about 45 an index.
 
 The analysis, levels r = 0, 1, 2, ... (remoteness):
 1. wins and losses: a position is decided at level r when it wins in r by a move out of the
-   tier (the fastest), or a move inside reaches a position lost at r - 1 (a win in r), or
+   tier (the fastest), or a move inside reaches a position lost at r - 1 for the player it
+   passes the turn to, or won at r - 1 where the move gives another turn (a win in r), or
    its last move inside that was not known to lose is found to lose at r - 1 and it has no
    move to a tie or a draw: then it loses at the later of r and its slowest move out;
 2. ties, the same way from tied ends and moves out of the tier to ties, through what is
@@ -100,9 +102,9 @@ def solve_loopy_by_edges(
     loss_out = np.full(n, -1, dtype=np.int32)
     draw_out = np.zeros(n, dtype=np.bool_)
     pieces = [
-        (rows[start : start + FOLD], children[start : start + FOLD], slots[start : start + FOLD])
-        for rows, children, slots in outside
-        for start in range(0, children.shape[0], FOLD)
+        tuple(column[start : start + FOLD] for column in moves)
+        for moves in outside
+        for start in range(0, moves[1].shape[0], FOLD)
     ]
     del outside
 
@@ -131,9 +133,10 @@ def _fold_outside(
     tie_out: Any, loss_out: Any, draw_out: Any,
 ) -> None:  # fmt: skip
     """What each position's moves out of the tier give, from the child tiers' records;
-    ``piece`` holds (rows, child codes, move slots) of some of the tier's moves out."""
+    ``piece`` holds (rows, child codes, move slots, same mover) of some of the tier's moves
+    out (same mover: 1 where the move gives another turn; empty in games without them)."""
     hooks, name = graph.hooks, graph.rules.name
-    rows, children, slots = piece
+    rows, children, slots, same = piece
     assert hooks.batch_tier is not None
     kid_tiers = np.asarray(hooks.batch_tier(children), dtype=np.int64)
     low = int(kid_tiers.min()) if kid_tiers.size else 0
@@ -155,21 +158,26 @@ def _fold_outside(
                 f"{name}: a move from tier {tier} leads to code {bad}, not in tier {kid}"
             )
         child_records = np.asarray(files.final(kid))[index]
-        fold(rows[where], child_records, files.record.shift, files.record.max_remoteness,
-             win_out, tie_out, loss_out, draw_out)  # fmt: skip
+        fold(rows[where], child_records, same[where] if same.shape[0] else same,
+             files.record.shift, files.record.max_remoteness, win_out, tie_out, loss_out,
+             draw_out)  # fmt: skip
 
 
 @kernel
 def fold(
-    rows: Any, child_records: Any, shift: int, mask: int, win_out: Any, tie_out: Any,
-    loss_out: Any, draw_out: Any,
+    rows: Any, child_records: Any, same: Any, shift: int, mask: int, win_out: Any,
+    tie_out: Any, loss_out: Any, draw_out: Any,
 ) -> None:  # fmt: skip
     """Per row, the fastest win, the fastest tie, the slowest loss and any draw that its
-    moves out of the tier reach (child records final, for the child's mover)."""
+    moves out of the tier reach (child records final, for the child's mover: the row's own
+    opponent, or the row's mover itself where ``same`` marks an extra turn)."""
+    turns = same.shape[0] > 0
     for e in range(rows.shape[0]):
         i = rows[e]
         code = child_records[e] >> shift
         plies = (child_records[e] & mask) + 1
+        if turns and same[e] and (code == _WIN or code == _LOSS):
+            code = _WIN + _LOSS - code  # the child's mover is the row's: seen as the other
         if code == _LOSS:
             if plies < win_out[i]:
                 win_out[i] = plies
@@ -263,9 +271,13 @@ def analyse(
             v = value[c]
             for e in range(offsets[c], offsets[c + 1]):
                 p = parents[e]
+                lost = v == _LOSS  # for the player the move hands the turn to
+                if p < 0:  # an extra turn: c's mover is p's own
+                    p = ~p
+                    lost = not lost
                 if value[p] != 0:
                     continue
-                if v == _LOSS:
+                if lost:
                     value[p] = _WIN
                     remoteness[p] = level + 1
                     following[grown] = p
@@ -313,6 +325,8 @@ def analyse(
             c = frontier[f]
             for e in range(offsets[c], offsets[c + 1]):
                 p = parents[e]
+                if p < 0:
+                    p = ~p
                 if value[p] == 0:
                     value[p] = _TIE
                     remoteness[p] = level + 1
