@@ -129,7 +129,7 @@ def solve_loopy_by_edges(
 
 
 def _fold_outside(
-    graph: TierGraph, files: TierFiles, tier: int, piece: tuple[Any, Any, Any], win_out: Any,
+    graph: TierGraph, files: TierFiles, tier: int, piece: tuple[Any, ...], win_out: Any,
     tie_out: Any, loss_out: Any, draw_out: Any,
 ) -> None:  # fmt: skip
     """What each position's moves out of the tier give, from the child tiers' records;
@@ -176,7 +176,7 @@ def fold(
         i = rows[e]
         code = child_records[e] >> shift
         plies = (child_records[e] & mask) + 1
-        if turns and same[e] and (code == _WIN or code == _LOSS):
+        if turns and same[e] and code in (_WIN, _LOSS):
             code = _WIN + _LOSS - code  # the child's mover is the row's: seen as the other
         if code == _LOSS:
             if plies < win_out[i]:
