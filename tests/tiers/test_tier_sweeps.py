@@ -288,3 +288,65 @@ def test_records_are_tallied_as_bincount_counts_them(
     tally = np.full(np.iinfo(dtype).max + 1, 7, dtype=np.int64)
     tally_records(records, tally)
     assert np.array_equal(tally - 7, np.bincount(records, minlength=tally.shape[0]))
+
+
+def _resident_pages(array: Any) -> int:
+    """Pages of a mapped array resident in this process (its mapping's Rss in smaps)."""
+    address = array.ctypes.data
+    with open("/proc/self/smaps") as smaps:
+        inside = False
+        for line in smaps:
+            head = line.split()[0]
+            if "-" in head and ":" not in head:
+                low, high = (int(x, 16) for x in head.split("-"))
+                inside = low <= address < high
+            elif inside and head == "Rss:":
+                return int(line.split()[1]) * 1024 // 4096
+    raise AssertionError("the array is not mapped")
+
+
+@pytest.mark.skipif(not Path("/proc/self/smaps").exists(), reason="needs Linux's smaps")
+def test_let_go_drops_pages_from_memory_and_keeps_what_they_hold(tmp_path: Path) -> None:
+    """A window let go leaves the process's memory (only whole pages inside it), and what
+    was written there is still read back, and is in the file once flushed."""
+    from perfectplay.tiers.files import let_go
+
+    size = 1 << 22
+    path = tmp_path / "tier.partial"
+    with path.open("wb") as handle:
+        handle.truncate(size)
+    records = np.memmap(path, dtype=np.uint8, mode="r+", shape=(size,))
+    written = np.random.default_rng(0).integers(1, 256, size=size, dtype=np.uint8)
+    records[:] = written
+    before = _resident_pages(records)
+    let_go(records, 1000, size - 1000)  # the first and last pages are partly outside
+    after = _resident_pages(records)
+    assert before >= size // 4096 and after == 2
+    assert np.array_equal(np.asarray(records), written)
+    records.flush()
+    del records
+    assert np.array_equal(np.fromfile(path, dtype=np.uint8), written)
+    let_go(written, 0, size)  # not mapped: left alone
+
+
+def test_marking_and_solving_keep_at_most_a_tier_and_its_child_mapped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When a tier is swept, only it and its child tier are mapped (a name left bound to
+    the tier before's child kept a third map, and its pages, alive)."""
+    import gc
+
+    from perfectplay.tiers import graph
+
+    sweep = graph.sweep_tier
+    most = []
+
+    def counting(*args: Any) -> Any:
+        gc.collect()
+        most.append(sum(isinstance(o, np.memmap) and o._mmap is not None
+                        for o in gc.get_objects()))  # fmt: skip
+        return sweep(*args)
+
+    monkeypatch.setattr(graph, "sweep_tier", counting)
+    build_tablebase(ConnectFour(4, 4), tmp_path / "base")
+    assert len(most) > 10 and max(most) <= 2

@@ -26,7 +26,7 @@ from ..spaces.graph import I8, I64, B
 from ..spaces.pipeline import in_parallel
 from ..terminals import Terminals
 from ..values import UNDECIDED, Value
-from .files import TierFiles
+from .files import TierFiles, let_go
 from .records import REACHED, sweep_codes
 
 CHUNK = 1 << 16
@@ -516,12 +516,19 @@ def sweep_tier(
         start, stop = window
         return hook(tier, start, flat[start:stop], child, codes)
 
+    windows = sweep_windows(flat.shape[0])
+    finished = iter(windows)
+    # The tier was the child of the tier before (marked all over): its pages come back
+    # window by window instead of all staying while the next tier fills.
+    let_go(records, 0, flat.shape[0])
+
     def apply(result: int | None) -> None:
         if result is None:
             raise GameError(f"{graph.rules.name}.{hook_name} declined part of tier {tier}")
+        let_go(records, *next(finished))  # results come in order: that window is done
         after(int(result))
 
-    in_parallel(sweep_windows(flat.shape[0]), visit, apply)
+    in_parallel(windows, visit, apply)
     return True
 
 
@@ -550,6 +557,14 @@ def mark_by_sweeps(
     if not sweep_tier(graph, files, tier, records, kids, "batch_mark_tier", count):
         return None
     return counted[0]
+
+
+def _flush(*arrays: Any) -> None:
+    """Write mapped arrays' changes to their files (no name outlives the call: a loop
+    variable left bound to a child tier's map kept it, and its pages, into the next tier)."""
+    for array in arrays:
+        if isinstance(array, np.memmap):
+            array.flush()
 
 
 def reach(
@@ -602,10 +617,8 @@ def reach(
             else:
                 done = _reach_inside(graph, files, terminals, tier, records, kids, done, progress)
                 memory.check(f"marking the reachable positions of {rules.name}", done, SAVE_ADVICE)
-            for marked in (records, *kids.values()):  # on disk before the progress says so
-                if isinstance(marked, np.memmap):
-                    marked.flush()
-            del records, kids
+            _flush(records, *kids.values())  # on disk before the progress says so
+            del records, kids  # unmapped: the next tier's pages take their place
             files.mark_expanded(tier, ends_recorded=swept is not None)
     except KeyboardInterrupt:
         raise InterruptedSolve(

@@ -27,7 +27,7 @@ from ..progress import ProgressCallback
 from ..spaces.graph import I8, I32, I64, NO_BOOLS, B
 from ..spaces.pipeline import in_parallel
 from ..terminals import Terminals
-from .files import TierFiles
+from .files import TierFiles, let_go
 from .graph import (
     CHUNK,
     Chunk,
@@ -52,6 +52,8 @@ from .records import (
 
 U8 = Any  # uint8 arrays, for the kernel's signature
 
+COUNT_WINDOW = 1 << 24
+"""Records of a solved tier counted at once (then let go from memory)."""
 _WIN = 1
 _LOSS = 2
 _TIE = 3
@@ -134,7 +136,11 @@ def solve_by_sweeps(
     if not sweep_tier(graph, files, tier, records, kids, "batch_solve_tier", count):
         return None
     summary = TierSummary()
-    summary.add_records(np.asarray(records), files.record)
+    flat = np.asarray(records)
+    for start in range(0, flat.shape[0], COUNT_WINDOW):  # counted a window at a time, each
+        stop = min(start + COUNT_WINDOW, flat.shape[0])  # let go after: never all resident
+        summary.add_records(flat[start:stop], files.record)
+        let_go(records, start, stop)
     if REACHED in summary.values:
         raise GameError(
             f"{graph.rules.name}.batch_solve_tier left {summary.values[REACHED]:,} positions "
