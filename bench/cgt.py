@@ -7,7 +7,8 @@ Run: .venv/bin/python bench/cgt.py [--skip-6x6] [--timeout SECONDS]
    the values are checked equal (their difference is zero) and the ratio is pycgt's
    seconds over perfectplay's.
 2. The canonical forms of 5 x 6 and 6 x 6 (pycgt does not finish 5 x 6 in minutes), each
-   in a fresh process: time and peak memory (resource.getrusage).
+   in a fresh process: time and peak memory (VmHWM: a process started from a large one
+   does not inherit it, as it does ru_maxrss).
 
 Seconds are CPU seconds of the process (the machine may be shared), and wall seconds.
 """
@@ -16,18 +17,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import time
 from typing import Any
+
+from perfectplay.memory import peak_resident_bytes
 
 SIZES = [(w, h) for h in range(1, 6) for w in range(1, 6)]
 
 
 def peak_mb() -> float:
     """Peak resident memory of this process, in MB (Linux reports kB)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return peak_resident_bytes() / 2**20
 
 
 def ours_rectangles() -> dict[str, Any]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -23,6 +22,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from perfectplay.memory import peak_resident_bytes
 
 PUBLISHED = {
     "positions": 246_803_167,
@@ -43,7 +44,7 @@ def child_build(directory: str) -> None:
     started = time.perf_counter()
     header, _ = build_tablebase(Dobutsu(), directory)
     seconds = time.perf_counter() - started
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak = peak_resident_bytes()
     print(json.dumps({"seconds": seconds, "peak": peak, "positions": header.counts()["positions"]}))
 
 

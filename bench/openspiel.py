@@ -6,7 +6,7 @@ Raw exploration is the floor: a plain depth-first walk over pyspiel states merge
 (string, player to move), counting positions and moves, nothing else. Bridge is
 ``solve(from_openspiel(spec))``: the bridge's walk, perfectplay's explorer and retrograde
 solver, every position valued. Each measurement runs in a fresh process, one after
-another, so each peak memory (ru_maxrss, less what the process held before starting) is
+another, so each peak memory (VmHWM, less what the process held before starting) is
 its own; the compiled kernels are loaded before timing (``cold start`` shows what loading
 them costs once per process). The live-state line measures what one pyspiel state of
 mnk 4x4 k=3 holds, the yardstick for the bridge's memory per position.
@@ -22,6 +22,8 @@ import sys
 import time
 from typing import Any
 
+from perfectplay.memory import peak_resident_bytes
+
 CASES = [
     ("tic_tac_toe", "tic_tac_toe", 5),
     ("connect_four 4x4", "connect_four(rows=4,columns=4)", 3),
@@ -32,7 +34,7 @@ CASES = [
 
 def peak_bytes() -> int:
     """The peak resident memory of this process so far."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return peak_resident_bytes()
 
 
 def resident() -> int:

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import time
 from typing import Any
+
+from perfectplay.memory import peak_resident_bytes
 
 WARM_UP = 50_000
 """A pile this large has enough moves for every kernel to run compiled (small ones run
@@ -91,7 +92,7 @@ def run_one(name: str, large: bool, cold: bool) -> None:
                 "seconds": seconds,
                 "explore": solution.stats.explore_seconds,
                 "value": str(solution.value()),
-                "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                "peak_mb": peak_resident_bytes() / 2**20,
             }
         )
     )
@@ -133,9 +134,10 @@ def main() -> None:
 def _child(name: str, large: bool, baseline: bool = False, cold: bool = False) -> Any:
     if baseline:
         code = (
-            "import resource; from perfectplay import games, solve; "
+            "from perfectplay import games, solve; "
+            "from perfectplay.memory import peak_resident_bytes; "
             f"solve(games.Subtraction({WARM_UP}, (1, 2)), 'retrograde'); "
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"
+            "print(peak_resident_bytes() / 2**20)"
         )
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         return float(out.stdout)

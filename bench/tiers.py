@@ -21,13 +21,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from perfectplay.memory import peak_resident_bytes
 
 HERE = Path(__file__).resolve().parent
 
@@ -60,7 +61,7 @@ def child_build(width: int, height: int, directory: str, mode: str) -> None:
 
         with open_tablebase(directory, game) as base:
             value, remoteness = str(base.value()), base.remoteness()
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    peak = peak_resident_bytes()
     print(json.dumps({"positions": positions, "seconds": seconds, "peak": peak,
                       "value": value, "remoteness": remoteness}))  # fmt: skip
 

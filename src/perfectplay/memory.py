@@ -44,6 +44,21 @@ def resident_bytes() -> int:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
+def peak_resident_bytes() -> int:
+    """The peak resident memory of this process so far: Linux's VmHWM, which starts again
+    at exec; getrusage's ru_maxrss does not (the kernel keeps it across exec), so a process
+    started from a large one reports at least the parent's size (a bench's children did).
+    ru_maxrss where /proc is missing."""
+    try:
+        with open("/proc/self/status") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 def available_bytes() -> int | None:
     """Memory the system can still give (MemAvailable), or None where unknown."""
     try:

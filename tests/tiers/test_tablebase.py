@@ -592,3 +592,23 @@ def test_a_kill_between_a_tiers_rename_and_its_note_loses_nothing(
     assert {t: e.sha256 for t, e in resumed.tiers.items()} == {
         t: e.sha256 for t, e in clean.tiers.items()
     }
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc")
+def test_a_child_of_a_large_process_reports_its_own_peak() -> None:
+    """peak_resident_bytes in a process started from one holding 256 MB is that process's
+    own peak; getrusage's ru_maxrss there carries the parent's size over exec (the premise:
+    the benches' children reported their parent's size through it)."""
+    import subprocess
+    import sys
+
+    held = np.ones(256 << 20, dtype=np.uint8)
+    code = (
+        "import resource; from perfectplay.memory import peak_resident_bytes; "
+        "print(peak_resident_bytes(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    own, inherited = (int(x) for x in done.stdout.split())
+    assert inherited >= 256 << 20  # the premise
+    assert own < 128 << 20
+    del held

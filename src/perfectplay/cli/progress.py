@@ -5,7 +5,6 @@ long, so a job that runs for minutes is never silent, and short work prints noth
 from __future__ import annotations
 
 import os
-import resource
 import sys
 import threading
 import time
@@ -16,6 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+from ..memory import peak_resident_bytes
 from ..progress import ProgressCallback
 
 PLAIN_EVERY = float(os.environ.get("PERFECTPLAY_PROGRESS_EVERY", "10"))
@@ -60,7 +60,7 @@ def _heartbeat(label: str) -> Iterator[None]:
 
 def peak_memory_mb() -> float:
     """The process's peak resident memory so far, in MB."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return peak_resident_bytes() / 2**20
 
 
 @contextmanager
