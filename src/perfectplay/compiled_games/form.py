@@ -469,6 +469,8 @@ class CompiledGame:
             start += part[1].shape[0]
             parts[k] = None
         del parts, fill
+        if offsets[-1] < 2**31:  # 4 bytes an index saved while the tier is analysed
+            offsets = offsets.astype(np.int32)
         return outcome, offsets, parents, inside, outside
 
     def rank_near(self, tier: int, codes: Any, slots: Any) -> Any:

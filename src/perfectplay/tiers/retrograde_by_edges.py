@@ -10,7 +10,9 @@ Contract: the values and remoteness of retrograde analysis on the explored graph
 what never ends is a DRAW), in one compiled loop instead of one numpy step per level.
 
 Cost: the game's moves played once (windows of the tier on every core), O(moves) after.
-Memory: 4 bytes a move inside the tier, 16 a move out of it, about 45 an index.
+Memory: 4 bytes a move inside the tier, 16 a move out of it, about 33 an index (plus
+the tier's codes): the fastest win, tie and slowest loss out of the tier and the remoteness
+as int16, offsets as int32 where the moves inside number under 2**31.
 
 The analysis, levels r = 0, 1, 2, ... (remoteness):
 1. wins and losses: a position is decided at level r when it wins in r by a move out of the
@@ -38,12 +40,13 @@ from .graph import TierGraph, expand_chunk
 from .records import TierSummary
 
 _WIN, _LOSS, _TIE, _DRAW = 1, 2, 3, 4
-NEVER = np.iinfo(np.int32).max
+NEVER = np.iinfo(np.int16).max
+"""No such move out (a remoteness never reaches it: records hold at most 8191 plies)."""
 FOLD = 1 << 18
 """Moves out of the tier folded at once (about 40 bytes each while folded)."""
 
 
-BYTES_AN_INDEX = 45
+BYTES_AN_INDEX = 33
 BYTES_A_MOVE_INSIDE = 4
 BYTES_A_MOVE_OUT = 16
 SAMPLE = 4_096
@@ -97,35 +100,45 @@ def solve_loopy_by_edges(
     if n and int(outcome.max()) > _TIE:
         raise GameError(f"{name}: an outcome code {int(outcome.max())} in tier {tier}")
     record = files.record
-    win_out = np.full(n, NEVER, dtype=np.int32)
-    tie_out = np.full(n, NEVER, dtype=np.int32)
-    loss_out = np.full(n, -1, dtype=np.int32)
+    win_out, tie_out, loss_out, draw_out = _outside(graph, files, tier, n, outside)
+    del outside
+    value, remoteness = analyse(outcome, offsets, parents, pending, win_out, tie_out,
+                                loss_out, draw_out, record.max_remoteness)  # fmt: skip
+    del outcome, offsets, parents, pending, win_out, tie_out, loss_out, draw_out
+    if n and int(remoteness.max()) > record.max_remoteness:
+        raise GameError(f"tier {tier}: remoteness beyond {record.max_remoteness} plies")
+    out = np.asarray(records)
+    write_records(value, remoteness, record.shift, out)  # in place: no temporary arrays
+    summary = TierSummary()
+    summary.add_records(out, record)
+    return summary
+
+
+def _outside(
+    graph: TierGraph, files: TierFiles, tier: int, n: int, outside: list[Any]
+) -> tuple[Any, Any, Any, Any]:
+    """(win_out, tie_out, loss_out, draw_out): per index of the tier, the fastest win, the
+    fastest tie and the slowest loss its moves out of the tier give, and whether one gives
+    a draw (NEVER, NEVER, -1, False where none does), folded from the child tiers' records.
+    ``outside`` is emptied as it is read."""
+    win_out = np.full(n, NEVER, dtype=np.int16)
+    tie_out = np.full(n, NEVER, dtype=np.int16)
+    loss_out = np.full(n, -1, dtype=np.int16)
     draw_out = np.zeros(n, dtype=np.bool_)
     pieces = [
         tuple(column[start : start + FOLD] for column in moves)
         for moves in outside
         for start in range(0, moves[1].shape[0], FOLD)
     ]
-    del outside
+    outside.clear()
 
-    def fold_piece(piece: tuple[Any, Any, Any]) -> None:
+    def fold_piece(piece: tuple[Any, ...]) -> None:
         _fold_outside(graph, files, tier, piece, win_out, tie_out, loss_out, draw_out)
 
     # Pieces on every core: each holds rows of its own window of the tier (no two write
     # the same row), a piece at a time in memory per thread.
     in_parallel(pieces, fold_piece, lambda done: None)
-    del pieces
-    value, remoteness = analyse(outcome, offsets, parents, pending, win_out, tie_out,
-                                loss_out, draw_out, record.max_remoteness)  # fmt: skip
-    if n and int(remoteness.max()) > record.max_remoteness:
-        raise GameError(f"tier {tier}: remoteness beyond {record.max_remoteness} plies")
-    out = np.asarray(records)
-    out[:] = (value.astype(record.dtype) << record.shift) | np.where(
-        value == _DRAW, 0, remoteness
-    ).astype(record.dtype)
-    summary = TierSummary()
-    summary.add_records(out, record)
-    return summary
+    return win_out, tie_out, loss_out, draw_out
 
 
 def _fold_outside(
@@ -222,6 +235,14 @@ def _take(
 
 
 @kernel
+def write_records(value: Any, remoteness: Any, shift: int, out: Any) -> None:
+    """out[i]: the record of value[i] in remoteness[i] plies (a DRAW's remoteness is 0)."""
+    for i in range(value.shape[0]):
+        plies = 0 if value[i] == _DRAW else remoteness[i]
+        out[i] = (value[i] << shift) | plies
+
+
+@kernel
 def analyse(
     outcome: Any, offsets: Any, parents: Any, pending: Any, win_out: Any, tie_out: Any,
     loss_out: Any, draw_out: Any, top: int,
@@ -230,7 +251,7 @@ def analyse(
     where it would pass ``top``."""
     n = outcome.shape[0]
     value = np.zeros(n, dtype=np.int8)
-    remoteness = np.zeros(n, dtype=np.int32)
+    remoteness = np.zeros(n, dtype=np.int16)
     levels = top + 2
     head = np.full(levels + 1, -1, dtype=np.int64)  # per level: positions decided then
     link = np.full(n, -1, dtype=np.int32)  # (parents are int32 indices already)
@@ -247,7 +268,7 @@ def analyse(
             size += 1
         elif o == 0:
             if loss_out[i] == -2:
-                return value, np.full(n, top + 1, dtype=np.int32)
+                return value, np.full(n, top + 1, dtype=np.int16)
             at = -1
             if win_out[i] < NEVER:
                 at = min(win_out[i], levels)
