@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import json
 import random
-import resource
 import subprocess
 import sys
 import time
 from typing import Any
 
-from perfectplay.memory import peak_resident_bytes
+from perfectplay.memory import peak_resident_bytes, resident_bytes
 
 CASES = [
     ("tic_tac_toe", "tic_tac_toe", 5),
@@ -30,17 +29,6 @@ CASES = [
     ("mnk 4x4 k=3", "mnk(m=4,n=4,k=3)", 1),
 ]
 """Label, OpenSpiel spec, and how many runs (the best is kept; the largest runs once)."""
-
-
-def peak_bytes() -> int:
-    """The peak resident memory of this process so far."""
-    return peak_resident_bytes()
-
-
-def resident() -> int:
-    """The resident memory of this process now."""
-    with open("/proc/self/statm") as handle:
-        return int(handle.read().split()[1]) * resource.getpagesize()
 
 
 def raw_walk(game: Any) -> tuple[int, int]:
@@ -68,13 +56,18 @@ def measure_raw(spec: str, runs: int) -> dict[str, Any]:
     import pyspiel
 
     game = pyspiel.load_game(spec)
-    before = resident()
+    before = resident_bytes()
     best = float("inf")
     for _ in range(runs):
         started = time.perf_counter()
         positions, edges = raw_walk(game)
         best = min(best, time.perf_counter() - started)
-    return {"seconds": best, "positions": positions, "edges": edges, "peak": peak_bytes() - before}
+    return {
+        "seconds": best,
+        "positions": positions,
+        "edges": edges,
+        "peak": peak_resident_bytes() - before,
+    }
 
 
 def measure_bridge(spec: str, runs: int) -> dict[str, Any]:
@@ -86,7 +79,7 @@ def measure_bridge(spec: str, runs: int) -> dict[str, Any]:
     started = time.perf_counter()
     solve(ConnectFour(4, 4))  # loads numba and the compiled kernels, once per process
     cold = time.perf_counter() - started
-    before = resident()
+    before = resident_bytes()
     best: dict[str, Any] = {"seconds": float("inf")}
     for _ in range(runs):
         started = time.perf_counter()
@@ -106,7 +99,7 @@ def measure_bridge(spec: str, runs: int) -> dict[str, Any]:
                 "remoteness": solution.remoteness(),
             }
         del game, solution
-    best["peak"] = peak_bytes() - before
+    best["peak"] = peak_resident_bytes() - before
     best["cold_start"] = cold
     return best
 
@@ -117,7 +110,7 @@ def measure_state(spec: str, count: int = 200_000) -> dict[str, Any]:
 
     game = pyspiel.load_game(spec)
     pick = random.Random(0)
-    before = resident()
+    before = resident_bytes()
     states = []
     while len(states) < count:
         state = game.new_initial_state()
@@ -126,7 +119,7 @@ def measure_state(spec: str, count: int = 200_000) -> dict[str, Any]:
                 break
             state.apply_action(pick.choice(state.legal_actions()))
         states.append(state)
-    return {"bytes": (resident() - before) / len(states), "states": len(states)}
+    return {"bytes": (resident_bytes() - before) / len(states), "states": len(states)}
 
 
 def child(*args: str) -> dict[str, Any]:

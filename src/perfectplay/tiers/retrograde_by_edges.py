@@ -119,8 +119,7 @@ def _outside(
 ) -> tuple[Any, Any, Any, Any]:
     """(win_out, tie_out, loss_out, draw_out): per index of the tier, the fastest win, the
     fastest tie and the slowest loss its moves out of the tier give, and whether one gives
-    a draw (NEVER, NEVER, -1, False where none does), folded from the child tiers' records.
-    ``outside`` is emptied as it is read."""
+    a draw (NEVER, NEVER, -1, False where none does), folded from the child tiers' records."""
     win_out = np.full(n, NEVER, dtype=np.int16)
     tie_out = np.full(n, NEVER, dtype=np.int16)
     loss_out = np.full(n, -1, dtype=np.int16)
@@ -130,7 +129,6 @@ def _outside(
         for moves in outside
         for start in range(0, moves[1].shape[0], FOLD)
     ]
-    outside.clear()
 
     def fold_piece(piece: tuple[Any, ...]) -> None:
         _fold_outside(graph, files, tier, piece, win_out, tie_out, loss_out, draw_out)
