@@ -330,6 +330,14 @@ HOOKS: tuple[Hook, ...] = (
         "a loopy tier is solved by rounds (value iteration), one pass over it per round",
     ),
     Hook(
+        "batch_unreachable",
+        "tiers",
+        "batch_unreachable(tier, indices) -> bool array, True where an index is surely no "
+        "position play reaches (False is always safe): compress fills those slots with what "
+        "compresses best, and a reader asks again before trusting their records",
+        "compress keeps every slot as the solve wrote it",
+    ),
+    Hook(
         "batch_ranked_children",
         "tiers",
         "batch_ranked_children(tier, codes) -> (parents, indices) of the moves of codes of a "

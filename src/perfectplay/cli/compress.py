@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
 from ..errors import UsageProblem
+from ..games import BUILTINS
+from ..identity import identity_of
+from ..rules import Rules
 from ..tablebase.blocks import compress
-from ..tablebase.header import HEADER, Header, read_header, write_header
-from .common import emit_json, json_option, print_rows
+from ..tablebase.header import HEADER, Header, describe_mismatch, read_header, write_header
+from .common import emit_json, json_option, params_option, print_rows
 from .progress import working
-from .tablebases import files_bytes
+from .tablebases import files_bytes, game_of
 
 
 @click.command("compress")
 @click.argument("directory", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
 @click.argument("target", metavar="OUT", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("game", required=False)
+@params_option
 @click.option(
     "--level",
     type=click.IntRange(1, 22),
@@ -27,22 +33,48 @@ from .tablebases import files_bytes
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @json_option
-def compress_command(directory: Path, target: Path, level: int, quiet: bool, as_json: bool) -> None:
+def compress_command(
+    directory: Path,
+    target: Path,
+    game: str | None,
+    params: tuple[str, ...],
+    level: int,
+    quiet: bool,
+    as_json: bool,
+) -> None:
     """Write a compressed copy of the tablebase in DIR into OUT: every tier in blocks of
     zstd frames, read a block at a time. analyze, play and verify read OUT as they read DIR.
+
+    GAME defaults to the built-in named in the header; where the game tells which slots
+    are surely no position (batch_unreachable), those are filled with what compresses best.
 
     Example: perfectplay compress c4-4x4 c4-4x4.zst
     """
     header = read_header(directory)
     _check_target(directory, target)
+    unreachable = _unreachable_hook(directory, header, game, list(params))
     with working(f"compressing {directory}", quiet=quiet):
-        compressed = compress(directory, target, header, level=level)
+        compressed = compress(directory, target, header, level=level, unreachable=unreachable)
         write_header(target, compressed)  # last: a directory with a header is whole
     report = _sizes_report(directory, target, level, header, compressed)
     if as_json:
         emit_json(report)
         return
     _print_sizes(report, header, directory, target)
+
+
+def _unreachable_hook(
+    directory: Path, header: Header, game: str | None, params: list[str]
+) -> Callable[[int, Any], Any] | None:
+    """The game's batch_unreachable, once the game is the one the header names; None for
+    a game that has none or a game of the user's not named on the command line."""
+    if game is None and header.identity.get("game") not in BUILTINS:
+        return None
+    rules = Rules(game_of(directory, game, params))
+    mismatch = describe_mismatch(header.identity, identity_of(rules))
+    if mismatch is not None:
+        raise UsageProblem(f"{directory} was not made by {rules.name}: {mismatch}")
+    return None if rules.tiers is None else rules.tiers.batch_unreachable
 
 
 def _sizes_report(

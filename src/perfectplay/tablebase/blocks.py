@@ -4,6 +4,13 @@
 little-endian uint64 offsets into it. Reading one position decompresses one block (zstd
 checks each frame's own content checksum); a few recent blocks are kept. ``compress``
 writes a compressed copy of a tablebase directory, checking every tier first.
+
+Filled slots: when the game says which indices are surely no position
+(``batch_unreachable``), ``compress`` writes in each such slot the record before it (the
+block's first kept record for those that open a block), so the records run on where
+nothing is; zstd then stores about a fifth less (Connect Four 6x4: 1.19 bits a position
+against 1.51 at level 16). The header's ``"filled"`` says so, and the reader asks the
+game again before it trusts a record: a filled slot reads as empty, as it was.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ import shutil
 import sys
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,10 +41,24 @@ KEEP_BLOCKS = 32
 """Blocks kept per tier (2 MB of 1-byte records, 4 MB of 2-byte ones)."""
 
 
-class BlockReader:
-    """The records of one compressed tier, indexed like an array."""
+Unreachable = Callable[[Any], Any]
+"""A tier's ``batch_unreachable``: True where an index (of an int64 array) is surely no
+position."""
 
-    def __init__(self, data: bytes, offsets: Any, size: int, block: int, dtype: Any) -> None:
+
+class BlockReader:
+    """The records of one compressed tier, indexed like an array; with ``unreachable``
+    (a filled tier), the slots it flags read as empty."""
+
+    def __init__(
+        self,
+        data: bytes,
+        offsets: Any,
+        size: int,
+        block: int,
+        dtype: Any,
+        unreachable: Unreachable | None = None,
+    ) -> None:
         import zstandard
 
         self.data = data
@@ -44,6 +66,7 @@ class BlockReader:
         self.size = size
         self.block = block
         self.dtype = dtype
+        self.unreachable = unreachable
         self._zstd = zstandard
         self._local = threading.local()  # a decompressor per thread: one is not thread-safe
         self._cache: OrderedDict[int, Any] = OrderedDict()
@@ -52,8 +75,16 @@ class BlockReader:
         """The block read last, with its number (one tuple: threads swap it whole)."""
 
     @classmethod
-    def open(cls, directory: Path, header: Header, tier: int, record: RecordFormat) -> BlockReader:
-        """The reader of a tier, after checking both of its files' checksums."""
+    def open(
+        cls,
+        directory: Path,
+        header: Header,
+        tier: int,
+        record: RecordFormat,
+        unreachable: Unreachable | None = None,
+    ) -> BlockReader:
+        """The reader of a tier, after checking both of its files' checksums; a filled
+        tier needs the game's ``unreachable`` (see the module docstring)."""
         assert header.compressed is not None
         entry = next(t for t in header.compressed["tiers"] if int(t["tier"]) == tier)
         parts = []
@@ -70,7 +101,12 @@ class BlockReader:
         block = int(header.compressed["block_records"])
         if offsets.shape[0] != -(-size // block) + 1 or int(offsets[-1]) != len(parts[0]):
             raise TablebaseError(f"{directory}: the block index of tier {tier} does not fit")
-        return cls(parts[0], offsets, size, block, record.dtype)
+        if header.compressed.get("filled") and unreachable is None:
+            raise TablebaseError(
+                f"{directory}: its empty slots were filled by the game's batch_unreachable, "
+                "which this game lacks"
+            )
+        return cls(parts[0], offsets, size, block, record.dtype, unreachable)
 
     def _block(self, b: int) -> Any:
         with self._lock:
@@ -117,23 +153,40 @@ class BlockReader:
             last = self._last
             if last[0] != b:
                 last = self._entry(b)
-            return last[1][i]
+            found = last[1][i]
+            if found and self.unreachable is not None and self._absent(np.array([where]))[0]:
+                return 0  # a filled slot
+            return found
         if isinstance(where, slice):
             where = np.arange(*where.indices(self.size))
         if isinstance(where, (int, np.integer)):
-            i = int(where)
-            return self._block(i // self.block)[i % self.block]
+            return self[int(where)]
         indices = np.asarray(where, dtype=np.int64)
         result = np.empty(indices.shape, dtype=self.dtype)
         blocks = indices // self.block
         for b in np.unique(blocks).tolist():
             chosen = blocks == b
             result[chosen] = self._block(b)[indices[chosen] % self.block]
+        if self.unreachable is not None:
+            held = np.flatnonzero(result.reshape(-1))
+            flat = result.reshape(-1)
+            flat[held[self._absent(indices.reshape(-1)[held])]] = 0  # filled slots
         return result
 
+    def _absent(self, indices: Any) -> Any:
+        assert self.unreachable is not None
+        return np.asarray(self.unreachable(indices), dtype=np.bool_).reshape(-1)
 
-def compress(source: Path, target: Path, header: Header, level: int = 19) -> Header:
-    """Write a block-compressed copy of the tablebase in ``source`` into ``target``."""
+
+def compress(
+    source: Path,
+    target: Path,
+    header: Header,
+    level: int = 19,
+    unreachable: Callable[[int, Any], Any] | None = None,
+) -> Header:
+    """Write a block-compressed copy of the tablebase in ``source`` into ``target``; with
+    the game's ``batch_unreachable``, its slots filled (see the module docstring)."""
     import zstandard
 
     if header.compressed is not None:
@@ -142,17 +195,22 @@ def compress(source: Path, target: Path, header: Header, level: int = 19) -> Hea
     record = RecordFormat(header.record_bytes)
     local = threading.local()  # a compressor per thread: they are not shared
 
-    def frames_of(records: Any, span: tuple[int, int]) -> list[bytes]:
+    def frames_of(records: Any, tier: int, span: tuple[int, int]) -> list[bytes]:
         compressor = getattr(local, "compressor", None)
         if compressor is None:
             compressor = local.compressor = zstandard.ZstdCompressor(
                 level=level, write_checksum=True
             )
-        return [
-            compressor.compress(records[i : min(i + BLOCK_RECORDS, span[1])].tobytes())
-            for i in range(span[0], span[1], BLOCK_RECORDS)
-        ]
+        frames = []
+        for i in range(span[0], span[1], BLOCK_RECORDS):
+            block = records[i : min(i + BLOCK_RECORDS, span[1])]
+            if unreachable is not None:
+                block = _filled(block, unreachable(tier, np.arange(i, i + block.shape[0])))
+            frames.append(compressor.compress(block.tobytes()))
+        return frames
 
+    if header.layout != "tiers" or header.codes is not None:
+        unreachable = None  # every slot of a graph or of an engine's ranking is a position
     tiers = []
     for entry in header.tiers.values():
         records = _verified(source, entry, record)
@@ -160,7 +218,7 @@ def compress(source: Path, target: Path, header: Header, level: int = 19) -> Hea
         step = BLOCK_RECORDS * TASK_BLOCKS
         spans = [(a, min(a + step, entry.size)) for a in range(0, entry.size, step)]
         # zstd lets go of the GIL: the blocks are compressed on every core, kept in order.
-        in_parallel(spans, partial(frames_of, records), frames.extend)
+        in_parallel(spans, partial(frames_of, records, entry.tier), frames.extend)
         offsets = np.zeros(len(frames) + 1, dtype="<u8")
         np.cumsum([len(f) for f in frames], out=offsets[1:])
         data_name, index_name = tier_file_name(entry.tier, "zst"), tier_file_name(entry.tier, "idx")
@@ -187,7 +245,12 @@ def compress(source: Path, target: Path, header: Header, level: int = 19) -> Hea
         tiers=header.tiers,
         keys=header.keys,
         grundy=header.grundy,
-        compressed={"block_records": BLOCK_RECORDS, "level": level, "tiers": tiers},
+        compressed={
+            "block_records": BLOCK_RECORDS,
+            "level": level,
+            "tiers": tiers,
+            **({"filled": "batch_unreachable"} if unreachable is not None else {}),
+        },
         codes=codes,
         scores=header.scores,
         book=header.book,
@@ -216,6 +279,25 @@ def _packed(source: Path, target: Path, entry: dict[str, Any]) -> dict[str, Any]
     name = f"{entry['file']}.zst"
     pack(codes, target / name)
     return {**entry, "file": name, "sha256": file_sha256(target / name), "encoding": ENCODING}
+
+
+def _filled(block: Any, flagged: Any) -> Any:
+    """A copy of ``block`` with each flagged slot holding the record before it (the
+    first kept one for those that open the block); a flagged slot that holds a position
+    means the game's batch_unreachable is wrong, and nothing is written."""
+    flagged = np.asarray(flagged, dtype=np.bool_)
+    if (block[flagged] != 0).any():
+        raise TablebaseError(
+            "the game's batch_unreachable flags a position the tablebase holds: it is wrong, "
+            "and the tablebase was not compressed"
+        )
+    kept = np.flatnonzero(~flagged)
+    if kept.size == 0:
+        return block
+    source = np.where(flagged, -1, np.arange(block.shape[0]))
+    np.maximum.accumulate(source, out=source)
+    source[source < 0] = kept[0]
+    return block[source]
 
 
 def _verified(source: Path, entry: TierEntry, record: RecordFormat) -> Any:

@@ -12,6 +12,7 @@ by threads (mapping is guarded by a lock; reads need none).
 from __future__ import annotations
 
 import threading
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -113,9 +114,16 @@ class Tablebase(Answers[S, M]):
             with self._lock:
                 found = self._arrays.get(key)
                 if found is None:
-                    found = BlockReader.open(self.directory, self.header, tier, self.record)
+                    found = BlockReader.open(
+                        self.directory, self.header, tier, self.record, self._unreachable(tier)
+                    )
                     self._arrays[key] = found
         return found
+
+    def _unreachable(self, tier: int) -> Any:
+        """The game's batch_unreachable for one tier, or None."""
+        hook = None if self._tiers is None else self._tiers.batch_unreachable
+        return None if hook is None else partial(hook, tier)
 
     @property
     def initial(self) -> S:

@@ -21,6 +21,7 @@ from .children import expand_indices, ranked_children
 from .ranking import Tables, count_discs, heights_ranks, rank_codes, ranking_tables
 from .ranking import unrank_indices as unrank_kernel
 from .sweeps import SWEEP_ROWS, SweepTables, mark_sweep, solve_sweep, sweep_tables
+from .unreachable import unreachable_codes
 
 HEIGHTS_LIMIT = 1 << 21
 """Boards with at most this many vectors of column heights keep the rank of each."""
@@ -69,6 +70,20 @@ class DiscTiers:
             plain=lambda: (values.tolist(), tier, self.no_masks, self._plain(), out),
         )
         return out.reshape(shaped.shape)
+
+    def unreachable(self, tier: int, indices: Codes, connect: int, symmetry: bool) -> Any:
+        """True where an index of the tier is surely no position play reaches (see
+        ``unreachable``)."""
+        codes = self.unrank(tier, indices).reshape(-1)
+        out = np.empty(codes.shape, dtype=np.bool_)
+        board = self.board
+        shape = (board.width, board.stride, connect)
+        unreachable_codes.run(
+            codes.size,
+            codes, *shape, board.filled, symmetry, out,
+            plain=lambda: (codes.tolist(), *shape, board.filled.tolist(), symmetry, out),
+        )  # fmt: skip
+        return out
 
     def ranked_children(self, tier: int, codes: Codes) -> tuple[Codes, Codes] | None:
         """(parents, indices in tier + 1) of the children of codes of tier ``tier``, by
