@@ -83,9 +83,10 @@ def run_child(*args: str, threads: int | None = None) -> Any:
 def disk_figures(
     directory: Path, width: int, height: int, level: int = 19, values_alone: bool = True
 ) -> dict[str, float]:
-    """Compress the tablebase at zstd ``level``, its unreachable slots filled (the game's
-    batch_unreachable); bits per position with remoteness and (with ``values_alone``, at
-    level 19 in one thread) for values alone, and the seconds compress took."""
+    """Compress the tablebase at zstd ``level``, its slots answered by a mirror image or
+    surely no position filled (the game's batch_answered_by); bits per position with
+    remoteness and (with ``values_alone``, at level 19 in one thread) for values alone, and
+    the seconds compress took."""
     import numpy as np
     import zstandard
 
@@ -96,9 +97,9 @@ def disk_figures(
     header = read_header(directory)
     target = directory.with_name(directory.name + "-zst")
     shutil.rmtree(target, ignore_errors=True)
-    hook = ConnectFour(width, height).batch_unreachable
+    hook = ConnectFour(width, height).batch_answered_by
     started = time.perf_counter()
-    write_header(target, compress(directory, target, header, level=level, unreachable=hook))
+    write_header(target, compress(directory, target, header, level=level, answered_by=hook))
     seconds = time.perf_counter() - started
     positions = header.counts()["positions"]
     packed = sum(p.stat().st_size for p in target.glob("tier-*"))
@@ -249,7 +250,7 @@ def main() -> None:
         disk = disk_figures(directory, width, height, level, values_alone=not args.huge)
         alone = "" if args.huge else f", {disk['value_bits']:.2f} for values alone"
         print(f"  on disk: {disk['raw_bits']:.2f} bits/position raw, {disk['bits']:.2f} "
-              f"compressed (zstd level {level}, unreachable slots filled, "
+              f"compressed (zstd level {level}, slots filled, "
               f"{disk['seconds']:.0f} s){alone}", flush=True)  # fmt: skip
         probes = probe_figures(directory, width, height)
         print(f"  probe, warm: {probes['probe_us']:.1f} us mapped, "

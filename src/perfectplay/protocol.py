@@ -330,11 +330,13 @@ HOOKS: tuple[Hook, ...] = (
         "a loopy tier is solved by rounds (value iteration), one pass over it per round",
     ),
     Hook(
-        "batch_unreachable",
+        "batch_answered_by",
         "tiers",
-        "batch_unreachable(tier, indices) -> bool array, True where an index is surely no "
-        "position play reaches (False is always safe): compress fills those slots with what "
-        "compresses best, and a reader asks again before trusting their records",
+        "batch_answered_by(tier, indices) -> int64 array: for each index, the index of the "
+        "same tier whose record answers for it: itself; a twin that always holds the same "
+        "record (its mirror image); or -1 where it is surely no position play reaches. "
+        "compress fills the slots not answered by themselves with what compresses best, and a "
+        "reader asks again before trusting a record",
         "compress keeps every slot as the solve wrote it",
     ),
     Hook(

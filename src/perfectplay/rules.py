@@ -83,8 +83,8 @@ class TierRules:
     """Un-moves inside a tier (batch_parents), or None."""
     tier_index: Callable[[int], tuple[int, int]] | None = None
     """(tier, index) of one code (tier_index), or None."""
-    batch_unreachable: Callable[[int, Codes], Any] | None = None
-    """True where an index is surely no position play reaches (batch_unreachable)."""
+    batch_answered_by: Callable[[int, Codes], Any] | None = None
+    """The index whose record answers for each index, -1 for none (batch_answered_by)."""
     batch_ranked_children: Callable[[int, Codes], Any] | None = None
     """(parents, indices in the one child tier) of codes' moves (batch_ranked_children)."""
     batch_expand_tier: Callable[[int, Codes], Any] | None = None
@@ -134,7 +134,7 @@ def _tier_rules(hooks: dict[str, Any]) -> TierRules | None:
         batch_tier=hooks.get("batch_tier"),
         batch_parents=hooks.get("batch_parents"),
         tier_index=hooks.get("tier_index"),
-        batch_unreachable=hooks.get("batch_unreachable"),
+        batch_answered_by=hooks.get("batch_answered_by"),
         batch_ranked_children=hooks.get("batch_ranked_children"),
         batch_expand_tier=hooks.get("batch_expand_tier"),
         batch_mark_tier=hooks.get("batch_mark_tier"),

@@ -4,7 +4,8 @@ Loading perfectplay's command line (numpy, click, rich and the package) takes a 
 of a second; a Ctrl-C in that time would stop Python inside an import and print its
 traceback. This module imports nothing heavy itself, loads the command line inside a
 ``try``, and turns such an interrupt into the command's own one line and exit status 2,
-as a Ctrl-C at any later time is.
+as a Ctrl-C at any later time is. A Ctrl-C inside an extension module's initialisation
+(numpy's) reaches Python as an ImportError caused by the KeyboardInterrupt: the same.
 """
 
 from __future__ import annotations
@@ -17,6 +18,29 @@ def main() -> None:
     try:
         from perfectplay.cli import main as run
     except KeyboardInterrupt:
-        print("perfectplay: error: interrupted", file=sys.stderr)
-        sys.exit(2)
+        _interrupted()
+    except ImportError as exc:  # an extension module (numpy's) stopped by the Ctrl-C
+        if not _caused_by_interrupt(exc):
+            raise
+        _interrupted()
     run()
+
+
+def _interrupted() -> None:
+    print("perfectplay: error: interrupted", file=sys.stderr)
+    sys.exit(2)
+
+
+def _caused_by_interrupt(error: BaseException) -> bool:
+    """Whether a Ctrl-C stands in the chain of causes and contexts of ``error``."""
+    seen: set[int] = set()
+    chain: list[BaseException] = [error]
+    while chain:
+        found = chain.pop()
+        if id(found) in seen:
+            continue
+        seen.add(id(found))
+        if isinstance(found, KeyboardInterrupt):
+            return True
+        chain.extend(e for e in (found.__cause__, found.__context__) if e is not None)
+    return False

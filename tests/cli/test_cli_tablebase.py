@@ -290,7 +290,7 @@ def test_compress_then_answer_from_the_copy(tmp_path: Path, bases: dict[str, Pat
     assert report["bits_per_position"] == round(8 * after / POSITIONS["connect-four"], 4)
     assert 0 < report["bits_per_position"] < 8
     compressed = read_header(target).compressed
-    assert compressed is not None and compressed["filled"] == "batch_unreachable"
+    assert compressed is not None and compressed["filled"] == "batch_answered_by"
     for moves in ("1,2,2", "2,3,2,3", "1,1,1,1,2,2"):
         plain = json_of("analyze", "connect-four", "--db", str(source), "--moves", moves)
         packed = json_of("analyze", "connect-four", "--db", str(target), "--moves", moves)

@@ -10,11 +10,14 @@ import signal
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_script import SCRIPT, one_line_error, run_cli
 
+import perfectplay_entry
 from perfectplay.cli import main
 from perfectplay.cli.params import parameters, parse_assignments
 from perfectplay.cli.present import counted, plies_text
@@ -573,3 +576,36 @@ def test_a_small_scored_game_of_ones_own_is_solved_without_loading_numba(tmp_pat
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["stats"]["states"] > 4000
     assert done.stderr.strip().splitlines()[-1] == "False"
+
+
+class _StoppedInImport(types.ModuleType):
+    """A module whose ``main`` fails to load as numpy's extension does under a Ctrl-C (an
+    ImportError caused by the KeyboardInterrupt), or, with ``interrupted`` False, fails
+    for another reason."""
+
+    def __init__(self, interrupted: bool) -> None:
+        super().__init__("perfectplay.cli")
+        self.interrupted = interrupted
+
+    def __getattr__(self, name: str) -> Any:
+        if self.interrupted:
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt as exc:
+                raise ImportError("numpy failed to initialise") from exc
+        raise ImportError("a broken install")
+
+
+def test_ctrl_c_inside_an_extension_import_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The entry point says "interrupted" for an ImportError a Ctrl-C caused, and lets any
+    other ImportError through (a broken install must not pass for a Ctrl-C)."""
+    monkeypatch.setitem(sys.modules, "perfectplay.cli", _StoppedInImport(True))
+    with pytest.raises(SystemExit) as stopped:
+        perfectplay_entry.main()
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err == "perfectplay: error: interrupted\n"
+    monkeypatch.setitem(sys.modules, "perfectplay.cli", _StoppedInImport(False))
+    with pytest.raises(ImportError, match="broken install"):
+        perfectplay_entry.main()

@@ -1,9 +1,11 @@
-"""Filled slots: a game's batch_unreachable flags only slots play never reaches, and a
-compressed copy whose flagged slots were filled reads exactly as the original."""
+"""Filled slots: a game's batch_answered_by answers each slot by itself, by a twin holding
+the same record, or by none only where play never reaches; a compressed copy whose slots
+not answered by themselves were filled reads exactly as the original."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -19,23 +21,36 @@ from perfectplay.tablebase.verify import verify
     ("width", "height", "connect", "symmetry"),
     [(4, 4, 4, False), (5, 4, 4, True), (4, 5, 4, False), (4, 3, 3, True)],
 )
-def test_unreachable_slots_are_never_positions_play_reaches(
+def test_each_slot_is_answered_by_one_with_its_value_or_by_none_where_never_reached(
     width: int, height: int, connect: int, symmetry: bool
 ) -> None:
-    """Against the positions an explored solve reaches from the start (no tier code): no
-    flagged slot is one of them, and most slots that are none of them are flagged."""
+    """Against an explored solve from the start (no tier code): no slot play reaches is
+    answered by none; a slot answered by another index is answered by a position with the
+    same value and remoteness, itself answered by itself; most slots play never reaches
+    are answered by none; without symmetry, about half the positions by a twin."""
     game = ConnectFour(width, height, connect=connect, symmetry=symmetry)
-    reached = set(solve(game).graph.states.tolist())
-    flagged_total = unreached_total = 0
+    solution = solve(game)
+    reached = set(solution.graph.states.tolist())
+    none_total = unreached_total = twins_total = 0
     for tier in range(width * height + 1):
         indices = np.arange(game.tier_size(tier), dtype=np.int64)
         codes = game.batch_unrank(tier, indices)
-        flags = np.asarray(game.batch_unreachable(tier, indices), dtype=np.bool_)
+        answered = np.asarray(game.batch_answered_by(tier, indices), dtype=np.int64)
         is_reached = np.array([int(c) in reached for c in codes.tolist()], dtype=np.bool_)
-        assert not (flags & is_reached).any(), f"tier {tier}: a reached position flagged"
-        flagged_total += int(flags.sum())
+        assert not ((answered < 0) & is_reached).any(), f"tier {tier}: a reached slot lost"
+        for i in np.flatnonzero((answered >= 0) & (answered != indices)).tolist():
+            j = int(answered[i])
+            assert int(answered[j]) == j
+            if is_reached[i]:
+                mine, twin = game.from_code(int(codes[i])), game.from_code(int(codes[j]))
+                assert solution.value(mine) == solution.value(twin)
+                assert solution.remoteness(mine) == solution.remoteness(twin)
+            twins_total += int(is_reached[i])
+        none_total += int((answered < 0).sum())
         unreached_total += int((~is_reached).sum())
-    assert flagged_total > 0.85 * unreached_total  # 91% on 4x4, 98% on 5x4
+    assert none_total > 0.85 * unreached_total  # 91% on 4x4, 98% on 5x4
+    if not symmetry:
+        assert twins_total > 0.4 * solution.stats.states
 
 
 def test_filled_copy_reads_as_the_original(tmp_path: Path) -> None:
@@ -44,18 +59,18 @@ def test_filled_copy_reads_as_the_original(tmp_path: Path) -> None:
     one; verify finds it sound."""
     game = ConnectFour(5, 4)
     header, _ = build_tablebase(game, tmp_path / "tb")
-    hook = Rules(game).tiers.batch_unreachable  # type: ignore[union-attr]
+    hook = Rules(game).tiers.batch_answered_by  # type: ignore[union-attr]
     assert hook is not None
-    filled = compress(tmp_path / "tb", tmp_path / "filled", header, level=12, unreachable=hook)
+    filled = compress(tmp_path / "tb", tmp_path / "filled", header, level=12, answered_by=hook)
     write_header(tmp_path / "filled", filled)
     write_header(tmp_path / "plain", compress(tmp_path / "tb", tmp_path / "plain", header, 12))
-    assert read_header(tmp_path / "filled").compressed["filled"] == "batch_unreachable"  # type: ignore[index]
+    assert read_header(tmp_path / "filled").compressed["filled"] == "batch_answered_by"  # type: ignore[index]
     assert "filled" not in read_header(tmp_path / "plain").compressed  # type: ignore[operator]
     sizes = {
         name: sum(p.stat().st_size for p in (tmp_path / name).glob("tier-*.zst"))
         for name in ("filled", "plain")
     }
-    assert sizes["filled"] < 0.9 * sizes["plain"]
+    assert sizes["filled"] < 0.7 * sizes["plain"]
     rng = np.random.default_rng(5)
     with (
         open_tablebase(tmp_path / "tb", game) as original,
@@ -76,14 +91,33 @@ def test_filled_copy_reads_as_the_original(tmp_path: Path) -> None:
         assert verify(copy, samples=200) == []
 
 
-def test_a_wrong_unreachable_hook_writes_nothing(tmp_path: Path) -> None:
-    """A hook that flags a position the tablebase holds stops compress with its name."""
+def _none(tier: int, indices: Any) -> Any:
+    return np.full(indices.shape, -1, dtype=np.int64)
+
+
+def _pairs(tier: int, indices: Any) -> Any:
+    """Each odd slot answered by the even one before it (which answers for itself)."""
+    return indices & ~1
+
+
+def _chained(tier: int, indices: Any) -> Any:
+    """Every slot answered by slot 0, and slot 0 by slot 1."""
+    return np.where(indices == 0, 1, 0)
+
+
+@pytest.mark.parametrize(
+    ("hook", "problem"),
+    [
+        (_none, "a record other than its own"),
+        (_pairs, "a record other than its own"),
+        (_chained, "not answered by itself"),
+    ],
+)
+def test_a_wrong_answered_by_hook_writes_nothing(tmp_path: Path, hook: Any, problem: str) -> None:
+    """A hook that answers a held position by none, or by a slot of another record, or by
+    a slot that is itself answered by another, stops compress with its name."""
     game = ConnectFour(4, 4)
     header, _ = build_tablebase(game, tmp_path / "tb")
-
-    def everything(tier: int, indices: np.ndarray) -> np.ndarray:  # type: ignore[type-arg]
-        return np.ones(indices.shape, dtype=np.bool_)
-
-    with pytest.raises(TablebaseError, match="batch_unreachable flags a position"):
-        compress(tmp_path / "tb", tmp_path / "out", header, unreachable=everything)
+    with pytest.raises(TablebaseError, match=problem):
+        compress(tmp_path / "tb", tmp_path / "out", header, answered_by=hook)
     assert not (tmp_path / "out" / "header.json").exists()

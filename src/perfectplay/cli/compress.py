@@ -46,15 +46,16 @@ def compress_command(
     zstd frames, read a block at a time. analyze, play and verify read OUT as they read DIR.
 
     GAME defaults to the built-in named in the header; where the game tells which slots
-    are surely no position (batch_unreachable), those are filled with what compresses best.
+    are answered by another's record or are surely no position (batch_answered_by), those
+    are filled with what compresses best.
 
     Example: perfectplay compress c4-4x4 c4-4x4.zst
     """
     header = read_header(directory)
     _check_target(directory, target)
-    unreachable = _unreachable_hook(directory, header, game, list(params))
+    answered_by = _answered_by_hook(directory, header, game, list(params))
     with working(f"compressing {directory}", quiet=quiet):
-        compressed = compress(directory, target, header, level=level, unreachable=unreachable)
+        compressed = compress(directory, target, header, level=level, answered_by=answered_by)
         write_header(target, compressed)  # last: a directory with a header is whole
     report = _sizes_report(directory, target, level, header, compressed)
     if as_json:
@@ -63,10 +64,10 @@ def compress_command(
     _print_sizes(report, header, directory, target)
 
 
-def _unreachable_hook(
+def _answered_by_hook(
     directory: Path, header: Header, game: str | None, params: list[str]
 ) -> Callable[[int, Any], Any] | None:
-    """The game's batch_unreachable, once the game is the one the header names; None for
+    """The game's batch_answered_by, once the game is the one the header names; None for
     a game that has none or a game of the user's not named on the command line."""
     if game is None and header.identity.get("game") not in BUILTINS:
         return None
@@ -74,7 +75,7 @@ def _unreachable_hook(
     mismatch = describe_mismatch(header.identity, identity_of(rules))
     if mismatch is not None:
         raise UsageProblem(f"{directory} was not made by {rules.name}: {mismatch}")
-    return None if rules.tiers is None else rules.tiers.batch_unreachable
+    return None if rules.tiers is None else rules.tiers.batch_answered_by
 
 
 def _sizes_report(

@@ -115,14 +115,14 @@ class Tablebase(Answers[S, M]):
                 found = self._arrays.get(key)
                 if found is None:
                     found = BlockReader.open(
-                        self.directory, self.header, tier, self.record, self._unreachable(tier)
+                        self.directory, self.header, tier, self.record, self._answered_by(tier)
                     )
                     self._arrays[key] = found
         return found
 
-    def _unreachable(self, tier: int) -> Any:
-        """The game's batch_unreachable for one tier, or None."""
-        hook = None if self._tiers is None else self._tiers.batch_unreachable
+    def _answered_by(self, tier: int) -> Any:
+        """The game's batch_answered_by for one tier, or None."""
+        hook = None if self._tiers is None else self._tiers.batch_answered_by
         return None if hook is None else partial(hook, tier)
 
     @property

@@ -9,8 +9,12 @@ Contract: the values and remoteness of retrograde analysis on the explored graph
 Encoding while the solve runs: an open position (value code 7) keeps in its remoteness
 field the number of its moves not yet known to lose for its mover (every move's child is
 in the tier, so this counter is all an open position needs). A decided position has its
-final record. Level r's frontier is read back from the records (decided, remoteness r), so
-no list of positions is kept from one level to the next:
+final record. Beside the records, one bit per index (``pending``, an eighth of a byte a
+position) marks the positions decided whose un-moves are not yet followed; level r's
+frontier is the pending positions whose record says remoteness r (those of level r + 1,
+found meanwhile, stay pending), so no list of positions is kept from one level to the
+next, and a level reads the bits, not every record (Dobutsu shogi: about 160 levels, each
+of which read all 1.7 GB of records before):
 
 1. one pass over the reached positions writes the ends (remoteness 0), the losses without
    moves, and every other position's counter; it also reads the ends among its children,
@@ -45,7 +49,8 @@ U8 = Any
 
 _WIN, _LOSS, _TIE, _DRAW = 1, 2, 3, 4
 SCAN = 1 << 22
-"""Records read at once when looking for a level's frontier."""
+"""Records read at once in a pass over the tier, and indices of ``pending`` read at once
+when looking for a level's frontier."""
 
 
 def fits(graph: TierGraph, files: TierFiles, tier: int) -> bool:
@@ -70,7 +75,8 @@ def solve_with_counters(
     reached one open, value code 7) in place; see the module docstring."""
     flat = np.asarray(records)
     shift = files.record.shift
-    reached = _count_moves(graph, terminals, tier, flat, shift)
+    pending = np.zeros(-(-flat.shape[0] // 8), dtype=np.uint8)
+    reached = _count_moves(graph, terminals, tier, flat, shift, pending)
     decided = 0
     for phase in (1, 2):
         level = 0
@@ -81,13 +87,14 @@ def solve_with_counters(
 
             def frontier(level: int = level, phase: int = phase, found: list[int] = found) -> Any:
                 for start in range(0, flat.shape[0], SCAN):
-                    rows = _frontier(flat[start : start + SCAN], shift, level, phase)
+                    rows = _frontier(pending, flat, start, min(start + SCAN, flat.shape[0]),
+                                     shift, level, phase)  # fmt: skip
                     found[0] += rows.shape[0]
                     for piece in range(0, rows.shape[0], CHUNK):
-                        yield start + rows[piece : piece + CHUNK]
+                        yield rows[piece : piece + CHUNK]
 
             def spread(found: tuple[I64, U8], level: int = level, phase: int = phase) -> None:
-                _apply(flat, found[0], found[1], level, shift, phase)
+                _apply(flat, pending, found[0], found[1], level, shift, phase)
 
             in_parallel(
                 frontier(), lambda indices: _parents_of(graph, tier, flat, shift, indices), spread
@@ -101,16 +108,18 @@ def solve_with_counters(
     return _finish(flat, shift)
 
 
-def _count_moves(graph: TierGraph, terminals: Terminals, tier: int, flat: U16, shift: int) -> int:
-    """Pass 1: ends, losses without moves, and every open position's counter; returns how
-    many positions the tier reaches."""
+def _count_moves(
+    graph: TierGraph, terminals: Terminals, tier: int, flat: U16, shift: int, pending: U8
+) -> int:
+    """Pass 1: ends, losses without moves, and every open position's counter, the decided
+    ones pending but won ends; returns how many positions the tier reaches."""
     rules, hooks = graph.rules, graph.hooks
     assert rules.batch is not None
     limit = (1 << shift) - 1
 
     def pieces() -> Any:
         for start in range(0, flat.shape[0], SCAN):
-            rows = _frontier(flat[start : start + SCAN], shift, -1, 0)
+            rows = np.flatnonzero(flat[start : start + SCAN] >> shift)
             for piece in range(0, rows.shape[0], CHUNK):
                 yield start + rows[piece : piece + CHUNK]
 
@@ -151,6 +160,10 @@ def _count_moves(graph: TierGraph, terminals: Terminals, tier: int, flat: U16, s
 
     def write(done: tuple[I64, Any]) -> None:
         flat[done[0]] = done[1]
+        values = done[1] >> shift
+        won_end = (values == _WIN) & (done[1] & limit == 0)  # counted above, never followed
+        followed = (values == _LOSS) | (values == _TIE) | ((values == _WIN) & ~won_end)
+        _set_pending(pending, done[0][followed])
         reached[0] += done[0].shape[0]
 
     in_parallel(pieces(), count, write)
@@ -174,10 +187,12 @@ def _parents_of(graph: TierGraph, tier: int, flat: U16, shift: int, indices: I64
 
 
 @kernel
-def _apply(flat: U16, parents: I64, child_value: U8, level: int, shift: int, phase: int) -> None:
+def _apply(
+    flat: U16, pending: U8, parents: I64, child_value: U8, level: int, shift: int, phase: int
+) -> None:
     """Per un-move into an open parent: a lost child makes it a win at level + 1, a won
     child takes one from its counter (a loss at level + 1 when none is left); in phase 2 a
-    tied child makes it a tie at level + 1."""
+    tied child makes it a tie at level + 1. A parent decided is pending."""
     mask = (1 << shift) - 1
     for e in range(parents.shape[0]):
         p = parents[e]
@@ -185,43 +200,61 @@ def _apply(flat: U16, parents: I64, child_value: U8, level: int, shift: int, pha
         if record >> shift != REACHED:
             continue
         value = child_value[e]
+        decided = -1
         if phase == 2:
             if value == _TIE:
-                flat[p] = (_TIE << shift) | (level + 1)
+                decided = _TIE
         elif value == _LOSS:
-            flat[p] = (_WIN << shift) | (level + 1)
+            decided = _WIN
         elif value == _WIN:
             left = (record & mask) - 1
             if left <= 0:
-                flat[p] = (_LOSS << shift) | (level + 1)
+                decided = _LOSS
             else:
                 flat[p] = (REACHED << shift) | left
+        if decided > 0:
+            flat[p] = (decided << shift) | (level + 1)
+            pending[p >> 3] |= 1 << (p & 7)
 
 
 @kernel
-def _frontier(block: U16, shift: int, level: int, phase: int) -> I64:
-    """Offsets in ``block`` of the frontier at ``level``: wins and losses (phase 1) or ties
-    (phase 2) of that remoteness; with level -1, every reached position."""
+def _set_pending(pending: U8, indices: I64) -> None:
+    """Mark ``indices`` pending."""
+    for i in indices:
+        pending[i >> 3] |= 1 << (i & 7)
+
+
+@kernel
+def _frontier(
+    pending: U8, flat: U16, start: int, stop: int, shift: int, level: int, phase: int
+) -> I64:
+    """The frontier at ``level`` among the pending indices in [start, stop) (start a
+    multiple of 8): wins and losses (phase 1) or ties (phase 2) of that remoteness, no
+    longer pending once returned; the others stay pending."""
     mask = (1 << shift) - 1
     count = 0
     for pass_ in range(2):
         out = np.empty(count, dtype=np.int64)
         count = 0
-        for i in range(block.shape[0]):
-            record = block[i]
-            value = record >> shift
-            if level < 0:
-                hit = value != 0
-            elif phase == 1 and level == 0:
-                hit = value == _LOSS and (record & mask) == 0  # won ends: counted in pass 1
-            elif phase == 1:
-                hit = value in (_WIN, _LOSS) and (record & mask) == level
-            else:
-                hit = value == _TIE and (record & mask) == level
-            if hit:
-                if pass_ == 1:
-                    out[count] = i
-                count += 1
+        for byte in range(start >> 3, (stop + 7) >> 3):
+            bits = pending[byte]
+            if bits == 0:
+                continue
+            for k in range(8):
+                if bits >> k & 1 == 0:
+                    continue
+                i = (byte << 3) + k
+                record = flat[i]
+                value = record >> shift
+                if phase == 1:
+                    hit = value in (_WIN, _LOSS) and (record & mask) == level
+                else:
+                    hit = value == _TIE and (record & mask) == level
+                if hit:
+                    if pass_ == 1:
+                        out[count] = i
+                        pending[byte] &= ~np.uint8(1 << k)
+                    count += 1
     return out
 
 

@@ -197,10 +197,11 @@ class ConnectFour:
         """Raw codes of the given indices; -1 for an index outside the tier."""
         return self.ranking.unrank(tier, indices)
 
-    def batch_unreachable(self, tier: int, indices: Codes) -> Any:
-        """True where an index is surely no position play reaches: a line that ended the game
-        before the last move, or (with symmetry) a code that is not its own key."""
-        return self.ranking.unreachable(tier, indices, self.connect, self.symmetry)
+    def batch_answered_by(self, tier: int, indices: Codes) -> Codes:
+        """For each index, -1 where it is surely no position play reaches (a line that ended
+        the game before the last move; with symmetry, a code that is not its own key), the
+        index of its mirror image where that code is smaller (the same record), else itself."""
+        return self.ranking.answered_by(tier, indices, self.connect, self.symmetry)
 
     def batch_ranked_children(self, tier: int, codes: Codes) -> tuple[Codes, Codes] | None:
         """The moves of codes of a tier as (parents, indices in tier + 1), without building

@@ -71,10 +71,23 @@ class DiscTiers:
         )
         return out.reshape(shaped.shape)
 
-    def unreachable(self, tier: int, indices: Codes, connect: int, symmetry: bool) -> Any:
-        """True where an index of the tier is surely no position play reaches (see
-        ``unreachable``)."""
+    def answered_by(self, tier: int, indices: Codes, connect: int, symmetry: bool) -> Codes:
+        """For each index of the tier, the index whose record answers for it: -1 where it
+        is surely no position play reaches (``unreachable``); without symmetry, where the
+        code's mirror image is smaller, that image's index (a mirror image has the same
+        value and remoteness); else the index itself."""
+        indices = np.ascontiguousarray(indices, dtype=np.int64).reshape(-1)
         codes = self.unrank(tier, indices).reshape(-1)
+        answered = indices.copy()
+        answered[self._unreachable(codes, connect, symmetry) | (codes < 0)] = -1
+        if not symmetry:
+            mirrored = self.board.mirror(codes)
+            twins = np.flatnonzero((answered >= 0) & (mirrored < codes))
+            answered[twins] = self.rank(tier, mirrored[twins])
+        return answered
+
+    def _unreachable(self, codes: Codes, connect: int, symmetry: bool) -> Any:
+        """True where a code is surely no position play reaches (see ``unreachable``)."""
         out = np.empty(codes.shape, dtype=np.bool_)
         board = self.board
         shape = (board.width, board.stride, connect)
