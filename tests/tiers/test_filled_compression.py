@@ -12,7 +12,7 @@ import pytest
 
 from perfectplay import Rules, build_tablebase, open_tablebase, solve
 from perfectplay.games import ConnectFour
-from perfectplay.tablebase.blocks import compress
+from perfectplay.tablebase.blocks import _filled, compress
 from perfectplay.tablebase.header import TablebaseError, read_header, write_header
 from perfectplay.tablebase.verify import verify
 
@@ -121,3 +121,14 @@ def test_a_wrong_answered_by_hook_writes_nothing(tmp_path: Path, hook: Any, prob
     with pytest.raises(TablebaseError, match=problem):
         compress(tmp_path / "tb", tmp_path / "out", header, answered_by=hook)
     assert not (tmp_path / "out" / "header.json").exists()
+
+
+def test_a_block_that_keeps_no_record_is_written_empty() -> None:
+    """Where every slot of a block is answered by another (a run of mirror images) or by
+    none, the block is written as zeros, whatever the records held."""
+    records = np.tile(np.arange(1, 11, dtype=np.uint8), 2)  # slots 10..19: twins of 0..9
+    indices = np.arange(10, 20)
+    assert not _filled(records, indices, indices - 10).any()
+    answered = indices.copy()
+    answered[[1, 3]] = [1, 3]  # slots 11 and 13 answered by their twins 1 and 3
+    assert _filled(records, indices, answered).tolist() == [1, 1, 3, 3, 5, 6, 7, 8, 9, 10]

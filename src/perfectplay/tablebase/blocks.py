@@ -293,7 +293,8 @@ def _packed(source: Path, target: Path, entry: dict[str, Any]) -> dict[str, Any]
 def _filled(records: Any, indices: Any, answered: Any) -> Any:
     """The records of ``indices`` (a block of a tier's ``records``), each slot that is not
     answered by itself holding the record before it (the first kept one for those that
-    open the block). A slot whose record differs from the one that answers for it (none:
+    open the block; 0 in a block that keeps none: a ranking by column heights puts whole
+    blocks of mirror images together). A slot whose record differs from the one that answers for it (none:
     empty) means the game's batch_answered_by is wrong, and nothing is written."""
     answered = np.asarray(answered, dtype=np.int64)
     block = records[indices]
@@ -306,7 +307,7 @@ def _filled(records: Any, indices: Any, answered: Any) -> Any:
     flagged = answered != indices
     kept = np.flatnonzero(~flagged)
     if kept.size == 0:
-        return block
+        return np.zeros_like(block)
     source = np.where(flagged, -1, np.arange(block.shape[0]))
     np.maximum.accumulate(source, out=source)
     source[source < 0] = kept[0]
