@@ -294,8 +294,9 @@ def _filled(records: Any, indices: Any, answered: Any) -> Any:
     """The records of ``indices`` (a block of a tier's ``records``), each slot that is not
     answered by itself holding the record before it (the first kept one for those that
     open the block; 0 in a block that keeps none: a ranking by column heights puts whole
-    blocks of mirror images together). A slot whose record differs from the one that answers for it (none:
-    empty) means the game's batch_answered_by is wrong, and nothing is written."""
+    blocks of mirror images together). A slot whose record differs from the one that
+    answers for it (none: empty) means the game's batch_answered_by is wrong, and nothing
+    is written."""
     answered = np.asarray(answered, dtype=np.int64)
     block = records[indices]
     expected = np.where(answered < 0, 0, records[np.maximum(answered, 0)])
