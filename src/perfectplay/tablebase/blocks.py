@@ -152,7 +152,6 @@ class BlockReader:
             if not 0 <= where < self.size:
                 raise IndexError(f"index {where} is outside the tier's {self.size}")
             b, i = divmod(where, self.block)
-            last = self._last
             if self.answered_by is not None:
                 where = int(self.answered_by(np.array([where], dtype=np.int64))[0])
                 if where < 0:

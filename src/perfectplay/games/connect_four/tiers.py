@@ -73,28 +73,28 @@ class DiscTiers:
 
     def answered_by(self, tier: int, indices: Codes, connect: int, symmetry: bool) -> Codes:
         """For each index of the tier, the index whose record answers for it: -1 where it
-        is surely no position play reaches (``unreachable``); without symmetry, where the
-        code's mirror image is smaller, that image's index (a mirror image has the same
-        value and remoteness); else the index itself."""
+        is surely no position play reaches (``unreachable``) and, with symmetry, where the
+        code's mirror image is smaller (the solve keeps only that one); without symmetry,
+        there, that image's index (a mirror image has the same value and remoteness); else
+        the index itself."""
         indices = np.ascontiguousarray(indices, dtype=np.int64).reshape(-1)
         codes = self.unrank(tier, indices).reshape(-1)
         answered = indices.copy()
-        answered[self._unreachable(codes, connect, symmetry) | (codes < 0)] = -1
-        if not symmetry:
-            mirrored = self.board.mirror(codes)
-            twins = np.flatnonzero((answered >= 0) & (mirrored < codes))
-            answered[twins] = self.rank(tier, mirrored[twins])
+        answered[self._unreachable(codes, connect) | (codes < 0)] = -1
+        mirrored = self.board.mirror(codes)
+        twins = np.flatnonzero((answered >= 0) & (mirrored < codes))
+        answered[twins] = -1 if symmetry else self.rank(tier, mirrored[twins])
         return answered
 
-    def _unreachable(self, codes: Codes, connect: int, symmetry: bool) -> Any:
+    def _unreachable(self, codes: Codes, connect: int) -> Any:
         """True where a code is surely no position play reaches (see ``unreachable``)."""
         out = np.empty(codes.shape, dtype=np.bool_)
         board = self.board
         shape = (board.width, board.stride, connect)
         unreachable_codes.run(
             codes.size,
-            codes, *shape, board.filled, symmetry, out,
-            plain=lambda: (codes.tolist(), *shape, board.filled.tolist(), symmetry, out),
+            codes, *shape, board.filled, out,
+            plain=lambda: (codes.tolist(), *shape, board.filled.tolist(), out),
         )  # fmt: skip
         return out
 

@@ -9,9 +9,10 @@ best (the record before), so a reader must ask this test before trusting a recor
   there;
 - no disc on top of a column is the last mover's whose removal leaves them no line (the
   last move put one of theirs on top, and any line of theirs but one it made was there
-  before it, when the game had ended);
-- with symmetry, the code is not the smaller of itself and its mirror image (the solve
-  keeps only that one).
+  before it, when the game had ended).
+
+(``DiscTiers.answered_by`` adds, with symmetry, the codes that are not the smaller of
+themselves and their mirror image: the solve keeps only that one.)
 
 A slot the test does not flag may still be unreachable (its record then says so, as
 before): the test answers "surely unreachable" or "maybe", never wrongly "unreachable".
@@ -33,12 +34,10 @@ def unreachable_codes(
     stride: int,
     connect: int,
     filled: Codes,
-    symmetry: bool,
     out: npt.NDArray[np.bool_],
 ) -> npt.NDArray[np.bool_]:
     """out[i] = True where code i is surely no position play reaches (see the module
     docstring), False where it may be one or where it is -1; returns ``out``."""
-    column_bits = (1 << stride) - 1
     bottoms = 0
     for c in range(width):
         bottoms |= 1 << (c * stride)
@@ -47,13 +46,6 @@ def unreachable_codes(
         out[i] = False
         if code < 0:
             continue
-        if symmetry:
-            mirrored = code & 0
-            for c in range(width):
-                mirrored |= ((code >> (c * stride)) & column_bits) << ((width - 1 - c) * stride)
-            if mirrored < code:
-                out[i] = True
-                continue
         mask = disc_mask(code, width, stride, filled)
         mover = code - mask
         last = mover ^ mask
