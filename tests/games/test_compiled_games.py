@@ -389,6 +389,13 @@ def check_ranking(game: Any, what: str) -> None:
         outside = np.array([-1, len(codes), len(codes) + 5], dtype=np.int64)
         assert game.batch_unrank(tier, outside).tolist() == [-1, -1, -1]
         assert [game.tier_index(c) for c in codes] == [(tier, i) for i in range(len(codes))]
+        if tier in kids[tier]:  # a loopy tier's indices moved as it was found: no bits
+            assert tier not in ranking.ended, f"{what}: tier {tier}"
+        else:  # the bits the solve reads instead of asking the rules again
+            bits = np.unpackbits(ranking.ended[tier], bitorder="little")
+            assert bits.shape[0] == 8 * (-(-len(codes) // 8)), f"{what}: tier {tier}"
+            ends = [int(game.outcome(c) is not None) for c in codes]  # (not the dead ends)
+            assert bits[: len(codes)].tolist() == ends, f"{what}: tier {tier}"
     assert ranking.children == kids, what
     initial = game.initial_tier  # an int or a method: Rules reads both
     assert (initial() if callable(initial) else initial) == tier_of(game, game.initial())

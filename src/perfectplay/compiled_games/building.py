@@ -290,7 +290,7 @@ def _first_calls(cls: type, loops: dict[str, Any], scored: bool) -> None:
         loops["tiers"](none, none.copy())
         loops["expand"](none, True)
         loops["expand"](none, False)
-        loops["expand_tiers"](none)
+        loops["expand_tiers"](none, 0, np.zeros(0, dtype=np.uint8))
         loops["unmoves"](none)
         loops["find"](none, two, 0, 0, 0)
         loops["find_all"](none, two, 0, 0, none, none.copy())
@@ -298,7 +298,7 @@ def _first_calls(cls: type, loops: dict[str, Any], scored: bool) -> None:
         if not scored:
             tables, no_records = np.zeros(4, dtype=np.int64), np.zeros(0, dtype=np.uint8)
             loops["solve_sweep"](none, 0, no_records, none, two, 0, 0, no_records, 0, tables,
-                                 tables, tables)  # fmt: skip
+                                 tables, tables, no_records)  # fmt: skip
         offsets, parents = loops["reverse_edges"](none, two, 0, 0, 0)
         loops["gather_parents"](none, offsets, parents, none)
         _, inside, targets, _, _, _, _ = loops["tier_moves"](none, two, 0, 0, 0, 0, 0)

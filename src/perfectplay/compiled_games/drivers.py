@@ -110,37 +110,57 @@ def expand(codes: Any, with_outcome: bool) -> Any:
     )
 
 
-def expand_tiers(codes: Any) -> Any:
-    """The keyed children of the codes that go on, with their tiers: (parents, children,
-    child tiers, bad), ``bad`` as ``expand``'s."""
+BAD_COUNT = 1
+"""expand_tiers' problems: a count of moves out of range, a negative child code, a child
+in a lower tier than ``tier``."""
+BAD_CODE = 2
+BAD_TIER = 3
+
+
+def expand_tiers(codes: Any, tier: int, ended: Any) -> Any:
+    """The keyed children of the codes (of ``tier``) that go on, with their tiers:
+    (children, child tiers, lowest child tier, highest, problem, row, child); ``ended[i]``
+    is set to 1 for a state that has ended, 0 for one that goes on (so the solve need not
+    ask again). ``problem`` is 0, or BAD_COUNT, BAD_CODE or BAD_TIER for the state at
+    ``row`` and its ``child`` (the arrays then empty)."""
     n = codes.shape[0]
     cap = max(16, n * 4)
-    parents = np.empty(cap, dtype=np.int64)
     children = np.empty(cap, dtype=np.int64)
     child_tiers = np.empty(cap, dtype=np.int64)
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    low = tier
+    high = tier
     e = 0
     for i in range(n):
         s = codes[i]
         if _has_ended(s):
+            ended[i] = 1
             continue
+        ended[i] = 0
         k = _moves(P, s, buffer)
         if k < 0 or k > MAX_MOVES:
-            return parents[:0], children[:0], child_tiers[:0], i
+            return children[:0], child_tiers[:0], low, high, BAD_COUNT, i, 0
         if e + k > cap:
             cap = 2 * cap + k
-            parents = _grown(parents, cap)
             children = _grown(children, cap)
             child_tiers = _grown(child_tiers, cap)
         for j in range(k):
             child = _key(P, _play(P, s, buffer[j]))
-            parents[e] = i
+            t = _tier(P, child)
+            if child < 0 or t < tier:
+                problem = BAD_CODE if child < 0 else BAD_TIER
+                return children[:0], child_tiers[:0], low, high, problem, i, child
             children[e] = child
-            child_tiers[e] = _tier(P, child)
+            child_tiers[e] = t
+            if e == 0:
+                low = t
+                high = t
+            low = min(low, t)
+            high = max(high, t)
             e += 1
     # Views, not copies: the engine scatters or sorts the children into arrays of its own
-    # at once (a copy here moved 24 bytes a move for nothing).
-    return parents[:e], children[:e], child_tiers[:e], -1
+    # at once (a copy here moved 16 bytes a move for nothing).
+    return children[:e], child_tiers[:e], low, high, 0, -1, -1
 
 
 def _has_ended(s: Any) -> bool:
@@ -306,11 +326,15 @@ def solve_sweep(
     ended: Any,
     worth: Any,
     record_of: Any,
+    over: Any,
 ) -> int:
     """batch_solve_tier's pass over records[i] (index start + i) of a tier whose moves all
     lead into one other tier (``SweepCodes``: reached, ended, worth, record_of): a position
     whose record is ``reached`` gets ended[outcome] if it has ended, else
-    record_of[best + 1], best the largest worth of its children's records. The moves are
+    record_of[best + 1], best the largest worth of its children's records. ``over`` holds
+    a bit an index of the tier (bit i % 8 of byte i // 8) set where the position has ended,
+    as the discovery found (the rules' outcome asked only there), or is empty (asked of
+    every position). The moves are
     folded as they are made: no list of moves is written. Returns the positions solved,
     or a negative record_of code (-1 also for a child that is not in the child tier, or a
     count of moves out of range: the rules are not those the ranking was found with)."""
@@ -321,7 +345,10 @@ def solve_sweep(
         if records[i] != reached:
             continue
         s = tier_codes[start + i]
-        o = _outcome(P, s)
+        o = 0
+        at = start + i
+        if over.shape[0] == 0 or (over[at >> 3] >> (at & 7)) & 1:
+            o = _outcome(P, s)
         if o != 0:
             records[i] = ended[o]
             solved += 1

@@ -67,6 +67,8 @@ about TIER_TASKS windows instead, whose arrays (tens of MB) the C allocator maps
 back to the system when freed, where thousands of small windows left a gigabyte of freed
 but held memory on Teeko (3.75 GB peak instead of 2.8)."""
 TIER_TASKS = 32
+_NONE_ENDED = np.zeros(0, dtype=np.uint8)
+"""No bits of ended positions for a tier (a ranking read back): the solve asks the rules."""
 
 
 class CompiledGame:
@@ -429,9 +431,11 @@ class CompiledGame:
         if kid is None:  # a tier whose every position has ended
             kid = CodeSet.of(np.zeros(0, dtype=np.int64))
         loops = self.loops_for(len(here))
+        over = self.ranking().ended.get(tier, _NONE_ENDED)
         solved = loops.solve_sweep(here.codes, start, records, kid.codes, kid.buckets,
                                    kid.base, kid.shift, child_records, codes.reached,
-                                   codes.ended, codes.worth, codes.record_of)  # fmt: skip
+                                   codes.ended, codes.worth, codes.record_of,
+                                   over)  # fmt: skip
         return int(solved)
 
     def _tier_moves(self, tier: int) -> Any:

@@ -301,8 +301,9 @@ class _Discovery:
             found_sample = _children(self.loops, self.name, tier, sample, self.describe)
             self.pending.lay_out([(kid, c) for kid, c in found_sample.groups if kid != tier])
         frontier: list[Any] = known
+        ended: Any = np.empty(sum(int(part.shape[0]) for part in known), dtype=np.uint8)
         while any(part.shape[0] for part in frontier):
-            inside = self.expand(tier, frontier, kids)
+            inside = self.expand(tier, frontier, kids, ended)
             if not inside:
                 break
             whole = joined(known)  # moves inside the tier: it is loopy
@@ -310,17 +311,23 @@ class _Discovery:
             if new.shape[0]:
                 whole = merge_distinct(whole, new)
             known, frontier = [whole], [new]
+            ended = None  # its indices moved: the solve of a loopy tier asks again
+        if ended is not None:  # one bit a position, read by the solve (Ranking.ended)
+            self.ranking.ended[tier] = np.packbits(ended, bitorder="little")
         self.keep(tier, known)
         self.ranking.children[tier] = tuple(sorted(kids))
         self.found += sum(int(part.shape[0]) for part in known)
 
-    def expand(self, tier: int, frontier: list[Any], kids: set[int]) -> list[Any]:
+    def expand(self, tier: int, frontier: list[Any], kids: set[int], ended: Any) -> list[Any]:
         """Expand the frontier's chunks on every core: children in later tiers go to the
-        pending buckets (by the workers), the tier's own come back (sorted, per chunk)."""
+        pending buckets (by the workers), the tier's own come back (sorted, per chunk);
+        ``ended`` (one byte a state of the frontier, or None) is set to which have ended."""
         inside: list[Any] = []
 
-        def compute(chunk: Any) -> _Children:
-            found = _children(self.loops, self.name, tier, chunk, self.describe)
+        def compute(piece: tuple[int, Any]) -> _Children:
+            at, chunk = piece
+            flags = None if ended is None else ended[at : at + chunk.shape[0]]
+            found = _children(self.loops, self.name, tier, chunk, self.describe, flags)
             self.pending.add([(kid, codes) for kid, codes in found.groups if kid != tier])
             # Kept for the calling thread: the tier's own codes, sorted (a loopy tier's next
             # round); the others were scattered into a slot (an empty array stands for them,
@@ -388,15 +395,19 @@ def _spread_sample(parts: list[Any]) -> Any:
                     dtype=np.int64)  # fmt: skip
 
 
-def _chunks(frontier: list[Any], ranking: Ranking) -> Iterator[Any]:
+def _chunks(frontier: list[Any], ranking: Ranking) -> Iterator[tuple[int, Any]]:
     """The frontier's parts in chunks of about CHILDREN_PER_CHUNK moves (by the moves a
-    state made so far), from 2**12 to 2**18 states."""
+    state made so far), from 2**12 to 2**18 states, each with its first state's place in
+    the whole frontier."""
+    at = 0
     for part in frontier:
         a = 0
         while a < part.shape[0]:
             per_state = max(1.0, ranking.moves / max(1, ranking.expanded))
             size = int(min(1 << 18, max(1 << 12, CHILDREN_PER_CHUNK / per_state)))
-            yield part[a : a + size]
+            chunk = part[a : a + size]
+            yield at, chunk
+            at += int(chunk.shape[0])
             a += size
 
 
@@ -411,31 +422,23 @@ class _Children:
 
 
 def _children(
-    loops: Loops, name: str, tier: int, chunk: Any, describe: Callable[[int], str]
+    loops: Loops,
+    name: str,
+    tier: int,
+    chunk: Any,
+    describe: Callable[[int], str],
+    ended: Any = None,
 ) -> _Children:
-    """The children of a chunk of a tier, by tier, unsorted (in a thread)."""
-    parents, children, child_tiers, bad = loops.expand_tiers(chunk)
-    if bad >= 0:
-        raise GameError(
-            f"{name}.moves() of {describe(int(chunk[bad]))} gave a count of moves that is "
-            "negative or more than the game's max_moves"
-        )
+    """The children of a chunk of a tier, by tier, unsorted (in a thread); ``ended[i]``
+    set to whether chunk[i] has ended (a scratch array when None)."""
+    if ended is None:
+        ended = np.empty(chunk.shape[0], dtype=np.uint8)
+    children, child_tiers, low, high, problem, row, child = loops.expand_tiers(chunk, tier, ended)
+    if problem:
+        _refuse(loops, name, tier, int(chunk[row]), int(child), int(problem), describe)
     if children.shape[0] == 0:
         return _Children([], int(chunk.shape[0]), 0)
-    if children.min() < 0:
-        i = int(np.flatnonzero(children < 0)[0])
-        raise GameError(
-            f"{name}: a move from {describe(int(chunk[parents[i]]))} gives code "
-            f"{int(children[i])}; states are non-negative int64 codes"
-        )
-    low, high = int(child_tiers.min()), int(child_tiers.max())
-    if low < tier:
-        i = int(np.flatnonzero(child_tiers < tier)[0])
-        raise GameError(
-            f"{name}: a move from {describe(int(chunk[parents[i]]))} (tier {tier}) leads to "
-            f"{describe(int(children[i]))} in tier {int(child_tiers[i])}; a move may not "
-            "lower the tier"
-        )
+    low, high = int(low), int(high)
     if low == high:
         return _Children([(low, children)], int(chunk.shape[0]),
                          int(children.shape[0]))  # fmt: skip
@@ -451,3 +454,24 @@ def _children(
         cuts = np.r_[0, np.flatnonzero(np.diff(ranked)) + 1, ranked.shape[0]]
         groups = [(int(ranked[a]), kid_codes[a:b]) for a, b in itertools.pairwise(cuts)]
     return _Children(groups, int(chunk.shape[0]), int(children.shape[0]))
+
+
+def _refuse(loops: Loops, name: str, tier: int, state: int, child: int, problem: int,
+            describe: Callable[[int], str]) -> None:  # fmt: skip
+    """The GameError for a problem expand_tiers found at ``state`` (``drivers.BAD_*``)."""
+    if problem == 1:  # the drivers' BAD_COUNT, BAD_CODE, BAD_TIER: 1, 2, 3
+        raise GameError(
+            f"{name}.moves() of {describe(state)} gave a count of moves that is "
+            "negative or more than the game's max_moves"
+        )
+    if problem == 2:
+        raise GameError(
+            f"{name}: a move from {describe(state)} gives code {child}; states are "
+            "non-negative int64 codes"
+        )
+    child_tier = np.empty(1, dtype=np.int64)
+    loops.tiers(np.array([child], dtype=np.int64), child_tier)
+    raise GameError(
+        f"{name}: a move from {describe(state)} (tier {tier}) leads to {describe(child)} in "
+        f"tier {int(child_tier[0])}; a move may not lower the tier"
+    )

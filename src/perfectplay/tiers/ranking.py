@@ -61,6 +61,10 @@ class Ranking:
 
     entries: dict[int, dict[str, Any]] = field(default_factory=dict)
     """Per tier kept in files: {"tier", "file", "sha256", "count", "children"}."""
+    ended: dict[int, Any] = field(default_factory=dict)
+    """Per tier without moves inside it, as found: which positions have ended, one bit an
+    index (bit i % 8 of byte i // 8), so that its solve asks the rules only about those.
+    Kept in memory (an eighth of a byte a position); a ranking read back has none."""
 
 
 CODES_JSON = "codes.json"
