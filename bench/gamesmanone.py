@@ -8,7 +8,10 @@ GamesmanOne's ``solve`` from an empty data/ with OMP_NUM_THREADS, then perfectpl
 ``solve --save`` of the same game written as a compiled game (examples/), each in a fresh
 process timed by GNU time; the value and remoteness of the start from both.
 Targets (issue 27): perfectplay's wall time at most GamesmanOne's on the same number of
-cores, its peak memory at most 2x, the same value at the start.
+cores, its peak memory at most 2x, the same value at the start. Also shown where the game
+has a small variant: perfectplay's peak above its baseline, in bytes a position (target:
+at most 12), the baseline being the peak of the same command on the small variant (Python,
+numpy, numba and the game's loops loaded, a few thousand positions solved).
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ GAMES = {
     "quixo 4x4": (("quixo", "1"), ("examples/quixo.py:Quixo", ["-p", "size=4"])),
     "teeko": (("teeko", "0"), ("examples/teeko.py:Teeko", [])),
 }
+SMALL = {"quixo 4x4": ["-p", "size=3"]}
+"""Parameters of a small variant of the same game, for perfectplay's baseline."""
 
 
 def gamesmanone(game: str, variant: str, threads: int, work: str) -> dict[str, str]:
@@ -65,10 +70,13 @@ def perfectplay(spec: str, params: list[str], threads: int) -> dict[str, str]:
     figures = re.search(r"WALL ([\d.]+) PEAK (\d+)", done.stderr)
     value = re.search(r"^value\s+(\w+)", done.stdout, re.MULTILINE)
     plies = re.search(r"^remoteness\s+(\d+|never ends)", done.stdout, re.MULTILINE)
-    assert figures and value and plies, done.stdout + done.stderr
+    positions = re.search(r"^positions\s+([\d,]+)", done.stdout, re.MULTILINE)
+    assert figures and value and plies and positions, done.stdout + done.stderr
     return {
         "seconds": figures.group(1),
         "peak": str(int(figures.group(2)) // 1024),
+        "peak_bytes": str(int(figures.group(2)) * 1024),
+        "positions": positions.group(1).replace(",", ""),
         "start": start_value(value.group(1), plies.group(1)),
     }
 
@@ -79,8 +87,9 @@ def main() -> None:
     parser.add_argument("--work", default="/work/peers/gamesmanone")
     parser.add_argument("--games", nargs="+", choices=sorted(GAMES), default=sorted(GAMES))
     args = parser.parse_args()
-    print("| game | threads | GamesmanOne | perfectplay | time ratio | memory ratio |")
-    print("| --- | ---: | --- | --- | ---: | ---: |")
+    print("| game | threads | GamesmanOne | perfectplay | time ratio | memory ratio | "
+          "B/position above the baseline |")  # fmt: skip
+    print("| --- | ---: | --- | --- | ---: | ---: | ---: |")
     for name in args.games:
         (game, variant), (spec, params) = GAMES[name]
         perfectplay(spec, params, 1)  # compile (or load) the game's loops first, untimed
@@ -89,10 +98,15 @@ def main() -> None:
             ours = perfectplay(spec, params, threads)
             time_ratio = float(ours["seconds"]) / float(theirs["seconds"])
             memory_ratio = int(ours["peak"]) / int(theirs["peak"])
+            above = "-"
+            if name in SMALL:  # the baseline: the same command on the small variant
+                small = perfectplay(spec, SMALL[name], threads)
+                extra = int(ours["peak_bytes"]) - int(small["peak_bytes"])
+                above = f"{extra / int(ours['positions']):.1f}"
             print(
                 f"| {name} | {threads} | {theirs['seconds']} s, {theirs['peak']} MB, "
                 f"{theirs['start']} | {ours['seconds']} s, {ours['peak']} MB, {ours['start']} "
-                f"| {time_ratio:.2f} | {memory_ratio:.2f} |",
+                f"| {time_ratio:.2f} | {memory_ratio:.2f} | {above} |",
                 flush=True,
             )
 

@@ -13,6 +13,7 @@ import os
 import re
 import resource
 import time
+from typing import Any
 
 from .errors import StateBudgetExceeded, UsageProblem
 
@@ -42,6 +43,34 @@ def resident_bytes() -> int:
             return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def give_back() -> None:
+    """Hand the memory the C allocator holds freed back to the system (glibc's
+    malloc_trim; nothing elsewhere). Worker threads allocate from arenas of their own, which
+    keep what is freed: between the tiers of Quixo 4x4 on two cores, 40-80 MB so. (One
+    arena for all threads and a fixed mapping threshold, glibc's mallopt, took 40 MB more
+    off its peak but made it 10% slower: not done.)"""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+_TRIM: list[Any] = []
+
+
+def _malloc_trim() -> Any:
+    """glibc's malloc_trim, looked up once (None where the C library has none)."""
+    if not _TRIM:
+        found = None
+        try:
+            import ctypes
+
+            found = getattr(ctypes.CDLL(None), "malloc_trim", None)
+        except (OSError, ImportError):
+            found = None
+        _TRIM.append(found)
+    return _TRIM[0]
 
 
 def peak_resident_bytes() -> int:

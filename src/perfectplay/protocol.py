@@ -402,9 +402,9 @@ HOOKS: tuple[Hook, ...] = (
     Hook(
         "tier_moves",
         "tiers",
-        "tier_moves(tier) -> (outcome, offsets, parents, pending, [(out_rows, out_children, "
-        "out_slots, out_same)]): "
-        "every move of a loopy tier of an engine-ranked game, the moves inside it backward "
+        "tier_moves(tier, take_out) -> (outcome, offsets, parents, pending): "
+        "every move of a loopy tier of an engine-ranked game, the moves inside it backward, "
+        "the moves out handed to take_out((rows, children, slots, same)) a part at a time "
         "(see perfectplay.tiers.retrograde_by_edges)",
         "a loopy tier is solved through un-moves or by rounds",
     ),

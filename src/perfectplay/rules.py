@@ -99,7 +99,7 @@ class TierRules:
     """The engine's Ranking (ranked_by_engine games), found on first use."""
     use_ranking: Callable[[Any], None] | None = None
     """Take a Ranking read from a tablebase (ranked_by_engine games)."""
-    tier_moves: Callable[[int], Any] | None = None
+    tier_moves: Callable[[int, Callable[[Any], None]], Any] | None = None
     """Every move of a loopy tier laid out (see ``tiers.retrograde_by_edges``), or None."""
     rank_near: Callable[[int, Any, Any], Any] | None = None
     """batch_rank of tier_moves' children with their move slots, looked for near."""

@@ -347,7 +347,8 @@ def test_extra_turns_in_loopy_tiers_are_solved_from_the_moves_laid_out(
         assert sorted(used) == tiers, seed
         loopy += len(tiers)
         for tier in tiers:
-            _, _, parents, _, outside = game.tier_moves(tier)
+            outside: list[Any] = []
+            _, _, parents, _ = game.tier_moves(tier, outside.append)
             turns_inside += int((np.asarray(parents) < 0).sum())
             turns_out += sum(int(np.asarray(moves[3]).sum()) for moves in outside)
         with open_tablebase(tmp_path / f"edges-{seed}", TierTurnsGame(seed=seed, mode=1)) as base:

@@ -396,13 +396,10 @@ def test_the_edges_estimate_is_near_the_moves_laid_out(monkeypatch: Any) -> None
     graph = _graph(game)
     tier = max(graph.loopy, key=lambda t: graph.sizes[t])
     assert graph.sizes[tier] > 4 * edges.SAMPLE  # the estimate is from a sample
-    _, offsets, _, _, outside = game.tier_moves(tier)
+    outside: list[Any] = []
+    _, offsets, _, _ = game.tier_moves(tier, outside.append)
     out = sum(int(moves[1].shape[0]) for moves in outside)
-    exact = (
-        edges.BYTES_AN_INDEX * graph.sizes[tier]
-        + edges.BYTES_A_MOVE_INSIDE * int(offsets[-1])
-        + edges.BYTES_A_MOVE_OUT * out
-    )
+    exact = edges.layout_bytes(graph.sizes[tier], int(offsets[-1]), out)
     assert 0.8 * exact <= edges.estimated_bytes(graph, tier) <= 1.25 * exact
 
 

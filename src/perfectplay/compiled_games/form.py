@@ -38,6 +38,7 @@ import math
 import os
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -52,6 +53,7 @@ from ..tiers.code_sets import IN_ORDER_FROM, CodeSet
 from ..tiers.discovery import discover
 from ..tiers.ranking import Ranking, kept_ranking, load_kept, save_ranking
 from ..tiers.records import SweepCodes
+from ..tiers.retrograde_by_edges import PART_AT_LEAST, PARTS
 from ..values import Value
 from .building import RULES, Loops, compile_game
 
@@ -61,12 +63,6 @@ REQUIRED = ("start", "moves", "play", "outcome")
 INTERPRET_BELOW = 20_000
 """Batch calls over fewer states run the rules as plain Python while numba is not loaded."""
 _MODE = os.environ.get("PERFECTPLAY_KERNELS", "auto")
-TIER_WINDOW = 1 << 16
-"""Indices of a loopy tier whose moves one task lays out, at least; a large tier is cut in
-about TIER_TASKS windows instead, whose arrays (tens of MB) the C allocator maps and gives
-back to the system when freed, where thousands of small windows left a gigabyte of freed
-but held memory on Teeko (3.75 GB peak instead of 2.8)."""
-TIER_TASKS = 32
 _NONE_ENDED = np.zeros(0, dtype=np.uint8)
 """No bits of ended positions for a tier (a ranking read back): the solve asks the rules."""
 
@@ -438,27 +434,29 @@ class CompiledGame:
                                    over)  # fmt: skip
         return int(solved)
 
-    def _tier_moves(self, tier: int) -> Any:
+    def _tier_moves(self, tier: int, take_out: Callable[[tuple[Any, ...]], None]) -> Any:
         """Every move of a loopy tier laid out for the engine's solver (retrograde_by_edges): each
-        move played once, windows of the tier on every core, then turned around."""
+        move played once, windows of the tier on every core, the moves inside turned around,
+        each window's moves out handed to ``take_out`` in its worker as soon as made."""
         found = self._set(tier)
         assert found is not None
         n = len(found)
         loops = self.loops_for(n)
         codes = found.codes
         parts: list[Any] = []
-        step = max(TIER_WINDOW, -(-n // TIER_TASKS))
+        step = max(PART_AT_LEAST, -(-n // PARTS))
         windows = [(a, min(a + step, n)) for a in range(0, n, step)]
-        in_parallel(
-            windows,
-            lambda w: loops.tier_moves(codes, found.buckets, found.base, found.shift, tier, *w),
-            parts.append,
-        )
+
+        def lay_out(window: tuple[int, int]) -> Any:
+            part = loops.tier_moves(codes, found.buckets, found.base, found.shift, tier, *window)
+            take_out(part[3:])  # (rows, children, slots, same), then let go
+            return part[:3]
+
+        in_parallel(windows, lay_out, parts.append)
         if not parts:
-            parts = [loops.tier_moves(codes, found.buckets, found.base, found.shift, tier, 0, 0)]
+            parts = [lay_out((0, 0))]
         outcome = np.concatenate([part[0] for part in parts])
         inside = np.concatenate([part[1] for part in parts])
-        outside = [part[3:] for part in parts]  # (rows, children, slots, same): no copy
         # Turned around window by window, each window's targets let go once used: never a
         # second copy of the tier's moves (at 4 bytes a move, the largest array here).
         offsets = np.zeros(n + 1, dtype=np.int64)
@@ -475,7 +473,7 @@ class CompiledGame:
         del parts, fill
         if offsets[-1] < 2**31:  # 4 bytes an index saved while the tier is analysed
             offsets = offsets.astype(np.int32)
-        return outcome, offsets, parents, inside, outside
+        return outcome, offsets, parents, inside
 
     def rank_near(self, tier: int, codes: Any, slots: Any) -> Any:
         """``batch_rank`` of children listed by ``tier_moves`` with their move slots: each

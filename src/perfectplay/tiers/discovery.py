@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import GameError, InterruptedSolve
-from ..memory import MemoryWatch
+from ..memory import MemoryWatch, give_back
 from ..progress import ProgressCallback
 from ..spaces.pipeline import THREADS, in_parallel
 from .code_sets import CodeSet
@@ -262,6 +262,8 @@ def discover(
     finally:
         search.writer.shutdown(wait=True, cancel_futures=True)
     ranking = search.ranking
+    del search
+    give_back()  # the buckets the workers sorted, freed in arenas of their own
     ranking.seconds = time.perf_counter() - started
     if directory is not None:
         finish_ranking(directory, ranking, identity or {})

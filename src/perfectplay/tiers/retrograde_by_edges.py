@@ -1,18 +1,22 @@
 """Loopy tiers from their moves laid out whole: retrograde analysis by levels, compiled.
 
 Precondition: a loopy tier of a game whose ranking the engine made (every index a position
-play reaches) and that lays out the tier's moves (``tier_moves``: the moves inside the
-tier backward, as a compressed list, and the moves out of it as (row, child code)); a move
-that keeps the player to move (an extra turn) is marked: its parent as ~index inside the
-tier, a flag beside it outside. Its other child tiers solved.
+play reaches) and that lays out the tier's moves (``tier_moves(tier, take_out)``: returns the
+moves inside the tier backward, as a compressed list, and hands the moves out of it to
+``take_out`` as (rows, child codes, move slots, same mover) a part of the tier at a time, as
+they are made, in parts of at most max(PART_AT_LEAST, n / PARTS) positions, each folded at
+once and let go); a move that keeps the player to move (an extra turn) is marked: its
+parent as ~index inside the tier, a flag beside it outside. Its other child tiers solved.
 Contract: the values and remoteness of retrograde analysis on the explored graph, as
 ``retrograde_by_unmoves`` gives them (the winner hurries, the loser stalls, a tie comes soonest,
 what never ends is a DRAW), in one compiled loop instead of one numpy step per level.
 
 Cost: the game's moves played once (windows of the tier on every core), O(moves) after.
-Memory: 4 bytes a move inside the tier, 16 a move out of it, about 33 an index (plus
-the tier's codes): the fastest win, tie and slowest loss out of the tier and the remoteness
-as int16, offsets as int32 where the moves inside number under 2**31.
+Memory: 4 bytes a move inside the tier, about 33 an index (plus the tier's codes): the
+fastest win, tie and slowest loss out of the tier and the remoteness as int16, offsets as
+int32 where the moves inside number under 2**31; the moves out (16 bytes each) only of the
+parts being laid out and folded (Quixo 4x4's largest tier: 5.7 million moves out, 86 MB when
+they were all held until the fold).
 
 The analysis, levels r = 0, 1, 2, ... (remoteness):
 1. wins and losses: a position is decided at level r when it wins in r by a move out of the
@@ -33,7 +37,7 @@ import numpy as np
 
 from ..compiled import inlined_kernel, kernel
 from ..errors import GameError
-from ..spaces.pipeline import in_parallel
+from ..spaces.pipeline import THREADS
 from ..terminals import Terminals
 from .files import TierFiles
 from .graph import TierGraph, expand_chunk
@@ -49,6 +53,12 @@ FOLD = 1 << 18
 BYTES_AN_INDEX = 33
 BYTES_A_MOVE_INSIDE = 4
 BYTES_A_MOVE_OUT = 16
+PARTS = 32
+PART_AT_LEAST = 1 << 16
+"""A tier's moves out come in parts of at most max(PART_AT_LEAST, n / PARTS) positions (a
+large tier in about PARTS windows, whose arrays of tens of MB the C allocator maps and gives
+back to the system when freed, where thousands of small windows left a gigabyte of freed
+but held memory on Teeko: 3.75 GB peak instead of 2.8)."""
 SAMPLE = 4_096
 """Positions expanded to estimate a tier's moves before laying them out."""
 
@@ -79,10 +89,15 @@ def estimated_bytes(graph: TierGraph, tier: int) -> int:
     chunk = expand_chunk(graph, Terminals(graph.rules.name), tier, indices)
     inside = int((np.asarray(chunk.child_tier) == tier).sum())
     out = int(chunk.child_tier.shape[0]) - inside
-    per_position = BYTES_AN_INDEX + (BYTES_A_MOVE_INSIDE * inside + BYTES_A_MOVE_OUT * out) / len(
-        indices
-    )
-    return int(n * per_position)
+    return layout_bytes(n, n * inside / len(indices), n * out / len(indices))
+
+
+def layout_bytes(n: int, inside: float, out: float) -> int:
+    """The memory of a tier of ``n`` positions whose moves inside and out number as given:
+    every index and move inside, and the moves out of the parts on every core at once (one
+    more part is laid out while the others fold)."""
+    held = min(1.0, (THREADS + 1) * max(PART_AT_LEAST, n / PARTS) / max(1, n))
+    return int(BYTES_AN_INDEX * n + BYTES_A_MOVE_INSIDE * inside + BYTES_A_MOVE_OUT * out * held)
 
 
 def solve_loopy_by_edges(
@@ -91,20 +106,30 @@ def solve_loopy_by_edges(
     """Solve every position of a loopy tier into ``records`` (see the module docstring)."""
     hooks, name = graph.hooks, graph.rules.name
     assert hooks.tier_moves is not None
-    outcome, offsets, parents, pending, outside = hooks.tier_moves(tier)
-    n = int(outcome.shape[0])
-    if n != records.shape[0]:
+    n = int(records.shape[0])
+    folds = list(_no_moves_out(n))  # (a list: emptied below, to let the arrays go)
+    win_out, tie_out, loss_out, draw_out = folds
+
+    def take_out(moves: tuple[Any, ...]) -> None:  # a part's moves out, folded at once
+        rows = moves[0]
+        if rows.shape[0] and not 0 <= int(rows.min()) <= int(rows.max()) < n:
+            raise GameError(f"{name}: a move out of tier {tier} from a row outside it")
+        for start in range(0, rows.shape[0], FOLD):
+            piece = tuple(column[start : start + FOLD] for column in moves)
+            _fold_outside(graph, files, tier, piece, *folds)
+
+    outcome, offsets, parents, pending = hooks.tier_moves(tier, take_out)
+    if int(outcome.shape[0]) != n:
         raise GameError(
-            f"{name}: the moves of tier {tier} cover {n:,} of its {records.shape[0]:,} positions"
+            f"{name}: the moves of tier {tier} cover {outcome.shape[0]:,} of its {n:,} positions"
         )
     if n and int(outcome.max()) > _TIE:
         raise GameError(f"{name}: an outcome code {int(outcome.max())} in tier {tier}")
     record = files.record
-    win_out, tie_out, loss_out, draw_out = _outside(graph, files, tier, n, outside)
-    del outside
     value, remoteness = analyse(outcome, offsets, parents, pending, win_out, tie_out,
                                 loss_out, draw_out, record.max_remoteness)  # fmt: skip
     del outcome, offsets, parents, pending, win_out, tie_out, loss_out, draw_out
+    folds.clear()
     if n and int(remoteness.max()) > record.max_remoteness:
         raise GameError(f"tier {tier}: remoteness beyond {record.max_remoteness} plies")
     out = np.asarray(records)
@@ -114,29 +139,17 @@ def solve_loopy_by_edges(
     return summary
 
 
-def _outside(
-    graph: TierGraph, files: TierFiles, tier: int, n: int, outside: list[Any]
-) -> tuple[Any, Any, Any, Any]:
-    """(win_out, tie_out, loss_out, draw_out): per index of the tier, the fastest win, the
-    fastest tie and the slowest loss its moves out of the tier give, and whether one gives
-    a draw (NEVER, NEVER, -1, False where none does), folded from the child tiers' records."""
-    win_out = np.full(n, NEVER, dtype=np.int16)
-    tie_out = np.full(n, NEVER, dtype=np.int16)
-    loss_out = np.full(n, -1, dtype=np.int16)
-    draw_out = np.zeros(n, dtype=np.bool_)
-    pieces = [
-        tuple(column[start : start + FOLD] for column in moves)
-        for moves in outside
-        for start in range(0, moves[1].shape[0], FOLD)
-    ]
-
-    def fold_piece(piece: tuple[Any, ...]) -> None:
-        _fold_outside(graph, files, tier, piece, win_out, tie_out, loss_out, draw_out)
-
-    # Pieces on every core: each holds rows of its own window of the tier (no two write
-    # the same row), a piece at a time in memory per thread.
-    in_parallel(pieces, fold_piece, lambda done: None)
-    return win_out, tie_out, loss_out, draw_out
+def _no_moves_out(n: int) -> tuple[Any, Any, Any, Any]:
+    """(win_out, tie_out, loss_out, draw_out) of ``n`` positions before any move out is
+    folded in: per index of the tier, the fastest win, the fastest tie and the slowest loss
+    its moves out of the tier give, and whether one gives a draw (NEVER, NEVER, -1, False
+    where none does)."""
+    return (
+        np.full(n, NEVER, dtype=np.int16),
+        np.full(n, NEVER, dtype=np.int16),
+        np.full(n, -1, dtype=np.int16),
+        np.zeros(n, dtype=np.bool_),
+    )
 
 
 def _fold_outside(

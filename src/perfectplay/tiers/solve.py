@@ -22,7 +22,14 @@ import numpy as np
 
 from ..compiled import inlined_kernel, kernel
 from ..errors import GameError, InterruptedSolve
-from ..memory import SAVE_ADVICE, MemoryBudgetExceeded, MemoryWatch, resident_bytes, show_size
+from ..memory import (
+    SAVE_ADVICE,
+    MemoryBudgetExceeded,
+    MemoryWatch,
+    give_back,
+    resident_bytes,
+    show_size,
+)
 from ..progress import ProgressCallback
 from ..spaces.graph import I8, I32, I64, NO_BOOLS, B
 from ..spaces.pipeline import in_parallel
@@ -104,6 +111,7 @@ def solve_tiers(
                         SAVE_ADVICE)  # fmt: skip
             done += summary.positions
             files.finish(tier, records, summary.as_json())
+            give_back()  # what the tier's workers freed, before the next tier
     except KeyboardInterrupt:
         raise InterruptedSolve(
             f"interrupted while solving {graph.rules.name} tier by tier; the finished tiers "
