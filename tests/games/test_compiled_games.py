@@ -962,7 +962,15 @@ def test_the_command_line_solves_saves_and_analyzes_the_example(tmp_path: Path) 
     rows = dict(line.split(None, 1) for line in solved.stdout.splitlines() if line.strip())
     assert rows["value"].strip() == str(builtin.value())
     assert rows["remoteness"].strip() == str(builtin.remoteness())
-    assert rows["states"].strip().replace(",", "") == str(builtin.stats.states)
+    assert rows["method"].strip() == "tiers"  # tier by tier, in a directory removed after
+    assert rows["positions"].strip().replace(",", "") == str(builtin.stats.states)
+    assert "tablebase" not in rows and "bytes" not in rows
+    explored = run_cli("solve", game, *size, "-q", "--method", "retrograde")  # as a graph
+    assert explored.returncode == 0, explored.stderr
+    again = dict(line.split(None, 1) for line in explored.stdout.splitlines() if line.strip())
+    for row in ("value", "remoteness", "best", "perfect"):
+        assert again[row].split() == rows[row].split(), row
+    assert again["states"].strip().replace(",", "") == str(builtin.stats.states)
 
     saved = cli("solve", game, *size, "--save", str(tmp_path / "db"))
     assert (saved["value"], saved["remoteness"]) == (str(builtin.value()), builtin.remoteness())

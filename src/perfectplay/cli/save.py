@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import click
 
+from ..errors import InterruptedSolve
 from ..rules import Rules
 from ..tablebase.reader import Tablebase, open_tablebase
 from .common import emit_json, print_rows
@@ -16,7 +18,7 @@ from .present import (
     remoteness_row,
     value_text,
 )
-from .tablebases import Built, build_into, files_bytes
+from .tablebases import Built, build_into, ends_in_outcomes, files_bytes
 
 save_option = click.option(
     "--save",
@@ -73,6 +75,44 @@ def save_command(
             emit_json(_summary_json(base, built, directory))
         else:
             print_rows(_summary_rows(base, built, directory))
+
+
+def solved_in_passing(rules: Rules[Any, Any]) -> bool:
+    """Whether ``solve`` without --save goes tier by tier all the same (``solve_in_passing``):
+    a game whose tiers the engine ranks (a compiled game with a ``tier`` rule) that ends in
+    WIN, LOSS or TIE."""
+    tiers = rules.tiers
+    return tiers is not None and tiers.ranked_by_engine and ends_in_outcomes(rules)
+
+
+def solve_in_passing(
+    rules: Rules[Any, Any], memory: int | None, quiet: bool, as_json: bool
+) -> None:
+    """``solve`` without --save of a game ``solved_in_passing``: tier by tier as --save does,
+    into a temporary directory removed once the start is answered, so that a user's compiled
+    game is solved at the tier engine's speed and memory, not explored whole as a graph
+    (Quixo 4x4: 20 s at 350 MB where exploring it took 36 s at 2.2 GB). The same rows as
+    --save but where the tablebase lies; Ctrl-C keeps nothing (--save DIR keeps the
+    finished tiers)."""
+    with tempfile.TemporaryDirectory(prefix="perfectplay-solve-") as scratch:
+        directory = Path(scratch) / "tablebase"
+        try:
+            built = build_into(
+                rules, directory, method="auto", max_states=None, memory=memory, quiet=quiet
+            )
+        except InterruptedSolve:
+            raise InterruptedSolve(
+                f"interrupted while solving {rules.name} tier by tier; nothing is kept: give "
+                "--save DIR to keep the finished tiers and go on after an interruption"
+            ) from None
+        with open_tablebase(directory, rules) as base:
+            if as_json:
+                summary = _summary_json(base, built, directory)
+                del summary["tablebase"]
+                emit_json(summary)
+            else:
+                rows = _summary_rows(base, built, directory)
+                print_rows([row for row in rows if row[0] not in ("tablebase", "bytes on disk")])
 
 
 def _summary_json(base: Tablebase[Any, Any], built: Built, directory: Path) -> dict[str, Any]:

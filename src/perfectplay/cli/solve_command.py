@@ -17,7 +17,14 @@ from .common import emit_json, full_solve, game_options, json_option, print_rows
 from .loader import build_game
 from .present import position_report, remoteness_row, value_json, value_text
 from .progress import progress_reporter
-from .save import save_command, save_option, scheduler_option, workers_option
+from .save import (
+    save_command,
+    save_option,
+    scheduler_option,
+    solve_in_passing,
+    solved_in_passing,
+    workers_option,
+)
 
 
 @click.command("solve")
@@ -76,6 +83,9 @@ def solve_command(
         save_command(
             rules, save, (method, max_states, memory), quiet, as_json, (workers, scheduler)
         )
+        return
+    if method == "auto" and max_states is None and solved_in_passing(rules):
+        solve_in_passing(rules, memory, quiet, as_json)
         return
     solution = full_solve(rules, method, max_states, quiet, memory)
     if as_json:
