@@ -982,6 +982,11 @@ def test_the_command_line_solves_saves_and_analyzes_the_example(tmp_path: Path) 
     assert analyzed["remoteness"] == builtin.remoteness(state)
     want = {str(mv.move): (str(mv.value), mv.remoteness) for mv in builtin.move_values(state)}
     assert {m["move"]: (m["value"], m["remoteness"]) for m in analyzed["moves"]} == want
+    # Without --db: solved tier by tier into a directory removed after, the same answers.
+    passing = cli("analyze", game, *size, "--moves", "1,2,1")
+    assert passing["method"] == "tiers"
+    assert (passing["value"], passing["remoteness"]) == (analyzed["value"], analyzed["remoteness"])
+    assert {m["move"]: (m["value"], m["remoteness"]) for m in passing["moves"]} == want
 
 
 def test_the_command_line_tells_a_bad_parameter_of_the_example() -> None:

@@ -27,6 +27,7 @@ from .common import (
 )
 from .loader import build_game
 from .present import Answered, position_report, remoteness_text, value_text
+from .save import scratch_tablebase, solved_in_passing
 from .stats import game_statistics, print_statistics, statistics_json
 from .tablebases import held
 
@@ -115,6 +116,9 @@ def analyze_command(
         return
     if from_position and position is None:
         raise UsageProblem("--from-position goes with --position")
+    if not from_position and method == "auto" and max_states is None and solved_in_passing(rules):
+        _analyze_in_passing(rules, position, moves, memory, as_json, stats, quiet)
+        return
     _analyze_solved(
         rules, position, moves, from_position, method, max_states, memory, quiet, as_json, stats
     )
@@ -182,6 +186,32 @@ def _analyze_from_tablebase(
         _show(base, state, history, as_json, stats, quiet)
 
 
+def _analyze_in_passing(
+    rules: Rules[Any, Any],
+    position: str | None,
+    moves: str | None,
+    memory: int | None,
+    as_json: bool,
+    stats: bool,
+    quiet: bool,
+) -> None:
+    """The position answered from a tablebase solved tier by tier into a temporary
+    directory (a compiled game with tiers: see ``save.solve_in_passing``)."""
+    with (
+        scratch_tablebase(rules, memory, quiet) as (directory, _),
+        open_tablebase(directory, rules) as base,
+    ):
+        state, history = start_position(rules, base.initial, moves)
+        if position is not None:
+            state = rules.read_position(position)
+            if base.lookup(state) is None:
+                raise UsageProblem(
+                    f"position {position} cannot arise in {rules.name}: play from the start "
+                    "never reaches it (add --from-position to solve it from there)"
+                )
+        _show(base, state, history, as_json, stats, quiet, scratch=True)
+
+
 def _analyze_solved(
     rules: Rules[Any, Any],
     position: str | None,
@@ -212,12 +242,21 @@ def _analyze_solved(
 
 
 def _show(
-    solution: Answered, state: Any, history: list[str], as_json: bool, stats: bool, quiet: bool
+    solution: Answered,
+    state: Any,
+    history: list[str],
+    as_json: bool,
+    stats: bool,
+    quiet: bool,
+    scratch: bool = False,
 ) -> None:
     """The report on one position, as JSON or as text with the table of moves; with
-    ``stats``, the game's statistics too."""
+    ``stats``, the game's statistics too. ``scratch``: a tablebase built in passing, its
+    directory not shown (it is removed) and its method said as ``tiers``."""
     rules = solution.rules
     report = position_report(solution, state, history)
+    if scratch:
+        report["method"] = "tiers"
     figures = game_statistics(solution, quiet) if stats else None
     if as_json:
         if figures is not None:
@@ -228,7 +267,11 @@ def _show(
     out.print()
     rows = [
         ("game", rules.name),
-        *([("tablebase", str(solution.directory))] if isinstance(solution, Tablebase) else []),
+        *(
+            [("tablebase", str(solution.directory))]
+            if isinstance(solution, Tablebase) and not scratch
+            else []
+        ),
         ("moves played", " ".join(history) or "-"),
         ("value", value_text(solution.value(state))),
         ("remoteness", remoteness_text(solution.remoteness(state))),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +96,25 @@ def solve_in_passing(
     (Quixo 4x4: 20 s at 350 MB where exploring it took 36 s at 2.2 GB). The same rows as
     --save but where the tablebase lies; Ctrl-C keeps nothing (--save DIR keeps the
     finished tiers)."""
+    with (
+        scratch_tablebase(rules, memory, quiet) as (directory, built),
+        open_tablebase(directory, rules) as base,
+    ):
+        if as_json:
+            summary = _summary_json(base, built, directory)
+            del summary["tablebase"]
+            emit_json(summary)
+        else:
+            rows = _summary_rows(base, built, directory)
+            print_rows([row for row in rows if row[0] not in ("tablebase", "bytes on disk")])
+
+
+@contextmanager
+def scratch_tablebase(
+    rules: Rules[Any, Any], memory: int | None, quiet: bool
+) -> Iterator[tuple[Path, Built]]:
+    """The tablebase of a game ``solved_in_passing``, built in a temporary directory that is
+    removed when the block ends (Ctrl-C: an InterruptedSolve saying nothing is kept)."""
     with tempfile.TemporaryDirectory(prefix="perfectplay-solve-") as scratch:
         directory = Path(scratch) / "tablebase"
         try:
@@ -103,16 +124,10 @@ def solve_in_passing(
         except InterruptedSolve:
             raise InterruptedSolve(
                 f"interrupted while solving {rules.name} tier by tier; nothing is kept: give "
-                "--save DIR to keep the finished tiers and go on after an interruption"
+                "--save DIR (or --db DIR to analyze) to keep the finished tiers and go on "
+                "after an interruption"
             ) from None
-        with open_tablebase(directory, rules) as base:
-            if as_json:
-                summary = _summary_json(base, built, directory)
-                del summary["tablebase"]
-                emit_json(summary)
-            else:
-                rows = _summary_rows(base, built, directory)
-                print_rows([row for row in rows if row[0] not in ("tablebase", "bytes on disk")])
+        yield directory, built
 
 
 def _summary_json(base: Tablebase[Any, Any], built: Built, directory: Path) -> dict[str, Any]:
