@@ -4,8 +4,9 @@ Precondition: a loopy tier of a game whose ranking the engine made (every index 
 play reaches) and that lays out the tier's moves (``tier_moves(tier, take_out)``: returns the
 moves inside the tier backward, as a compressed list, and hands the moves out of it to
 ``take_out`` as (rows, child codes, move slots, same mover) a part of the tier at a time, as
-they are made, in parts of at most max(PART_AT_LEAST, n / PARTS) positions, each folded at
-once and let go); a move that keeps the player to move (an extra turn) is marked: its
+they are made, in parts of at most max(PART_AT_LEAST, n / PARTS) positions that share no
+row (take_out may be called from several threads at once), each folded at once and let
+go); a move that keeps the player to move (an extra turn) is marked: its
 parent as ~index inside the tier, a flag beside it outside. Its other child tiers solved.
 Contract: the values and remoteness of retrograde analysis on the explored graph, as
 ``retrograde_by_unmoves`` gives them (the winner hurries, the loser stalls, a tie comes soonest,
@@ -110,7 +111,8 @@ def solve_loopy_by_edges(
     folds = list(_no_moves_out(n))  # (a list: emptied below, to let the arrays go)
     win_out, tie_out, loss_out, draw_out = folds
 
-    def take_out(moves: tuple[Any, ...]) -> None:  # a part's moves out, folded at once
+    def take_out(moves: tuple[Any, ...]) -> None:
+        """A part's moves out, folded at once (in the game's worker: parts share no row)."""
         rows = moves[0]
         if rows.shape[0] and not 0 <= int(rows.min()) <= int(rows.max()) < n:
             raise GameError(f"{name}: a move out of tier {tier} from a row outside it")
