@@ -51,9 +51,9 @@ from ..protocol import Expansion, SearchRules
 from ..spaces.pipeline import in_parallel
 from ..tiers.code_sets import IN_ORDER_FROM, CodeSet
 from ..tiers.discovery import discover
+from ..tiers.graph import PART_AT_LEAST, PARTS
 from ..tiers.ranking import Ranking, kept_ranking, load_kept, save_ranking
 from ..tiers.records import SweepCodes
-from ..tiers.retrograde_by_edges import PART_AT_LEAST, PARTS
 from ..values import Value
 from .building import RULES, Loops, compile_game
 

@@ -41,7 +41,7 @@ from ..errors import GameError
 from ..spaces.pipeline import THREADS
 from ..terminals import Terminals
 from .files import TierFiles
-from .graph import TierGraph, expand_chunk
+from .graph import PART_AT_LEAST, PARTS, TierGraph, expand_chunk
 from .records import TierSummary
 
 _WIN, _LOSS, _TIE, _DRAW = 1, 2, 3, 4
@@ -54,12 +54,6 @@ FOLD = 1 << 18
 BYTES_AN_INDEX = 33
 BYTES_A_MOVE_INSIDE = 4
 BYTES_A_MOVE_OUT = 16
-PARTS = 32
-PART_AT_LEAST = 1 << 16
-"""A tier's moves out come in parts of at most max(PART_AT_LEAST, n / PARTS) positions (a
-large tier in about PARTS windows, whose arrays of tens of MB the C allocator maps and gives
-back to the system when freed, where thousands of small windows left a gigabyte of freed
-but held memory on Teeko: 3.75 GB peak instead of 2.8)."""
 SAMPLE = 4_096
 """Positions expanded to estimate a tier's moves before laying them out."""
 
