@@ -9,6 +9,7 @@ few thousand positions.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import resource
@@ -56,21 +57,15 @@ def give_back() -> None:
         trim(0)
 
 
-_TRIM: list[Any] = []
-
-
+@functools.cache
 def _malloc_trim() -> Any:
     """glibc's malloc_trim, looked up once (None where the C library has none)."""
-    if not _TRIM:
-        found = None
-        try:
-            import ctypes
+    try:
+        import ctypes
 
-            found = getattr(ctypes.CDLL(None), "malloc_trim", None)
-        except (OSError, ImportError):
-            found = None
-        _TRIM.append(found)
-    return _TRIM[0]
+        return getattr(ctypes.CDLL(None), "malloc_trim", None)
+    except (OSError, ImportError):
+        return None
 
 
 def peak_resident_bytes() -> int:

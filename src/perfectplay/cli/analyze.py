@@ -116,8 +116,10 @@ def analyze_command(
         return
     if from_position and position is None:
         raise UsageProblem("--from-position goes with --position")
-    if not from_position and method == "auto" and max_states is None and solved_in_passing(rules):
-        _analyze_in_passing(rules, position, moves, memory, as_json, stats, quiet)
+    if not from_position and solved_in_passing(rules, method, max_states):
+        with scratch_tablebase(rules, memory, quiet) as (directory, _):
+            _analyze_from_tablebase(rules, position, moves, directory, as_json, stats, quiet,
+                                    scratch=True)  # fmt: skip
         return
     _analyze_solved(
         rules, position, moves, from_position, method, max_states, memory, quiet, as_json, stats
@@ -176,40 +178,20 @@ def _analyze_from_tablebase(
     as_json: bool,
     stats: bool,
     quiet: bool,
+    scratch: bool = False,
 ) -> None:
-    """The position answered from the tablebase in ``db``, without solving."""
+    """The position answered from the tablebase in ``db``, without solving (``scratch``: a
+    tablebase just solved into a temporary directory, see ``save.solve_in_passing``, that
+    the user never named)."""
     with open_tablebase(db, rules) as base:
         state, history = start_position(rules, base.initial, moves)
         if position is not None:
             state = rules.read_position(position)
-        held(base, state, db, position)
-        _show(base, state, history, as_json, stats, quiet)
-
-
-def _analyze_in_passing(
-    rules: Rules[Any, Any],
-    position: str | None,
-    moves: str | None,
-    memory: int | None,
-    as_json: bool,
-    stats: bool,
-    quiet: bool,
-) -> None:
-    """The position answered from a tablebase solved tier by tier into a temporary
-    directory (a compiled game with tiers: see ``save.solve_in_passing``)."""
-    with (
-        scratch_tablebase(rules, memory, quiet) as (directory, _),
-        open_tablebase(directory, rules) as base,
-    ):
-        state, history = start_position(rules, base.initial, moves)
-        if position is not None:
-            state = rules.read_position(position)
-            if base.lookup(state) is None:
-                raise UsageProblem(
-                    f"position {position} cannot arise in {rules.name}: play from the start "
-                    "never reaches it (add --from-position to solve it from there)"
-                )
-        _show(base, state, history, as_json, stats, quiet, scratch=True)
+        if not scratch:
+            held(base, state, db, position)
+        elif base.lookup(state) is None:
+            raise _unreached(rules, position)
+        _show(base, state, history, as_json, stats, quiet, scratch)
 
 
 def _analyze_solved(
@@ -233,12 +215,17 @@ def _analyze_solved(
     state, history = start_position(rules, solution.initial, moves)
     if target is not None:
         if solution.lookup(target) is None:
-            raise UsageProblem(
-                f"position {position} cannot arise in {rules.name}: play from the start never "
-                "reaches it (add --from-position to solve it from there)"
-            )
+            raise _unreached(rules, position)
         state = target
     _show(solution, state, history, as_json, stats, quiet)
+
+
+def _unreached(rules: Rules[Any, Any], position: str | None) -> UsageProblem:
+    """The error for a --position that play from the start never reaches."""
+    return UsageProblem(
+        f"position {position} cannot arise in {rules.name}: play from the start never "
+        "reaches it (add --from-position to solve it from there)"
+    )
 
 
 def _show(

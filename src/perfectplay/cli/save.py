@@ -79,10 +79,13 @@ def save_command(
             print_rows(_summary_rows(base, built, directory))
 
 
-def solved_in_passing(rules: Rules[Any, Any]) -> bool:
-    """Whether ``solve`` without --save goes tier by tier all the same (``solve_in_passing``):
-    a game whose tiers the engine ranks (a compiled game with a ``tier`` rule) that ends in
-    WIN, LOSS or TIE."""
+def solved_in_passing(rules: Rules[Any, Any], method: str, max_states: int | None) -> bool:
+    """Whether ``solve`` without --save (and ``analyze`` without --db) goes tier by tier all
+    the same (``solve_in_passing``): the default method, no --max-states, and a game whose
+    tiers the engine ranks (a compiled game with a ``tier`` rule) that ends in WIN, LOSS or
+    TIE."""
+    if method != "auto" or max_states is not None:
+        return False
     tiers = rules.tiers
     return tiers is not None and tiers.ranked_by_engine and ends_in_outcomes(rules)
 
@@ -101,12 +104,9 @@ def solve_in_passing(
         open_tablebase(directory, rules) as base,
     ):
         if as_json:
-            summary = _summary_json(base, built, directory)
-            del summary["tablebase"]
-            emit_json(summary)
+            emit_json(_summary_json(base, built, directory, kept=False))
         else:
-            rows = _summary_rows(base, built, directory)
-            print_rows([row for row in rows if row[0] not in ("tablebase", "bytes on disk")])
+            print_rows(_summary_rows(base, built, directory, kept=False))
 
 
 @contextmanager
@@ -130,28 +130,33 @@ def scratch_tablebase(
         yield directory, built
 
 
-def _summary_json(base: Tablebase[Any, Any], built: Built, directory: Path) -> dict[str, Any]:
-    """solve --json's fields, answered from the tablebase, and where it lies."""
+def _summary_json(
+    base: Tablebase[Any, Any], built: Built, directory: Path, kept: bool = True
+) -> dict[str, Any]:
+    """solve --json's fields, answered from the tablebase, and where it lies (``kept``: not
+    for a scratch tablebase, removed once answered)."""
     summary = position_report(base, base.initial, [])
     for key in ("moves_played", "position", "moves"):
         del summary[key]
     summary["stats"]["seconds"] = round(built.seconds, 6)
-    summary["tablebase"] = {
-        "directory": str(directory),
-        "layout": built.header.layout,
-        "solved_by": built.method,
-        "reused": built.reused,
-        "bytes": files_bytes(directory),
-    }
+    if kept:
+        summary["tablebase"] = {
+            "directory": str(directory),
+            "layout": built.header.layout,
+            "solved_by": built.method,
+            "reused": built.reused,
+            "bytes": files_bytes(directory),
+        }
     if base.rules.published_plies is not None:
         summary["published_remoteness"] = published_remoteness(base)
     return summary
 
 
 def _summary_rows(
-    base: Tablebase[Any, Any], built: Built, directory: Path
+    base: Tablebase[Any, Any], built: Built, directory: Path, kept: bool = True
 ) -> list[tuple[str, str]]:
-    """solve's rows, answered from the tablebase, and where it lies and its size."""
+    """solve's rows, answered from the tablebase, and (``kept``) where it lies and its
+    size."""
     rules = base.rules
     rows = [
         ("game", rules.name),
@@ -167,7 +172,7 @@ def _summary_rows(
         ("perfect play", " ".join(rules.format_move(m) for m in line) or "-"),
         ("positions", f"{built.header.counts()['positions']:,}"),
         ("seconds", "0 (already built)" if built.reused else f"{built.seconds:.3f}"),
-        ("tablebase", str(directory)),
-        ("bytes on disk", f"{files_bytes(directory):,}"),
     ]
+    if kept:
+        rows += [("tablebase", str(directory)), ("bytes on disk", f"{files_bytes(directory):,}")]
     return rows

@@ -84,7 +84,7 @@ def solve_command(
             rules, save, (method, max_states, memory), quiet, as_json, (workers, scheduler)
         )
         return
-    if method == "auto" and max_states is None and solved_in_passing(rules):
+    if solved_in_passing(rules, method, max_states):
         solve_in_passing(rules, memory, quiet, as_json)
         return
     solution = full_solve(rules, method, max_states, quiet, memory)
