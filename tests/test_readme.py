@@ -94,7 +94,7 @@ def test_docs_compiled_walkthrough_runs_as_shown(tmp_path: Path) -> None:
     section = section[: section.index("How it works")]
     commands = re.findall(r"```sh\n(perfectplay .*?)\n```", section)
     shown = re.findall(r"```text\n(.*?)```", section, re.DOTALL)
-    assert len(commands) == 2 and len(shown) == 2
+    assert len(commands) == 3 and len(shown) == 3
     (tmp_path / "examples").mkdir()
     example = README.parent / "examples" / "connect_four.py"
     (tmp_path / "examples" / "connect_four.py").write_text(example.read_text())
