@@ -5,6 +5,7 @@ plays it) against a plain reference solver that shares no code with the engine."
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import sys
 from pathlib import Path
 from typing import Any
@@ -384,6 +385,78 @@ def test_ranking_in_order_finds_what_a_binary_search_finds(seed: int, mode: str)
     for size in (code_sets.IN_ORDER_FROM - 1, code_sets.IN_ORDER_FROM, queries.size):
         part = queries[:size]
         assert np.array_equal(code_sets.CodeSet.of(codes).rank(loops, part), expected[:size])
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+def test_codes_scattered_into_buckets_then_united_are_numpys_unique(seed: int, mode: str) -> None:
+    """The discovery's path for codes sent to a tier: pieces scattered by a layout made
+    from a sample (codes outside the sample's range too, clustered or spread, repeated
+    within and across pieces), then every range of buckets united, against numpy."""
+    from perfectplay.tiers.sorting import scatter_by_bucket, union_of_buckets
+
+    rng = np.random.default_rng(seed)
+    bits = int(rng.integers(1, 62))
+    centres = rng.integers(0, 1 << bits, size=int(rng.integers(1, 40)))
+    spread = 1 << int(rng.integers(0, max(1, bits - 2)))
+    pieces = []
+    for _ in range(int(rng.integers(1, 12))):
+        n = int(rng.integers(0, 6_000))
+        codes = centres[rng.integers(0, centres.size, size=n)] + rng.integers(0, spread, size=n)
+        codes[: n // 4] = codes[n // 4 : 2 * (n // 4)]  # repeated within the piece
+        pieces.append(np.minimum(codes, (1 << 62) - 1).astype(np.int64))
+    pieces.append(pieces[0][::2].copy())  # and across pieces
+    everything = np.concatenate(pieces)
+    sample = everything[rng.integers(0, everything.size, size=min(50, everything.size))]
+    if not sample.size:
+        sample = np.array([0], dtype=np.int64)
+    layout = discovery._Layout.of(sample)
+    scatter = scatter_by_bucket.run_compiled if mode == "compiled" else (
+        scatter_by_bucket.interpreted)  # fmt: skip
+    unite = union_of_buckets.run_compiled if mode == "compiled" else union_of_buckets.interpreted
+    scattered = [scatter(p, layout.low, layout.shift, layout.table) for p in pieces]
+    for starts, grouped in scattered:  # each bucket below the next
+        for b in range(starts.size - 2):
+            here, after = grouped[starts[b] : starts[b + 1]], grouped[starts[b + 1] :]
+            assert not here.size or not after.size or here.max() < after.min()
+    buckets = int(scattered[0][0].size) - 1
+    cuts = sorted({0, buckets, *rng.integers(0, buckets + 1, size=3).tolist()})
+    arrays: Any = [g for _, g in scattered]
+    if mode == "compiled":
+        from numba.typed import List
+
+        arrays = List(arrays)
+    starts_all = np.stack([s for s, _ in scattered])
+    found = np.concatenate([unite(arrays, starts_all, a, b)
+                            for a, b in itertools.pairwise(cuts)])  # fmt: skip
+    assert np.array_equal(found, np.unique(everything))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("mode", ["compiled", "interpreted"])
+def test_finding_near_the_last_answer_finds_what_a_binary_search_finds(
+    seed: int, mode: str
+) -> None:
+    """find_all_near: queries by move slot, mostly a few codes past the slot's last answer
+    (as a sweep's children are), some far ahead, behind, absent or past either end."""
+    rng = np.random.default_rng(seed)
+    codes = np.unique(rng.integers(0, 1 << 40, size=int(rng.integers(1, 30_000))))
+    picks = np.cumsum(rng.integers(0, 4, size=6_000)) % codes.size
+    queries = codes[picks].copy()
+    jumps = rng.random(queries.size)
+    queries[jumps < 0.05] = codes[rng.integers(0, codes.size, size=int((jumps < 0.05).sum()))]
+    strangers = jumps > 0.95
+    queries[strangers] = rng.integers(0, 1 << 41, size=int(strangers.sum()))
+    queries[:3] = [int(codes[0]) - 1, int(codes[-1]) + 1, int(codes[-1])]
+    slots = rng.integers(0, 3, size=queries.size)
+    at = np.searchsorted(codes, queries)
+    inside = at < codes.size
+    expected = np.where(inside & (codes[np.minimum(at, codes.size - 1)] == queries), at, -1)
+    found = code_sets.CodeSet.of(codes)
+    loops = load("connect_four").ConnectFour(width=4, height=3).engine_loops(mode == "compiled")
+    out = np.full(queries.size, -7, dtype=np.int64)
+    loops.find_all_near(found.codes, found.buckets, found.base, found.shift, queries, slots, out)
+    assert np.array_equal(out, expected)
 
 
 def test_the_edges_estimate_is_near_the_moves_laid_out(monkeypatch: Any) -> None:

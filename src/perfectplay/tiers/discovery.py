@@ -84,7 +84,7 @@ them as they come is cheaper than sorting every chunk)."""
 @dataclass(frozen=True)
 class _Layout:
     """How a tier's codes are bucketed: a code's cell is (code - low) >> shift, clamped,
-    and ``table`` maps cells to buckets, non-decreasing, the buckets cut at quantiles of a
+    and ``table`` maps cells to buckets (uint16), non-decreasing, the buckets cut at quantiles of a
     sample of the tier's codes so that they hold about as many codes each. Codes outside the
     sample's range fall into the end buckets, which only makes those larger: order and
     correctness never depend on the sample."""
@@ -102,7 +102,7 @@ class _Layout:
         shift = max(0, (span + span // 4).bit_length() - CELL_BITS)
         splitters = ordered[(np.arange(1, 1 << BUCKET_BITS) * ordered.shape[0]) >> BUCKET_BITS]
         starts = low + (np.arange(1 << CELL_BITS, dtype=np.int64) << shift)
-        table = np.searchsorted(np.unique(splitters), starts, side="right").astype(np.int64)
+        table = np.searchsorted(np.unique(splitters), starts, side="right").astype(np.uint16)
         return cls(low, shift, table)
 
 
@@ -395,8 +395,11 @@ def _spread_sample(parts: list[Any]) -> Any:
     picks = (np.arange(SAMPLE, dtype=np.int64) * total) // SAMPLE
     whole = np.cumsum([0] + [int(part.shape[0]) for part in parts])
     which = np.searchsorted(whole, picks, side="right") - 1
-    return np.array([parts[w][i - whole[w]] for w, i in zip(which, picks, strict=True)],
-                    dtype=np.int64)  # fmt: skip
+    return np.concatenate(
+        [  # each part's picks taken at once (one index a pick: 0.17 s)
+            parts[w][picks[which == w] - whole[w]] for w in np.unique(which).tolist()
+        ]
+    )
 
 
 def _chunks(frontier: list[Any], ranking: Ranking) -> Iterator[tuple[int, Any]]:
