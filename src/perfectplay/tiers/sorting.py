@@ -194,7 +194,7 @@ def scatter_by_bucket(codes: Any, low: int, shift: int, table: Any) -> Any:
     (at most 2**16 buckets), so every code of a bucket is less than every code of a later
     one. A counting sort: one pass finds each code's bucket and counts, one scatters by the
     buckets noted (2 bytes a code; looking the table up again, in a table of int64, took
-    Connect Four 6x4's chunks 1.8x as long, 2026-11-28)."""
+    Connect Four 6x4's chunks 1.8x as long, 2026-11-27)."""
     buckets = int(table[table.shape[0] - 1]) + 1
     last = table.shape[0] - 1
     n = codes.shape[0]
@@ -223,7 +223,7 @@ def union_of_buckets(pieces: Any, starts: Any, first: int, stop: int) -> Any:
     buckets one after another. The gathering notes the bucket's least and greatest code as
     it goes, and the digits' counters are made once for every bucket (sorting each bucket
     on its own passed over it once more for them and allocated its counters: 15% slower on
-    Connect Four 6x4's largest tier, 2026-11-28)."""
+    Connect Four 6x4's largest tier, 2026-11-27)."""
     total = 0
     widest = 0
     for b in range(first, stop):
