@@ -26,6 +26,7 @@ LAYERS = [
         "tiers.records",
         "tiers.packed_codes",
         "tiers.sorting",
+        "tiers.piece_lists",
     ),
     ("protocol", "drawing"),
     ("cgt",),

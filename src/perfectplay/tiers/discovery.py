@@ -215,9 +215,9 @@ def _union_of_pieces(pieces: list[tuple[Any, Any]]) -> list[Any]:
     compiled = union_of_buckets.compiles_for(total)
     arrays: Any = [g for _, g in pieces]
     if compiled:  # numba takes a list of arrays as its typed List (no copy of the codes)
-        from numba.typed import List
+        from .piece_lists import typed_list
 
-        arrays = List(arrays)
+        arrays = typed_list(arrays)
     run = union_of_buckets.run_compiled if compiled else union_of_buckets.interpreted
     parts = 1 if total < PARALLEL_UNION or THREADS <= 1 else 4 * THREADS
     ends = np.searchsorted(np.cumsum(sizes), (np.arange(1, parts) * total) // parts)
