@@ -82,9 +82,7 @@ def _radix_distinct(
     digit = (bits + passes - 1) // passes if passes else 1  # as even as the passes allow
     radix = 1 << digit
     mask = radix - 1
-    for p in range(passes):
-        for d in range(radix):
-            counts[p, d] = 0
+    counts[:passes, :radix] = 0  # (one call when interpreted, not a loop over the digits)
     for i in range(n):
         v = codes[i] - low
         codes[i] = v
