@@ -17,6 +17,7 @@ numpy, numba and the game's loops loaded, a few thousand positions solved).
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -93,13 +94,22 @@ def main() -> None:
     for name in args.games:
         (game, variant), (spec, params) = GAMES[name]
         perfectplay(spec, params, 1)  # compile (or load) the game's loops first, untimed
+        if name in SMALL:  # and the small variant's (its peak is the baseline)
+            perfectplay(spec, SMALL[name], 1)
         for threads in args.threads:
+            # Each timed run starts with the disk quiet: the files the run before wrote are
+            # flushed first (perfectplay fsyncs its tiers, and waited behind GamesmanOne's
+            # database being written back: Quixo on two threads took 21-22 s in such runs,
+            # 15-16 s alone, 2026-11-27).
+            os.sync()
             theirs = gamesmanone(game, variant, threads, args.work)
+            os.sync()
             ours = perfectplay(spec, params, threads)
             time_ratio = float(ours["seconds"]) / float(theirs["seconds"])
             memory_ratio = int(ours["peak"]) / int(theirs["peak"])
             above = "-"
             if name in SMALL:  # the baseline: the same command on the small variant
+                os.sync()
                 small = perfectplay(spec, SMALL[name], threads)
                 extra = int(ours["peak_bytes"]) - int(small["peak_bytes"])
                 above = f"{extra / int(ours['positions']):.1f}"
