@@ -84,10 +84,10 @@ them as they come is cheaper than sorting every chunk)."""
 @dataclass(frozen=True)
 class _Layout:
     """How a tier's codes are bucketed: a code's cell is (code - low) >> shift, clamped,
-    and ``table`` maps cells to buckets (uint16), non-decreasing, the buckets cut at quantiles of a
-    sample of the tier's codes so that they hold about as many codes each. Codes outside the
-    sample's range fall into the end buckets, which only makes those larger: order and
-    correctness never depend on the sample."""
+    and ``table`` maps cells to buckets (uint16), non-decreasing, the buckets cut at
+    quantiles of a sample of the tier's codes so that they hold about as many codes each.
+    Codes outside the sample's range fall into the end buckets, which only makes those
+    larger: order and correctness never depend on the sample."""
 
     low: int
     shift: int

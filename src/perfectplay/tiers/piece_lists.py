@@ -26,6 +26,7 @@ def _listed(first: Any) -> Any:
 
 @kernel
 def _appended(arrays: Any, more: Any) -> None:
+    """``more`` put at the end of the typed List ``arrays``."""
     arrays.append(more)
 
 

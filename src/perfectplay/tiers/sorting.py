@@ -25,6 +25,7 @@ SMALL_RADIX_BITS = 14
 MOST_PASSES = 6
 """Passes of a radix sort at most: 63 bits of span in digits of RADIX_BITS or more."""
 MOST_CODE = (1 << 63) - 1
+"""The greatest int64: where a search for the least code starts."""
 
 
 @inlined_kernel
@@ -59,27 +60,35 @@ def _sort_distinct_into(codes: Any, scratch: Any, out: Any, k: int) -> int:
         c = codes[i]
         low = min(low, c)
         high = max(high, c)
-    digits = SMALL_RADIX_BITS if n <= SMALL_SORT else RADIX_BITS  # (the widest digit)
-    counts = np.empty((MOST_PASSES, 1 << digits), dtype=np.int64)
-    return _radix_distinct(codes, scratch, out, k, low, high, counts)
+    passes, digit = _digits(n, high - low)
+    counts = np.empty((max(passes, 1), 1 << digit), dtype=np.int64)
+    return _radix_distinct(codes, scratch, out, k, low, passes, digit, counts)
+
+
+@inlined_kernel
+def _digits(n: int, span: int) -> tuple[int, int]:
+    """(passes, bits a digit) of a radix sort of n codes spanning ``span`` (the greatest
+    less the least): digits of RADIX_BITS on long arrays, up to SMALL_RADIX_BITS on short
+    ones (no more counters than about the codes themselves), as even as the passes allow."""
+    bits = _bit_length(span)
+    widest = RADIX_BITS
+    if n <= SMALL_SORT:
+        widest = max(RADIX_BITS, min(SMALL_RADIX_BITS, _bit_length(n)))
+    passes = (bits + widest - 1) // widest
+    digit = (bits + passes - 1) // passes if passes else 1
+    return passes, digit
 
 
 @inlined_kernel
 def _radix_distinct(
-    codes: Any, scratch: Any, out: Any, k: int, low: int, high: int, counts: Any
+    codes: Any, scratch: Any, out: Any, k: int, low: int, passes: int, digit: int, counts: Any
 ) -> int:
-    """``_sort_distinct_into`` with the least and greatest code known, and the digits'
-    counters given (MOST_PASSES rows as wide as the widest digit, any contents). One pass counts
-    every pass's digits of the codes less ``low``, then each pass only scatters; repeats
-    are dropped without a branch (half of a tier's children repeat: a branch on it is
-    mispredicted half the time)."""
+    """``_sort_distinct_into`` with the least code and the digits known (``_digits``), and
+    the digits' counters given (at least ``passes`` rows of 2**digit, any contents). One
+    pass counts every pass's digits of the codes less ``low``, then each pass only scatters;
+    repeats are dropped without a branch (half of a tier's children repeat: a branch on it
+    is mispredicted half the time)."""
     n = codes.shape[0]
-    bits = _bit_length(high - low)
-    widest = RADIX_BITS
-    if n <= SMALL_SORT:  # wider digits, no more counters than about the codes themselves
-        widest = max(RADIX_BITS, min(SMALL_RADIX_BITS, _bit_length(n)))
-    passes = (bits + widest - 1) // widest
-    digit = (bits + passes - 1) // passes if passes else 1  # as even as the passes allow
     radix = 1 << digit
     mask = radix - 1
     counts[:passes, :radix] = 0  # (one call when interpreted, not a loop over the digits)
@@ -233,7 +242,7 @@ def union_of_buckets(pieces: Any, starts: Any, first: int, stop: int) -> Any:
     out = np.empty(total, dtype=np.int64)
     gathered = np.empty(widest, dtype=np.int64)
     scratch = np.empty(widest, dtype=np.int64)
-    counts = np.zeros((MOST_PASSES, 1 << SMALL_RADIX_BITS), dtype=np.int64)
+    counts = np.empty((MOST_PASSES, 1 << SMALL_RADIX_BITS), dtype=np.int64)  # the most used
     k = 0
     for b in range(first, stop):
         n = 0
@@ -248,7 +257,8 @@ def union_of_buckets(pieces: Any, starts: Any, first: int, stop: int) -> Any:
                 high = max(high, c)
                 n += 1
         if n:
-            k = _radix_distinct(gathered[:n], scratch[:n], out, k, low, high, counts)
+            passes, digit = _digits(n, high - low)
+            k = _radix_distinct(gathered[:n], scratch[:n], out, k, low, passes, digit, counts)
     return out[:k].copy()
 
 
