@@ -9,6 +9,7 @@ import pytest
 
 from perfectplay import LOSS, WIN, build_tablebase, open_tablebase, solve
 from perfectplay.games import Dobutsu
+from perfectplay.games.dobutsu import ranking
 from perfectplay.selftest import check_game
 
 VARIANTS = [(3, ""), (3, "c"), (3, "g"), (4, "c"), (3, "ge"), (4, "g")]
@@ -76,6 +77,26 @@ def test_a_position_and_its_half_turned_copy_share_an_index() -> None:
     turned = game.parse_state("gl./ec./.C./.LG e g")  # the same position seen from gote
     assert game.key(state) == game.key(turned)
     assert game.tier_index(state) == game.tier_index(turned)
+
+
+@pytest.mark.parametrize(("height", "pieces"), [(4, "gec"), (3, "gc"), (3, ""), (4, "g")])
+def test_the_ranking_on_a_codes_bits_runs_alike_interpreted(height: int, pieces: str) -> None:
+    """batch_rank (bit operations over the whole code) gives the same indices run by the
+    interpreter (Python integers) as compiled (64-bit words), for positions with either
+    player to move and their mirror images, and an image ranks where its position does."""
+    game = Dobutsu(height, pieces)
+    rng = np.random.default_rng(11)
+    codes = game.batch_unrank(0, rng.integers(0, game.size, 1500))
+    codes = codes[codes >= 0]
+    children = np.asarray(game.batch_expand(codes[game.batch_outcome(codes) == 0]).children)
+    assert children.size and (children >> 60 & 1).all()  # the other player to move
+    children = children[:1500]
+    mixed = np.concatenate([codes, children, _mirrored(children)])
+    tables = (height, game.kinds, game.shares, game.offsets, game.slots, game.bits)
+    compiled = ranking.batch_rank.compiled(mixed, *tables)
+    assert np.array_equal(ranking.batch_rank.interpreted(mixed, *tables), compiled)
+    n = children.shape[0]
+    assert np.array_equal(compiled[-n:], compiled[-2 * n : -n])
 
 
 @pytest.mark.parametrize(("height", "pieces"), [(4, "gec"), (3, "gc"), (4, "c")])

@@ -85,6 +85,7 @@ class Dobutsu:
         self.kinds = np.array([KINDS[p] for p in self.pieces], dtype=np.int64)
         self.shares, self.offsets = ranking.ranking_tables(list(self.kinds), self.squares - 2)
         self.slots, self.pairs = ranking.lion_slots(self.squares)
+        self.bits = ranking.bit_tables()
         self.size = int(self.pairs.shape[0]) * int(self.shares[0, self.squares - 2])
 
     # --- the plain protocol, written apart from the kernels (check compares the two) ----------
@@ -330,7 +331,7 @@ class Dobutsu:
         """The index of each code's key."""
         codes = np.asarray(codes, dtype=np.int64)
         return ranking.batch_rank(
-            codes, self.height, self.kinds, self.shares, self.offsets, self.slots
+            codes, self.height, self.kinds, self.shares, self.offsets, self.slots, self.bits
         )
 
     def batch_unrank(self, tier: int, indices: Codes) -> Codes:

@@ -13,95 +13,131 @@ an arrangement and its image share a pair: the index of the one that is not cano
 hole, which no code ranks to, play never reaches and ``batch_unrank`` gives as -1.
 
 ``ranking_tables`` counts the arrangements once per variant (exact Python integers),
-``lion_slots`` numbers the kept pairs; ``batch_rank`` and ``batch_unrank`` read them, in one
-pass over the squares per code.
+``lion_slots`` numbers the kept pairs; ``batch_rank`` (on a code's bits, with the small
+tables of ``bit_tables``) and ``batch_unrank`` (one pass over the squares) read them.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...protocol import kernel
-from .board import CHICK, GIRAFFE, HEN, I64, LION, THEIRS, WIDTH, Codes, code_of, view_of
-from .symmetry import canonical_view, lion_pair, mirror_square, needs_mirror
+from ...protocol import inlined_kernel, kernel
+from .board import CHICK, GIRAFFE, GOTE, HANDS, HEN, I64, LION, THEIRS, WIDTH, Codes, code_of
+from .symmetry import lion_pair, mirror_square, needs_mirror
+
+
+@inlined_kernel
+def _nibbles_equal(board: int, value: int, ones: int) -> int:
+    """A 1 at bit 4s for each 4-bit cell s of ``board`` that holds ``value`` (``ones``: a 1
+    at bit 4s of every cell of the board)."""
+    x = board ^ (ones * value)
+    return ~(x | (x >> 1) | (x >> 2) | (x >> 3)) & ones
+
+
+@inlined_kernel
+def _packed(flags: int) -> int:
+    """Bits 4s of ``flags`` (s < 16) as bits s: a mask of squares."""
+    flags = (flags | (flags >> 3)) & 0x0303030303030303
+    flags = (flags | (flags >> 6)) & 0x000F000F000F000F
+    flags = (flags | (flags >> 12)) & 0x000000FF000000FF
+    return (flags | (flags >> 24)) & 0xFFFF
+
+
+@inlined_kernel
+def _owner_digit(piece: int, kind: int) -> int:
+    """Who owns a piece of ``kind`` (and, for chicks, whether it is a hen), as ``rank_code``
+    numbers them: 0-1 (the other player's is 1), for chicks 0-3 (2 the other's, +1 a hen)."""
+    return (piece >> 3) * (2 if kind == CHICK else 1) + (1 if piece & 7 == HEN else 0)
 
 
 @kernel
-def rank_view(
-    board: I64,
-    hands: I64,
-    squares: int,
-    kinds: I64,
-    shares: I64,
-    offsets: I64,
-    slots: I64,
-    scratch: I64,
+def rank_code(
+    code: int, squares: int, kinds: I64, shares: I64, offsets: I64, slots: I64, bits: I64
 ) -> int:
-    """The index of a canonical view (see the module docstring), in one pass over the
-    squares; ``slots`` numbers the kept pairs of lion squares (``lion_slots``).
+    """The index of a code's key (see the module docstring), on the code's bits: no board
+    is filled. ``bits`` holds the population count (row 0) and the lowest set bit (row 1)
+    of each 12-bit mask of squares (``bit_tables``); ``slots`` numbers the kept pairs of
+    lion squares.
 
-    ``shares[i, n]`` holds the arrangements of kinds i.. on n free squares, ``offsets[i, n,
-    k]`` where those with k pieces of kind i on the board begin. A square holding kind j is
-    free for kinds 0..j (they are placed before it) and taken for the later ones. Per kind,
-    ``scratch`` keeps: free squares seen so far, pieces on the board, their subset rank
-    (combinatorial number system) and their owners (and promotions) in base 2 or 4.
-    """
-    count = kinds.shape[0]
-    scratch[:] = 0
-    mine = theirs = 0
-    for s in range(squares):
-        piece = board[s]
-        if piece & 7 == LION:
-            if piece == LION:
-                mine = s
-            else:
-                theirs = s
-            continue
-        j = count
-        if piece != 0:
-            kind = CHICK if piece & 7 == HEN else piece & 7
-            for i in range(count):
-                if kinds[i] == kind:
-                    j = i
-            place = scratch[4 * j]
-            if scratch[4 * j + 1] == 0:
-                scratch[4 * j + 2] += place
-            else:
-                scratch[4 * j + 2] += place * (place - 1) // 2
-            if kind == CHICK:
-                here = (2 if piece & THEIRS else 0) + (1 if piece & 7 == HEN else 0)
-                scratch[4 * j + 3] = scratch[4 * j + 3] * 4 + here
-            else:
-                scratch[4 * j + 3] = scratch[4 * j + 3] * 2 + (1 if piece & THEIRS else 0)
-            scratch[4 * j + 1] += 1
-        for i in range(min(j + 1, count)):
-            scratch[4 * i] += 1
-    index = slots[lion_pair(mine, theirs, squares)] * shares[0, squares - 2]
+    The mover's view is the board's cells in reverse order, each piece's owner bit
+    flipped; the mirror image swaps the cells of columns A and C; the squares of each kind
+    are found for all cells at once (the cells equal to a value, ``_nibbles_equal``). A
+    piece's place among the squares free for its kind (neither a lion's nor an earlier
+    kind's) is a count of bits, so the work does not branch on what each square holds
+    (a pass over the squares did, 190 ns a code against 56, 2026-11-27)."""
+    used = (1 << (4 * squares)) - 1
+    ones = 0x111111111111 & used
+    board = code & used
+    turned = ((board & 0x0F0F0F0F0F0F) << 4) | ((board >> 4) & 0x0F0F0F0F0F0F)
+    turned = ((turned & 0x00FF00FF00FF) << 8) | ((turned >> 8) & 0x00FF00FF00FF)
+    turned = ((turned & 0xFFFF) << 32) | (turned & 0xFFFF0000) | ((turned >> 32) & 0xFFFF)
+    turned >>= 4 * (12 - squares)  # the cells in reverse order
+    turned ^= ((turned | (turned >> 1) | (turned >> 2) | (turned >> 3)) & ones) << 3
+    hands = (code >> HANDS) & 0xFFF
+    if (code >> GOTE) & 1:
+        board = turned
+        hands = ((hands >> 6) | (hands << 6)) & 0xFFF  # the mover's hand first
+    count, low = bits[0], bits[1]
+    mine = low[_packed(_nibbles_equal(board, LION, ones))]
+    theirs = low[_packed(_nibbles_equal(board, THEIRS | LION, ones))]
+    pair = lion_pair(mine, theirs, squares)
+    image = lion_pair(mirror_square(mine), mirror_square(theirs), squares)
+    column_a = 0x00F00F00F00F & used
+    mirrored = (board & (column_a << 4)) | ((board & column_a) << 8) | ((board >> 8) & column_a)
+    if image < pair or (image == pair and mirrored < board):  # as ``needs_mirror``
+        board, pair = mirrored, image
+        mine, theirs = mirror_square(mine), mirror_square(theirs)
+    index = slots[pair] * shares[0, squares - 2]
+    free_squares = ((1 << squares) - 1) & ~((1 << mine) | (1 << theirs))
+    kinds_only = board & (ones * 7)  # owners dropped
     free = squares - 2
-    for i in range(count):
-        k = scratch[4 * i + 1]
-        states = 4 if kinds[i] == CHICK else 2
+    for i in range(kinds.shape[0]):
+        kind = kinds[i]
+        mask = _packed(_nibbles_equal(kinds_only, kind, ones))
+        if kind == CHICK:
+            mask |= _packed(_nibbles_equal(kinds_only, HEN, ones))
+        k = count[mask]
+        states = 4 if kind == CHICK else 2
+        subset = owners = 0
+        if k >= 1:
+            first = low[mask]
+            subset = count[free_squares & ((1 << first) - 1)]
+            owners = _owner_digit((board >> (4 * first)) & 15, kind)
+            if k == 2:
+                second = low[mask & (mask - 1)]
+                place = count[free_squares & ((1 << second) - 1)]
+                subset += place * (place - 1) // 2
+                owners = owners * states + _owner_digit((board >> (4 * second)) & 15, kind)
+        power = 1 if k == 0 else (states if k == 1 else states * states)
         held = 2 - k
-        within = (scratch[4 * i + 2] * states**k + scratch[4 * i + 3]) * (held + 1)
-        within += hands[kinds[i] - GIRAFFE]
+        within = (subset * power + owners) * (held + 1) + ((hands >> (2 * (kind - GIRAFFE))) & 3)
         index += offsets[i, free, k] + within * shares[i + 1, free - k]
         free -= k
+        free_squares &= ~mask
     return int(index)
 
 
 @kernel
-def batch_rank(codes: Codes, height: int, kinds: I64, shares: I64, offsets: I64, slots: I64) -> I64:
+def batch_rank(
+    codes: Codes, height: int, kinds: I64, shares: I64, offsets: I64, slots: I64, bits: I64
+) -> I64:
     """The index of each code's key (its mover's view, canonical)."""
-    squares = height * WIDTH
-    board = np.zeros(12, dtype=np.int64)
-    hands = np.zeros(6, dtype=np.int64)
-    scratch = np.zeros(16, dtype=np.int64)
     out = np.empty(codes.shape[0], dtype=np.int64)
     for i in range(codes.shape[0]):
-        view_of(codes[i], squares, board, hands)
-        canonical_view(board, squares)
-        out[i] = rank_view(board, hands, squares, kinds, shares, offsets, slots, scratch)
+        out[i] = rank_code(codes[i], height * WIDTH, kinds, shares, offsets, slots, bits)
     return out
+
+
+def bit_tables() -> I64:
+    """``rank_code``'s tables: the population count and the lowest set bit (0 for none) of
+    every 12-bit mask of squares, rows 0 and 1."""
+    masks = np.arange(4096, dtype=np.int64)
+    count = np.zeros(4096, dtype=np.int64)
+    low = np.zeros(4096, dtype=np.int64)
+    for bit in reversed(range(12)):
+        count += (masks >> bit) & 1
+        low = np.where((masks >> bit) & 1 == 1, bit, low)
+    return np.stack([count, low])
 
 
 @kernel
