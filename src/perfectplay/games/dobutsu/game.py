@@ -338,7 +338,7 @@ class Dobutsu:
         """The view of each index (sente to move)."""
         indices = np.asarray(indices, dtype=np.int64)
         return ranking.batch_unrank(
-            indices, self.height, self.kinds, self.shares, self.offsets, self.pairs
+            indices, self.height, self.kinds, self.shares, self.offsets, self.pairs, self.bits
         )
 
     def batch_parents(self, tier: int, codes: Codes) -> Expansion:

@@ -17,6 +17,8 @@ from .board import (
     CHICK,
     ELEPHANT,
     GIRAFFE,
+    GOTE,
+    HANDS,
     HEN,
     I64,
     LION,
@@ -39,61 +41,65 @@ MOST_UNMOVES = 512
 
 
 @kernel
-def moves_into(code: int, height: int, out: Codes, at: int, board: I64, hands: I64) -> int:
+def moves_into(code: int, height: int, out: Codes, at: int) -> int:
     """Write the children of ``code`` (open: no lion can be taken) from ``out[at]`` on;
     returns how many. Captures go to the mover's hand (a hen as a chick); a chick that
-    steps onto the far rank becomes a hen; pieces in hand drop on any empty square."""
+    steps onto the far rank becomes a hen; pieces in hand drop on any empty square.
+
+    Worked on the code itself, not on a view: gote's pieces step the other way, and each
+    child is the code with two cells (or one cell and a hand) changed and the turn passed,
+    where writing the view back took a pass over the squares a child (280-330 ns a
+    position of 10 children against 130, 2026-11-27). The children come in the view's order: squares
+    from the mover's side of the board, each piece's steps in ``STEPS`` order, then drops."""
     squares = height * WIDTH
-    turned = view_of(code, squares, board, hands)
-    after = 1 - turned
+    gote = (code >> GOTE) & 1
+    own = THEIRS if gote else 0
+    sign = -1 if gote else 1  # the view's steps, as seen on the board
+    far = height - 1 if gote else 0  # the mover's far rank, where a chick becomes a hen
+    hand = HANDS + (6 if gote else 0)  # the mover's hand
+    passed = code ^ (1 << GOTE)
     n = at
-    for a in range(squares):
-        piece = board[a]
-        if piece == 0 or piece & THEIRS:
+    for v in range(squares):
+        a = squares - 1 - v if gote else v
+        piece = (code >> (4 * a)) & 15
+        if piece == 0 or piece & THEIRS != own:
             continue
-        for j in range(STEP_COUNT[piece]):
-            r, c = a // WIDTH + STEP_ROW[piece, j], a % WIDTH + STEP_COL[piece, j]
+        kind = piece & 7
+        row, column = a // WIDTH, a % WIDTH
+        for j in range(STEP_COUNT[kind]):
+            r, c = row + sign * STEP_ROW[kind, j], column + sign * STEP_COL[kind, j]
             if r < 0 or r >= height or c < 0 or c >= WIDTH:
                 continue
             b = r * WIDTH + c
-            taken = board[b]
-            if (taken != 0 and not taken & THEIRS) or taken == THEIRS | LION:
+            taken = (code >> (4 * b)) & 15
+            if taken != 0 and (taken & THEIRS == own or taken & 7 == LION):
                 continue
-            slot = -1
+            moved = own | HEN if kind == CHICK and r == far else piece
+            child = passed & ~((15 << (4 * a)) | (15 << (4 * b))) | (moved << (4 * b))
             if taken != 0:
-                slot = (CHICK if taken & 7 == HEN else taken & 7) - GIRAFFE
-                hands[slot] += 1
-            board[b] = HEN if piece == CHICK and r == 0 else piece
-            board[a] = 0
-            out[n] = code_of(squares, board, hands, turned, after)
+                child += 1 << (hand + 2 * ((CHICK if taken & 7 == HEN else taken & 7) - GIRAFFE))
+            out[n] = child
             n += 1
-            board[a], board[b] = piece, taken
-            if slot >= 0:
-                hands[slot] -= 1
     for slot in range(3):
-        if hands[slot] == 0:
+        if (code >> (hand + 2 * slot)) & 3 == 0:
             continue
-        hands[slot] -= 1
-        for b in range(squares):
-            if board[b] == 0:
-                board[b] = GIRAFFE + slot
-                out[n] = code_of(squares, board, hands, turned, after)
+        dropped = passed - (1 << (hand + 2 * slot))
+        for v in range(squares):
+            b = squares - 1 - v if gote else v
+            if (code >> (4 * b)) & 15 == 0:
+                out[n] = dropped | ((own | (GIRAFFE + slot)) << (4 * b))
                 n += 1
-                board[b] = 0
-        hands[slot] += 1
     return n - at
 
 
 @kernel
 def batch_moves(codes: Codes, height: int) -> tuple[I64, Codes]:
     """(parents, children) of every code, children of one code together, in order."""
-    board = np.zeros(12, dtype=np.int64)
-    hands = np.zeros(6, dtype=np.int64)
     children = np.empty(codes.shape[0] * MOST_MOVES, dtype=np.int64)
     parents = np.empty(codes.shape[0] * MOST_MOVES, dtype=np.int64)
     n = 0
     for i in range(codes.shape[0]):
-        made = moves_into(codes[i], height, children, n, board, hands)
+        made = moves_into(codes[i], height, children, n)
         parents[n : n + made] = i
         n += made
     return parents[:n].copy(), children[:n].copy()

@@ -53,6 +53,15 @@ def needs_mirror(board: I64, squares: int) -> bool:
     return False
 
 
+@inlined_kernel
+def mirrored_cells(cells: int, squares: int) -> int:
+    """The board part of a code (4 bits a square, nothing above) reflected left to right:
+    the cells of columns A and C swapped in one step, as bit operations."""
+    used = (1 << (4 * squares)) - 1
+    column_a = 0x00F00F00F00F & used
+    return (cells & (column_a << 4)) | ((cells & column_a) << 8) | ((cells >> 8) & column_a)
+
+
 @kernel
 def mirror_board(board: I64, squares: int) -> None:
     """Swap columns A and C of ``board`` in place."""
