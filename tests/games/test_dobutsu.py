@@ -9,7 +9,7 @@ import pytest
 
 from perfectplay import LOSS, WIN, build_tablebase, open_tablebase, solve
 from perfectplay.games import Dobutsu
-from perfectplay.games.dobutsu import ranking
+from perfectplay.games.dobutsu import ends, moves, ranking
 from perfectplay.selftest import check_game
 
 VARIANTS = [(3, ""), (3, "c"), (3, "g"), (4, "c"), (3, "ge"), (4, "g")]
@@ -80,13 +80,17 @@ def test_a_position_and_its_half_turned_copy_share_an_index() -> None:
 
 
 @pytest.mark.parametrize(("height", "pieces"), [(4, "gec"), (3, "gc"), (3, ""), (4, "g")])
-def test_the_ranking_on_a_codes_bits_runs_alike_interpreted(height: int, pieces: str) -> None:
-    """batch_rank (bit operations over the whole code) gives the same indices run by the
-    interpreter (Python integers) as compiled (64-bit words), for positions with either
-    player to move and their mirror images, and an image ranks where its position does."""
+def test_the_kernels_on_a_codes_bits_run_alike_interpreted(height: int, pieces: str) -> None:
+    """The kernels that work on a code's bits (ranking both ways, moves, ends) give the same
+    answers run by the interpreter (Python integers) as compiled (64-bit words), for
+    positions with either player to move and their mirror images; an image ranks where its
+    position does."""
     game = Dobutsu(height, pieces)
     rng = np.random.default_rng(11)
-    codes = game.batch_unrank(0, rng.integers(0, game.size, 1500))
+    indices = rng.integers(-2, game.size + 2, 1500)
+    tables = (height, game.kinds, game.shares, game.offsets, game.pairs, game.bits)
+    codes = ranking.batch_unrank.compiled(indices, *tables)
+    assert np.array_equal(ranking.batch_unrank.interpreted(indices, *tables), codes)
     codes = codes[codes >= 0]
     children = np.asarray(game.batch_expand(codes[game.batch_outcome(codes) == 0]).children)
     assert children.size and (children >> 60 & 1).all()  # the other player to move
@@ -97,6 +101,14 @@ def test_the_ranking_on_a_codes_bits_runs_alike_interpreted(height: int, pieces:
     assert np.array_equal(ranking.batch_rank.interpreted(mixed, *tables), compiled)
     n = children.shape[0]
     assert np.array_equal(compiled[-n:], compiled[-2 * n : -n])
+    assert np.array_equal(ends.batch_end.interpreted(mixed, height), game.batch_outcome(mixed))
+    open_codes = mixed[game.batch_outcome(mixed) == 0]
+    for run, compiled_run in zip(
+        moves.batch_moves.interpreted(open_codes, height),
+        moves.batch_moves.compiled(open_codes, height),
+        strict=True,
+    ):
+        assert np.array_equal(run, compiled_run)
 
 
 @pytest.mark.parametrize(("height", "pieces"), [(4, "gec"), (3, "gc"), (4, "c")])
