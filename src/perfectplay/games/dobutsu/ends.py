@@ -2,9 +2,8 @@
 
 As Tanaka (2009) counts them, a position is over when the mover can take the other lion
 (a WIN for the mover) or when the other lion stands on the mover's home rank, which the
-mover cannot answer (a LOSS). ``end_of_code`` reads that for the mover from a code;
-``open_for_them`` asks, of a view, whether the game goes on with the other player to move,
-as the un-moves need (through ``attacks``: which squares a side's pieces step onto).
+mover cannot answer (a LOSS). ``end_of_code`` reads that for the mover from a code (the
+un-moves ask it of each position before, whose mover is the other player).
 """
 
 from __future__ import annotations
@@ -13,25 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...protocol import kernel
-from .board import GOTE, I64, LION, STEP_COL, STEP_COUNT, STEP_ROW, STEPS, THEIRS, WIDTH, Codes
-
-
-@kernel
-def attacks(board: I64, height: int, owner: int, target: int) -> bool:
-    """Whether a piece of ``owner`` (0 the mover, 8 the other) steps onto ``target``."""
-    sign = 1 if owner == 0 else -1
-    tr, tc = target // WIDTH, target % WIDTH
-    for s in range(height * WIDTH):
-        piece = board[s]
-        if piece == 0 or (piece & THEIRS) != owner:
-            continue
-        kind = piece & 7
-        for j in range(STEP_COUNT[kind]):
-            if (s // WIDTH) + sign * STEP_ROW[kind, j] == tr and (s % WIDTH) + sign * STEP_COL[
-                kind, j
-            ] == tc:
-                return True
-    return False
+from .board import GOTE, I64, LION, STEPS, THEIRS, WIDTH, Codes
 
 
 def _attack_table() -> npt.NDArray[np.int64]:
@@ -84,14 +65,3 @@ def batch_end(codes: Codes, height: int) -> npt.NDArray[np.int8]:
     for i in range(codes.shape[0]):
         out[i] = end_of_code(codes[i], height, STRIKES)
     return out
-
-
-@kernel
-def open_for_them(board: I64, height: int) -> bool:
-    """Whether the game goes on from a view in which the other player (owner 8) is to
-    move: it cannot take the mover's lion, and the mover's lion is not on row 0."""
-    mine = -1
-    for s in range(height * WIDTH):
-        if board[s] == LION:
-            mine = s
-    return mine // WIDTH != 0 and not attacks(board, height, THEIRS, mine)

@@ -28,11 +28,10 @@ from .board import (
     THEIRS,
     WIDTH,
     Codes,
-    code_of,
     view_of,
 )
-from .ends import open_for_them
-from .symmetry import mirror_code, needs_mirror
+from .ends import STRIKES, end_of_code
+from .symmetry import mirrored_cells, needs_mirror
 
 MOST_MOVES = 64
 """More than any position has: 8 pieces of at most 8 steps, and 3 kinds to drop on at most
@@ -106,75 +105,79 @@ def batch_moves(codes: Codes, height: int) -> tuple[I64, Codes]:
 
 
 @kernel
-def unmoves_into(
-    code: int, height: int, out: Codes, at: int, board: I64, hands: I64, limit: int
-) -> int:
+def unmoves_into(code: int, height: int, out: Codes, at: int, limit: int) -> int:
     """Write every position one move of the other player before ``code`` (from which it is
     that player's turn and the game goes on) from ``out[at]`` on; returns how many, or -1
-    when more than ``limit`` would not fit."""
+    when more than ``limit`` would not fit.
+
+    On the code itself, as ``moves_into``: each position before is the code with a cell or
+    two (and a hand) changed and the turn given back, kept when its mover could not already
+    take the lion (``end_of_code``). Their pieces are taken in the view's order, and for
+    each: a drop taken back, then each step taken back (and each piece of the mover's it
+    may have taken)."""
     squares = height * WIDTH
-    turned = view_of(code, squares, board, hands)
+    gote = (code >> GOTE) & 1
+    them = 0 if gote else THEIRS  # the owner bit of the pieces of the player who moved
+    mover = THEIRS - them
+    sign = -1 if gote else 1  # the mover's steps on the board: theirs taken back
+    far = 0 if gote else height - 1  # their far rank, where their chick became a hen
+    their_hand = HANDS + (0 if gote else 6)
+    before = code ^ (1 << GOTE)  # their turn
+    end = at + limit
     n = at
-    for b in range(squares):
-        piece = board[b]
-        if not piece & THEIRS:
+    for v in range(squares):
+        b = squares - 1 - v if gote else v
+        piece = (code >> (4 * b)) & 15
+        if piece == 0 or piece & THEIRS != them:
             continue
         kind = piece & 7
         br, bc = b // WIDTH, b % WIDTH
+        lifted = before & ~(15 << (4 * b))
         if kind in (GIRAFFE, ELEPHANT, CHICK):  # dropped from hand
-            board[b] = 0
-            hands[3 + kind - GIRAFFE] += 1
-            n = _keep(board, hands, height, turned, out, n, at + limit)
+            n = _kept(lifted + (1 << (their_hand + 2 * (kind - GIRAFFE))), height, out, n, end)
             if n < 0:
                 return -1
-            hands[3 + kind - GIRAFFE] -= 1
-            board[b] = piece
         for option in range(2):
             # what stood on ``a`` before: the same piece, or (a hen on their far rank) a chick
             # that stepped there and was promoted; an unpromoted chick there was dropped
             was = kind if option == 0 else CHICK
-            if option == 1 and not (kind == HEN and br == height - 1):
+            if option == 1 and not (kind == HEN and br == far):
                 continue
-            if option == 0 and kind == CHICK and br == height - 1:
+            if option == 0 and kind == CHICK and br == far:
                 continue
             for j in range(STEP_COUNT[was]):
-                # their steps are the mover's turned round: they came from b - (-step)
-                r, c = br + STEP_ROW[was, j], bc + STEP_COL[was, j]
+                r, c = br + sign * STEP_ROW[was, j], bc + sign * STEP_COL[was, j]
                 if r < 0 or r >= height or c < 0 or c >= WIDTH:
                     continue
                 a = r * WIDTH + c
-                if board[a] != 0:
+                if (code >> (4 * a)) & 15 != 0:
                     continue
-                board[a] = THEIRS | was
-                board[b] = 0
-                n = _keep(board, hands, height, turned, out, n, at + limit)
+                stepped = lifted | ((them | was) << (4 * a))
+                n = _kept(stepped, height, out, n, end)
                 if n < 0:
                     return -1
                 for slot in range(3):  # or it took a piece of the mover's, now in its hand
-                    if hands[3 + slot] == 0:
+                    if (code >> (their_hand + 2 * slot)) & 3 == 0:
                         continue
-                    hands[3 + slot] -= 1
+                    took = stepped - (1 << (their_hand + 2 * slot))
                     for lost in (GIRAFFE + slot, HEN):
                         if lost == HEN and slot != CHICK - GIRAFFE:
                             continue
-                        board[b] = lost
-                        n = _keep(board, hands, height, turned, out, n, at + limit)
+                        n = _kept(took | ((mover | lost) << (4 * b)), height, out, n, end)
                         if n < 0:
                             return -1
-                    hands[3 + slot] += 1
-                board[a], board[b] = 0, piece
     return n - at
 
 
 @kernel
-def _keep(board: I64, hands: I64, height: int, turned: int, out: Codes, n: int, end: int) -> int:
-    """Write the view as a position before, from ``out[n]``, if the game goes on from it;
-    the next free place, or -1 when ``end`` is reached."""
-    if not open_for_them(board, height):
+def _kept(before: int, height: int, out: Codes, n: int, end: int) -> int:
+    """Write a position before at ``out[n]`` if the game goes on from it; the next free
+    place, or -1 when ``end`` is reached."""
+    if end_of_code(before, height, STRIKES) != 0:
         return n
     if n >= end:
         return -1
-    out[n] = code_of(height * WIDTH, board, hands, turned, 1 - turned)
+    out[n] = before
     return n + 1
 
 
@@ -190,6 +193,7 @@ def batch_unmoves(codes: Codes, height: int) -> tuple[I64, Codes]:
     image, each parent that is not meets the code also through its image: only the one that
     is its key's view is given."""
     squares = height * WIDTH
+    cells = (1 << (4 * squares)) - 1
     board = np.zeros(12, dtype=np.int64)
     hands = np.zeros(6, dtype=np.int64)
     found = np.empty(MOST_UNMOVES, dtype=np.int64)
@@ -205,8 +209,8 @@ def batch_unmoves(codes: Codes, height: int) -> tuple[I64, Codes]:
             grown_rows = np.empty(2 * rows.shape[0], dtype=np.int64)
             grown_rows[:n] = rows[:n]
             rows = grown_rows
-        own_image = mirror_code(codes[i], squares) == codes[i]
-        made = unmoves_into(codes[i], height, found, 0, board, hands, MOST_UNMOVES)
+        own_image = mirrored_cells(codes[i] & cells, squares) == codes[i] & cells
+        made = unmoves_into(codes[i], height, found, 0, MOST_UNMOVES)
         if made < 0:
             raise ValueError("a position has more un-moves than MOST_UNMOVES")
         for k in range(made):
@@ -217,7 +221,7 @@ def batch_unmoves(codes: Codes, height: int) -> tuple[I64, Codes]:
                     continue
                 copies = 1
             else:
-                copies = 2 if mirror_code(parent, squares) == parent else 1
+                copies = 2 if mirrored_cells(parent & cells, squares) == parent & cells else 1
             for _ in range(copies):
                 rows[n] = i
                 before[n] = parent

@@ -253,7 +253,7 @@ def lion_slots(squares: int) -> tuple[I64, I64]:
 
 
 def ranking_tables(kinds: list[int], free: int) -> tuple[I64, I64]:
-    """``shares`` and ``offsets`` for ``rank_view`` (exact integers, from Python ints)."""
+    """``shares`` and ``offsets`` for ``rank_code`` (exact integers, from Python ints)."""
 
     def binom(n: int, k: int) -> int:
         if k < 0 or k > n:

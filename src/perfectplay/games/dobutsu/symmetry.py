@@ -77,15 +77,6 @@ def canonical_view(board: I64, squares: int) -> None:
 
 
 @kernel
-def mirror_code(code: int, squares: int) -> int:
-    """A code reflected left to right (columns A and C swapped), hands and turn kept."""
-    mirrored = code & ~((1 << (4 * squares)) - 1)
-    for s in range(squares):
-        mirrored |= ((code >> (4 * s)) & 15) << (4 * mirror_square(s))
-    return mirrored
-
-
-@kernel
 def batch_key(codes: Codes, height: int) -> Codes:
     """Each code's key: its mover's view (bit 60 clear), reflected where the image is the
     canonical one."""
