@@ -81,10 +81,10 @@ def test_a_position_and_its_half_turned_copy_share_an_index() -> None:
 
 @pytest.mark.parametrize(("height", "pieces"), [(4, "gec"), (3, "gc"), (3, ""), (4, "g")])
 def test_the_kernels_on_a_codes_bits_run_alike_interpreted(height: int, pieces: str) -> None:
-    """The kernels that work on a code's bits (ranking both ways, moves, ends) give the same
-    answers run by the interpreter (Python integers) as compiled (64-bit words), for
-    positions with either player to move and their mirror images; an image ranks where its
-    position does."""
+    """The kernels that work on a code's bits (ranking both ways, moves, un-moves, ends)
+    give the same answers run by the interpreter (Python integers) as compiled (64-bit
+    words), for positions with either player to move and their mirror images; an image
+    ranks where its position does."""
     game = Dobutsu(height, pieces)
     rng = np.random.default_rng(11)
     indices = rng.integers(-2, game.size + 2, 1500)
@@ -106,6 +106,12 @@ def test_the_kernels_on_a_codes_bits_run_alike_interpreted(height: int, pieces: 
     for run, compiled_run in zip(
         moves.batch_moves.interpreted(open_codes, height),
         moves.batch_moves.compiled(open_codes, height),
+        strict=True,
+    ):
+        assert np.array_equal(run, compiled_run)
+    for run, compiled_run in zip(
+        moves.batch_unmoves.interpreted(mixed[:400], height),
+        moves.batch_unmoves.compiled(mixed[:400], height),
         strict=True,
     ):
         assert np.array_equal(run, compiled_run)
