@@ -197,6 +197,31 @@ def test_one_loopy_tier_with_counters_equals_explored_retrograde(
     same_answers(game, directory)
 
 
+@st.composite
+def wide_loopy_tier(draw: Any) -> LayeredGame:
+    """One loopy tier of hundreds of positions, many of them reached (each that goes on
+    moves to the next, beside random moves): its pending positions span many 64-bit words
+    of the counters solver's bits."""
+    width = draw(st.integers(64, 400))
+    moves = {
+        c: ([c + 1] if c + 1 < width else [])
+        + draw(st.lists(st.integers(0, width - 1), max_size=3))
+        for c in range(width)
+    }
+    ends = {c: draw(st.sampled_from([0, 0, 0, 0, 0, 1, 2, 3])) for c in range(width)}
+    return LayeredGameWithUnmoves(moves, ends, width)
+
+
+@settings(max_examples=40, deadline=None)
+@given(wide_loopy_tier())
+def test_a_wide_loopy_tier_with_counters_equals_explored_retrograde(
+    tmp_path_factory: Any, game: Any
+) -> None:
+    directory = tmp_path_factory.mktemp("tb")
+    build_tablebase(game, directory)
+    same_answers(game, directory)
+
+
 @pytest.mark.parametrize("kind", ["rounds", "un-moves"])
 def test_loopy_tier_loses_as_slowly_as_its_children_allow(tmp_path: Path, kind: str) -> None:
     # Tier 0 holds 0 and 1 (0 moves to 1 inside it); 1 moves out to 2, which wins in 1.

@@ -46,6 +46,7 @@ from .records import REACHED, TierSummary
 
 U16 = Any  # uint16 record arrays
 U8 = Any
+U64 = Any
 
 _WIN, _LOSS, _TIE, _DRAW = 1, 2, 3, 4
 SCAN = 1 << 22
@@ -75,7 +76,8 @@ def solve_with_counters(
     reached one open, value code 7) in place; see the module docstring."""
     flat = np.asarray(records)
     shift = files.record.shift
-    pending = np.zeros(-(-flat.shape[0] // 8), dtype=np.uint8)
+    words = np.zeros(-(-flat.shape[0] // 64), dtype=np.uint64)  # read 64 bits at a time
+    pending = words.view(np.uint8)  # bit i: byte i >> 3, bit i & 7 (little-endian words)
     reached = _count_moves(graph, terminals, tier, flat, shift, pending)
     decided = 0
     for phase in (1, 2):
@@ -87,8 +89,8 @@ def solve_with_counters(
 
             def frontier(level: int = level, phase: int = phase, found: list[int] = found) -> Any:
                 for start in range(0, flat.shape[0], SCAN):
-                    rows = _frontier(pending, flat, start, min(start + SCAN, flat.shape[0]),
-                                     shift, level, phase)  # fmt: skip
+                    stop = min(start + SCAN, flat.shape[0])
+                    rows = _frontier(words, pending, flat, start, stop, shift, level, phase)
                     found[0] += rows.shape[0]
                     for piece in range(0, rows.shape[0], CHUNK):
                         yield rows[piece : piece + CHUNK]
@@ -226,35 +228,41 @@ def _set_pending(pending: U8, indices: I64) -> None:
 
 @kernel
 def _frontier(
-    pending: U8, flat: U16, start: int, stop: int, shift: int, level: int, phase: int
+    words: U64, pending: U8, flat: U16, start: int, stop: int, shift: int, level: int, phase: int
 ) -> I64:
     """The frontier at ``level`` among the pending indices in [start, stop) (start a
-    multiple of 8): wins and losses (phase 1) or ties (phase 2) of that remoteness, no
-    longer pending once returned; the others stay pending."""
+    multiple of 64): wins and losses (phase 1) or ties (phase 2) of that remoteness, no
+    longer pending once returned; the others stay pending. ``words`` are the bits of
+    ``pending`` 64 at a time: a level skips a word of no pending bit in one read (byte by
+    byte, a level's scan of Dobutsu's 107 MB of bits took 0.16 s, 25 s over the solve's
+    160-odd levels; 0.05 s by words, 2026-11-27)."""
     mask = (1 << shift) - 1
     count = 0
     for pass_ in range(2):
         out = np.empty(count, dtype=np.int64)
         count = 0
-        for byte in range(start >> 3, (stop + 7) >> 3):
-            bits = pending[byte]
-            if bits == 0:
+        for word in range(start >> 6, (stop + 63) >> 6):
+            if words[word] == 0:
                 continue
-            for k in range(8):
-                if bits >> k & 1 == 0:
+            for byte in range(word << 3, (word << 3) + 8):
+                bits = pending[byte]
+                if bits == 0:
                     continue
-                i = (byte << 3) + k
-                record = flat[i]
-                value = record >> shift
-                if phase == 1:
-                    hit = value in (_WIN, _LOSS) and (record & mask) == level
-                else:
-                    hit = value == _TIE and (record & mask) == level
-                if hit:
-                    if pass_ == 1:
-                        out[count] = i
-                        pending[byte] &= ~np.uint8(1 << k)
-                    count += 1
+                for k in range(8):
+                    if bits >> k & 1 == 0:
+                        continue
+                    i = (byte << 3) + k
+                    record = flat[i]
+                    value = record >> shift
+                    if phase == 1:
+                        hit = value in (_WIN, _LOSS) and (record & mask) == level
+                    else:
+                        hit = value == _TIE and (record & mask) == level
+                    if hit:
+                        if pass_ == 1:
+                            out[count] = i
+                            pending[byte] &= ~np.uint8(1 << k)
+                        count += 1
     return out
 
 
