@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import kernel
+from ..compiled import inlined_kernel, kernel
 from ..errors import GameError
 from ..progress import ProgressCallback
 from ..spaces.graph import I64
@@ -78,7 +78,9 @@ def solve_with_counters(
     shift = files.record.shift
     words = np.zeros(-(-flat.shape[0] // 64), dtype=np.uint64)  # read 64 bits at a time
     pending = words.view(np.uint8)  # bit i: byte i >> 3, bit i & 7 (little-endian words)
-    reached = _count_moves(graph, terminals, tier, flat, shift, pending)
+    mark_words = np.zeros(-(-words.shape[0] // 64), dtype=np.uint64)
+    marks = mark_words.view(np.uint8)  # bit w: words[w] may hold a pending bit
+    reached = _count_moves(graph, terminals, tier, flat, shift, pending, marks)
     decided = 0
     for phase in (1, 2):
         level = 0
@@ -90,13 +92,14 @@ def solve_with_counters(
             def frontier(level: int = level, phase: int = phase, found: list[int] = found) -> Any:
                 for start in range(0, flat.shape[0], SCAN):
                     stop = min(start + SCAN, flat.shape[0])
-                    rows = _frontier(words, pending, flat, start, stop, shift, level, phase)
+                    rows = _frontier(words, pending, mark_words, marks, flat, start, stop,
+                                     shift, level, phase)  # fmt: skip
                     found[0] += rows.shape[0]
                     for piece in range(0, rows.shape[0], CHUNK):
                         yield rows[piece : piece + CHUNK]
 
             def spread(found: tuple[I64, U8], level: int = level, phase: int = phase) -> None:
-                _apply(flat, pending, found[0], found[1], level, shift, phase)
+                _apply(flat, pending, marks, found[0], found[1], level, shift, phase)
 
             in_parallel(
                 frontier(), lambda indices: _parents_of(graph, tier, flat, shift, indices), spread
@@ -111,7 +114,13 @@ def solve_with_counters(
 
 
 def _count_moves(
-    graph: TierGraph, terminals: Terminals, tier: int, flat: U16, shift: int, pending: U8
+    graph: TierGraph,
+    terminals: Terminals,
+    tier: int,
+    flat: U16,
+    shift: int,
+    pending: U8,
+    marks: U8,
 ) -> int:
     """Pass 1: ends, losses without moves, and every open position's counter, the decided
     ones pending but won ends; returns how many positions the tier reaches."""
@@ -165,7 +174,7 @@ def _count_moves(
         values = done[1] >> shift
         won_end = (values == _WIN) & (done[1] & limit == 0)  # counted above, never followed
         followed = (values == _LOSS) | (values == _TIE) | ((values == _WIN) & ~won_end)
-        _set_pending(pending, done[0][followed])
+        _set_pending(pending, marks, done[0][followed])
         reached[0] += done[0].shape[0]
 
     in_parallel(pieces(), count, write)
@@ -190,7 +199,14 @@ def _parents_of(graph: TierGraph, tier: int, flat: U16, shift: int, indices: I64
 
 @kernel
 def _apply(
-    flat: U16, pending: U8, parents: I64, child_value: U8, level: int, shift: int, phase: int
+    flat: U16,
+    pending: U8,
+    marks: U8,
+    parents: I64,
+    child_value: U8,
+    level: int,
+    shift: int,
+    phase: int,
 ) -> None:
     """Per un-move into an open parent: a lost child makes it a win at level + 1, a won
     child takes one from its counter (a loss at level + 1 when none is left); in phase 2 a
@@ -217,33 +233,46 @@ def _apply(
         if decided > 0:
             flat[p] = (decided << shift) | (level + 1)
             pending[p >> 3] |= 1 << (p & 7)
+            marks[p >> 9] |= 1 << ((p >> 6) & 7)
 
 
 @kernel
-def _set_pending(pending: U8, indices: I64) -> None:
-    """Mark ``indices`` pending."""
+def _set_pending(pending: U8, marks: U8, indices: I64) -> None:
+    """Mark ``indices`` pending (and their words in ``marks``)."""
     for i in indices:
         pending[i >> 3] |= 1 << (i & 7)
+        marks[i >> 9] |= 1 << ((i >> 6) & 7)
 
 
 @kernel
 def _frontier(
-    words: U64, pending: U8, flat: U16, start: int, stop: int, shift: int, level: int, phase: int
+    words: U64,
+    pending: U8,
+    mark_words: U64,
+    marks: U8,
+    flat: U16,
+    start: int,
+    stop: int,
+    shift: int,
+    level: int,
+    phase: int,
 ) -> I64:
     """The frontier at ``level`` among the pending indices in [start, stop) (start a
-    multiple of 64): wins and losses (phase 1) or ties (phase 2) of that remoteness, no
-    longer pending once returned; the others stay pending. ``words`` are the bits of
-    ``pending`` 64 at a time: a level skips a word of no pending bit in one read (byte by
-    byte, a level's scan of Dobutsu's 107 MB of bits took 0.16 s, 25 s over the solve's
-    160-odd levels; 0.05 s by words, 2026-11-27)."""
+    multiple of 4,096): wins and losses (phase 1) or ties (phase 2) of that remoteness, no
+    longer pending once returned; the others stay pending.
+
+    Two levels of bits: ``words`` are ``pending`` 64 bits at a time, and ``marks`` (and
+    ``mark_words``, 64 of them at a time) hold a bit per word that may have a pending bit,
+    cleared here when its word is found empty. A level reads only the words so marked (byte
+    by byte, a level's scan of Dobutsu's 107 MB of bits took 0.16 s, 25 s over the solve's
+    160-odd levels; word by word 0.05 s, 2026-11-27: the late levels, with few positions
+    left, waited on it)."""
     mask = (1 << shift) - 1
     count = 0
     for pass_ in range(2):
         out = np.empty(count, dtype=np.int64)
         count = 0
-        for word in range(start >> 6, (stop + 63) >> 6):
-            if words[word] == 0:
-                continue
+        for word in _marked_words(mark_words, marks, words, start, stop):
             for byte in range(word << 3, (word << 3) + 8):
                 bits = pending[byte]
                 if bits == 0:
@@ -264,6 +293,31 @@ def _frontier(
                             pending[byte] &= ~np.uint8(1 << k)
                         count += 1
     return out
+
+
+@inlined_kernel
+def _marked_words(mark_words: U64, marks: U8, words: U64, start: int, stop: int) -> I64:
+    """The words in [start >> 6, stop >> 6) that hold a pending bit, by their marks; a
+    mark whose word is empty is cleared."""
+    found = np.empty(64 * (((stop + 4095) >> 12) - (start >> 12)), dtype=np.int64)
+    n = 0
+    for group in range(start >> 12, (stop + 4095) >> 12):
+        if mark_words[group] == 0:
+            continue
+        for byte in range(group << 3, (group << 3) + 8):
+            bits = marks[byte]
+            if bits == 0:
+                continue
+            for k in range(8):
+                if bits >> k & 1 == 0:
+                    continue
+                word = (byte << 3) + k
+                if words[word] == 0:
+                    marks[byte] &= ~np.uint8(1 << k)
+                else:
+                    found[n] = word
+                    n += 1
+    return found[:n]
 
 
 def _finish(flat: U16, shift: int) -> TierSummary:
