@@ -504,6 +504,27 @@ def test_a_save_the_disk_cannot_hold_is_refused_at_once_and_its_size_said_otherw
     assert "on this machine (at the rate of its last whole tier-by-tier solve here)" in again
 
 
+def test_a_small_builds_rate_is_not_taken_for_a_large_ones_estimate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rates are kept by game name: a small variant's (mostly fixed costs) would make the
+    full game's estimate many times too long, so only builds that announce their size
+    (ANNOUNCE_SLOTS) keep theirs."""
+    from perfectplay.cli import estimates, tablebases
+    from perfectplay.games import ConnectFour
+    from perfectplay.rules import Rules
+
+    monkeypatch.setenv("PERFECTPLAY_CACHE", str(tmp_path / "cache"))
+    rules = Rules(ConnectFour(4, 3))
+    main(["solve", "connect-four", "-p", "width=4", "-p", "height=3", "--save",
+          str(tmp_path / "small"), "--quiet"])  # fmt: skip
+    assert estimates.remembered_rate(rules) is None
+    monkeypatch.setattr(tablebases, "ANNOUNCE_SLOTS", 1000)  # as if 4x3 were large
+    main(["solve", "connect-four", "-p", "width=4", "-p", "height=3", "--save",
+          str(tmp_path / "large"), "--quiet"])  # fmt: skip
+    assert estimates.remembered_rate(rules) is not None
+
+
 def test_a_game_that_learns_its_size_by_solving_says_its_last_solve_up_front(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -146,7 +146,10 @@ def _build_by_tiers(
         announce_last_solve(rules, "tiers", quiet)
     with tier_progress(quiet=quiet) as report:
         header, seconds = build_tablebase(rules, directory, progress=report, memory=memory)
-    if fresh and slots is not None:  # a whole build: its rate says what to expect
+    if fresh and slots is not None and slots >= ANNOUNCE_SLOTS:
+        # A whole large build: its rate says what to expect of the next one of this game. A
+        # small one's rate is mostly fixed costs (a 3-row Dobutsu's, kept under the game's
+        # name, made the full game's estimate 2.1 hours for a 3-minute solve).
         remember_rate(rules, slots / max(seconds, 1e-9))
     elif fresh:
         remember_solve(rules, "tiers", header.counts()["positions"], seconds)
