@@ -48,8 +48,9 @@ def moves_into(code: int, height: int, out: Codes, at: int) -> int:
     Worked on the code itself, not on a view: gote's pieces step the other way, and each
     child is the code with two cells (or one cell and a hand) changed and the turn passed,
     where writing the view back took a pass over the squares a child (280-330 ns a
-    position of 10 children against 130, 2026-11-27). The children come in the view's order: squares
-    from the mover's side of the board, each piece's steps in ``STEPS`` order, then drops."""
+    position of 10 children against 130, 2026-11-27). The children come in the view's
+    order: squares from the mover's side of the board, each piece's steps in ``STEPS``
+    order, then drops."""
     squares = height * WIDTH
     gote = (code >> GOTE) & 1
     own = THEIRS if gote else 0

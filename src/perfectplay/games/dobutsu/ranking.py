@@ -57,7 +57,9 @@ def rank_code(
     """The index of a code's key (see the module docstring), on the code's bits: no board
     is filled. ``bits`` holds the population count (row 0) and the lowest set bit (row 1)
     of each 12-bit mask of squares (``bit_tables``); ``slots`` numbers the kept pairs of
-    lion squares.
+    lion squares; ``shares[i, n]`` holds the arrangements of kinds i.. on n free squares
+    and ``offsets[i, n, k]`` where those with k pieces of kind i on the board begin
+    (``ranking_tables``).
 
     The mover's view is the board's cells in reverse order, each piece's owner bit
     flipped; the mirror image swaps the cells of columns A and C; the squares of each kind
