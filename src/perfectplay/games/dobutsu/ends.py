@@ -2,8 +2,9 @@
 
 As Tanaka (2009) counts them, a position is over when the mover can take the other lion
 (a WIN for the mover) or when the other lion stands on the mover's home rank, which the
-mover cannot answer (a LOSS). ``end_of_code`` reads that for the mover from a code (the
-un-moves ask it of each position before, whose mover is the other player).
+mover cannot answer (a LOSS). ``end_of_code`` reads that for the mover from a code; its
+table of striking squares (``STRIKES``) also tells the un-moves which positions before
+went on.
 """
 
 from __future__ import annotations
