@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ...protocol import kernel
+from ...protocol import inlined_kernel, kernel
 from .board import GOTE, I64, LION, STEPS, THEIRS, WIDTH, Codes
 
 
@@ -37,6 +37,25 @@ def _attack_table() -> npt.NDArray[np.int64]:
 STRIKES = _attack_table()
 
 
+@inlined_kernel
+def square_of(code: int, squares: int, piece: int) -> int:
+    """The square of ``piece`` (as a code holds it), which stands once on the board."""
+    at = 0
+    for s in range(squares):
+        at += s * (((code >> (4 * s)) & 15) == piece)
+    return at
+
+
+@inlined_kernel
+def striking_squares(code: int, squares: int, strikes: I64) -> int:
+    """The squares (bit s) of the pieces of ``code`` that strike a target, ``strikes``
+    being ``STRIKES[side, :, target]``: one table read a square, no branch."""
+    found = 0
+    for s in range(squares):
+        found |= ((strikes[(code >> (4 * s)) & 15] >> s) & 1) << s
+    return found
+
+
 @kernel
 def end_of_code(code: int, height: int, strikes: I64) -> int:
     """The end of a position for its mover: 1 (WIN) when it can take the other lion, 2
@@ -46,14 +65,8 @@ def end_of_code(code: int, height: int, strikes: I64) -> int:
     the mover's view and scanning each piece's steps took 43 (2026-11-27)."""
     squares = height * WIDTH
     gote = (code >> GOTE) & 1
-    lion = (THEIRS if gote == 0 else 0) | LION  # the other lion, as the code holds it
-    target = 0
-    for s in range(squares):
-        target += s * (((code >> (4 * s)) & 15) == lion)
-    hit = 0
-    for s in range(squares):
-        hit |= strikes[gote, (code >> (4 * s)) & 15, target] >> s
-    if hit & 1:
+    target = square_of(code, squares, (THEIRS if gote == 0 else 0) | LION)  # the other lion
+    if striking_squares(code, squares, strikes[gote, :, target]) != 0:
         return 1
     home = 0 if gote else height - 1  # the mover's home rank, as the code's rows run
     return 2 if target // WIDTH == home else 0

@@ -30,7 +30,7 @@ from .board import (
     Codes,
     view_of,
 )
-from .ends import STRIKES
+from .ends import STRIKES, square_of, striking_squares
 from .symmetry import mirrored_cells, needs_mirror
 
 MOST_MOVES = 64
@@ -129,15 +129,11 @@ def unmoves_into(code: int, height: int, out: Codes, at: int, limit: int) -> int
     far = 0 if gote else height - 1  # their far rank, where their chick became a hen
     their_hand = HANDS + (0 if gote else 6)
     before = code ^ (1 << GOTE)  # their turn
-    lion = 0
-    for s in range(squares):
-        lion += s * (((code >> (4 * s)) & 15) == mover | LION)
+    lion = square_of(code, squares, mover | LION)
     if lion // WIDTH == (height - 1 if gote else 0):  # on their home rank: no game went on
         return 0
     strikes = STRIKES[1 - gote, :, lion]  # by their pieces (their turn before)
-    striking = 0  # the squares of their pieces that strike the lion now
-    for s in range(squares):
-        striking |= ((strikes[(code >> (4 * s)) & 15] >> s) & 1) << s
+    striking = striking_squares(code, squares, strikes)  # their pieces that strike it now
     end = at + limit
     n = at
     for v in range(squares):

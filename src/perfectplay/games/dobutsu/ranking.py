@@ -23,7 +23,7 @@ import numpy as np
 
 from ...protocol import inlined_kernel, kernel
 from .board import CHICK, GIRAFFE, GOTE, HANDS, HEN, I64, LION, THEIRS, WIDTH, Codes
-from .symmetry import lion_pair, mirror_square, mirrored_cells
+from .symmetry import image_first, lion_pair, mirror_square, mirrored_cells
 
 
 @inlined_kernel
@@ -82,13 +82,10 @@ def rank_code(
     count, low = bits[0], bits[1]
     mine = low[_packed(_nibbles_equal(board, LION, ones))]
     theirs = low[_packed(_nibbles_equal(board, THEIRS | LION, ones))]
-    pair = lion_pair(mine, theirs, squares)
-    image = lion_pair(mirror_square(mine), mirror_square(theirs), squares)
-    mirrored = mirrored_cells(board, squares)
-    if image < pair or (image == pair and mirrored < board):  # as ``needs_mirror``
-        board, pair = mirrored, image
+    if image_first(mine, theirs, board, squares):
+        board = mirrored_cells(board, squares)
         mine, theirs = mirror_square(mine), mirror_square(theirs)
-    index = slots[pair] * shares[0, squares - 2]
+    index = slots[lion_pair(mine, theirs, squares)] * shares[0, squares - 2]
     free_squares = ((1 << squares) - 1) & ~((1 << mine) | (1 << theirs))
     kinds_only = board & (ones * 7)  # owners dropped
     free = squares - 2
@@ -217,10 +214,8 @@ def unrank_index(
         hand = HANDS + 2 * (kind - GIRAFFE)
         code |= (mover_holds << hand) | ((held - mover_holds) << (hand + 6))
         free -= k
-    if mine % WIDTH == 1 and theirs % WIDTH == 1:  # a hole where the image is canonical
-        board = code & ((1 << (4 * squares)) - 1)
-        if mirrored_cells(board, squares) < board:
-            return -1
+    if image_first(mine, theirs, code & ((1 << (4 * squares)) - 1), squares):
+        return -1  # a hole: the image is the canonical one (both lions in column B)
     return int(code)
 
 

@@ -62,6 +62,17 @@ def mirrored_cells(cells: int, squares: int) -> int:
     return (cells & (column_a << 4)) | ((cells & column_a) << 8) | ((cells >> 8) & column_a)
 
 
+@inlined_kernel
+def image_first(mine: int, theirs: int, cells: int, squares: int) -> bool:
+    """``needs_mirror`` on a code's bits: whether the mirror image of the view whose board
+    part is ``cells``, the lions on ``mine`` and ``theirs``, is the canonical one."""
+    pair = lion_pair(mine, theirs, squares)
+    image = lion_pair(mirror_square(mine), mirror_square(theirs), squares)
+    if image != pair:
+        return image < pair
+    return mirrored_cells(cells, squares) < cells
+
+
 @kernel
 def mirror_board(board: I64, squares: int) -> None:
     """Swap columns A and C of ``board`` in place."""
