@@ -266,56 +266,55 @@ def _frontier(
     cleared here when its word is found empty. A level reads only the words so marked (byte
     by byte, a level's scan of Dobutsu's 107 MB of bits took 0.16 s, 25 s over the solve's
     160-odd levels; word by word 0.05 s, 2026-11-27: the late levels, with few positions
-    left, waited on it)."""
+    left, waited on it). Each level of bits is read by ``_set_bits``: the marked words,
+    then the pending positions in those that hold any."""
     mask = (1 << shift) - 1
-    count = 0
-    for pass_ in range(2):
-        out = np.empty(count, dtype=np.int64)
-        count = 0
-        for word in _marked_words(mark_words, marks, words, start, stop):
-            for byte in range(word << 3, (word << 3) + 8):
-                bits = pending[byte]
-                if bits == 0:
-                    continue
-                for k in range(8):
-                    if bits >> k & 1 == 0:
-                        continue
-                    i = (byte << 3) + k
-                    record = flat[i]
-                    value = record >> shift
-                    if phase == 1:
-                        hit = value in (_WIN, _LOSS) and (record & mask) == level
-                    else:
-                        hit = value == _TIE and (record & mask) == level
-                    if hit:
-                        if pass_ == 1:
-                            out[count] = i
-                            pending[byte] &= ~np.uint8(1 << k)
-                        count += 1
-    return out
+    groups = np.empty(((stop + 4095) >> 12) - (start >> 12), dtype=np.int64)
+    n = 0
+    for group in range(start >> 12, (stop + 4095) >> 12):
+        if mark_words[group] != 0:
+            groups[n] = group
+            n += 1
+    marked = _set_bits(marks, groups[:n])  # the words that may hold a pending bit
+    live = np.empty(marked.shape[0], dtype=np.int64)
+    n = 0
+    for word in marked:
+        if words[word] == 0:
+            marks[word >> 3] &= ~np.uint8(1 << (word & 7))  # found empty
+        else:
+            live[n] = word
+            n += 1
+    pending_here = _set_bits(pending, live[:n])
+    out = np.empty(pending_here.shape[0], dtype=np.int64)
+    n = 0
+    for i in pending_here:
+        record = flat[i]
+        value = record >> shift
+        if phase == 1:
+            hit = value in (_WIN, _LOSS) and (record & mask) == level
+        else:
+            hit = value == _TIE and (record & mask) == level
+        if hit:
+            out[n] = i
+            n += 1
+            pending[i >> 3] &= ~np.uint8(1 << (i & 7))
+    return out[:n]
 
 
 @inlined_kernel
-def _marked_words(mark_words: U64, marks: U8, words: U64, start: int, stop: int) -> I64:
-    """The words in [start >> 6, stop >> 6) that hold a pending bit, by their marks; a
-    mark whose word is empty is cleared."""
-    found = np.empty(64 * (((stop + 4095) >> 12) - (start >> 12)), dtype=np.int64)
+def _set_bits(bits: U8, words: I64) -> I64:
+    """The set bits (as bit indices) of the 64-bit words of ``bits`` (its bytes, 8 a word)
+    whose indices are ``words``, in order."""
+    found = np.empty(64 * words.shape[0], dtype=np.int64)
     n = 0
-    for group in range(start >> 12, (stop + 4095) >> 12):
-        if mark_words[group] == 0:
-            continue
-        for byte in range(group << 3, (group << 3) + 8):
-            bits = marks[byte]
-            if bits == 0:
+    for word in words:
+        for byte in range(word << 3, (word << 3) + 8):
+            here = bits[byte]
+            if here == 0:
                 continue
             for k in range(8):
-                if bits >> k & 1 == 0:
-                    continue
-                word = (byte << 3) + k
-                if words[word] == 0:
-                    marks[byte] &= ~np.uint8(1 << k)
-                else:
-                    found[n] = word
+                if here >> k & 1:
+                    found[n] = (byte << 3) + k
                     n += 1
     return found[:n]
 
