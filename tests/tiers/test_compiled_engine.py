@@ -415,19 +415,25 @@ def test_codes_scattered_into_buckets_then_united_are_numpys_unique(seed: int, m
         scatter_by_bucket.interpreted)  # fmt: skip
     unite = union_of_buckets.run_compiled if mode == "compiled" else union_of_buckets.interpreted
     scattered = [scatter(p, layout.low, layout.shift, layout.table) for p in pieces]
-    for starts, grouped in scattered:  # each bucket below the next
+    for starts, grouped, extent in scattered:  # each bucket below the next, its extent
         for b in range(starts.size - 2):
             here, after = grouped[starts[b] : starts[b + 1]], grouped[starts[b + 1] :]
             assert not here.size or not after.size or here.max() < after.min()
+        for b in range(starts.size - 1):
+            here = grouped[starts[b] : starts[b + 1]]
+            least, greatest = (here.min(), here.max()) if here.size else ((1 << 63) - 1, -1)
+            assert (extent[0, b], extent[1, b]) == (least, greatest)
     buckets = int(scattered[0][0].size) - 1
     cuts = sorted({0, buckets, *rng.integers(0, buckets + 1, size=3).tolist()})
-    arrays: Any = [g for _, g in scattered]
+    arrays: Any = [g for _, g, _ in scattered]
     if mode == "compiled":
         from numba.typed import List
 
         arrays = List(arrays)
-    starts_all = np.stack([s for s, _ in scattered])
-    found = np.concatenate([unite(arrays, starts_all, a, b)
+    starts_all = np.stack([s for s, _, _ in scattered])
+    extent = np.stack([np.min([e[0] for _, _, e in scattered], axis=0),
+                       np.max([e[1] for _, _, e in scattered], axis=0)])  # fmt: skip
+    found = np.concatenate([unite(arrays, starts_all, extent, a, b)
                             for a, b in itertools.pairwise(cuts)])  # fmt: skip
     assert np.array_equal(found, np.unique(everything))
 

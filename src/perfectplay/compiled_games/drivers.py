@@ -39,6 +39,12 @@ _tier: Any = None
 _to_move: Any = None
 _reward: Any = None
 _unmoves: Any = None
+_inline_moves: Any = None
+"""The same rules again, inlined into the loops over every position (building.INLINED)."""
+_inline_play: Any = None
+_inline_outcome: Any = None
+_inline_key: Any = None
+_inline_tier: Any = None
 
 
 def outcomes(codes: Any, out: Any) -> None:
@@ -133,11 +139,11 @@ def expand_tiers(codes: Any, tier: int, ended: Any) -> Any:
     e = 0
     for i in range(n):
         s = codes[i]
-        if _has_ended(s):
+        if _ends(_inline_outcome(P, s)):
             ended[i] = 1
             continue
         ended[i] = 0
-        k = _moves(P, s, buffer)
+        k = _inline_moves(P, s, buffer)
         if k < 0 or k > MAX_MOVES:
             return children[:0], child_tiers[:0], low, high, BAD_COUNT, i, 0
         if e + k > cap:
@@ -145,8 +151,8 @@ def expand_tiers(codes: Any, tier: int, ended: Any) -> Any:
             children = _grown(children, cap)
             child_tiers = _grown(child_tiers, cap)
         for j in range(k):
-            child = _key(P, _play(P, s, buffer[j]))
-            t = _tier(P, child)
+            child = _inline_key(P, _inline_play(P, s, buffer[j]))
+            t = _inline_tier(P, child)
             if child < 0 or t < tier:
                 problem = BAD_CODE if child < 0 else BAD_TIER
                 return children[:0], child_tiers[:0], low, high, problem, i, child
@@ -164,8 +170,12 @@ def expand_tiers(codes: Any, tier: int, ended: Any) -> Any:
 
 
 def _has_ended(s: Any) -> bool:
-    """Whether the game is over at state s (an outcome, or a score that is not NaN)."""
-    o = _outcome(P, s)
+    """Whether the game is over at state s."""
+    return _ends(_outcome(P, s))
+
+
+def _ends(o: Any) -> bool:
+    """Whether an outcome says the game is over (an outcome, or a score that is not NaN)."""
     if SCORED:
         return bool(o == o)
     return bool(o != 0)
@@ -345,17 +355,17 @@ def solve_sweep(
         o = 0
         at = start + i
         if over.shape[0] == 0 or (over[at >> 3] >> (at & 7)) & 1:
-            o = _outcome(P, s)
+            o = _inline_outcome(P, s)
         if o != 0:
             records[i] = ended[o]
             solved += 1
             continue
-        k = _moves(P, s, buffer)
+        k = _inline_moves(P, s, buffer)
         if k < 0 or k > MAX_MOVES:
             return -1
         best = -1
         for j in range(k):
-            child = _key(P, _play(P, s, buffer[j]))
+            child = _inline_key(P, _inline_play(P, s, buffer[j]))
             at = find_near(kid_codes, buckets, base, shift, child, hints[j])
             if at < 0:
                 return -1
