@@ -249,6 +249,22 @@ def test_a_save_run_again_takes_up_the_kept_codes(
     assert np.array_equal(np.asarray(ranking.tiers[5].codes), in_memory.tiers[5].codes)
 
 
+def test_a_tablebase_removed_is_built_again_by_the_same_game(tmp_path: Path) -> None:
+    """The game keeps the ranking it found in the tablebase's directory; once that
+    directory is removed, building there again finds the positions again (it read the
+    removed files, a FileNotFoundError, before)."""
+    import shutil
+
+    game = load("connect_four").ConnectFour(width=4, height=3)
+    expected = solve(load("connect_four").ConnectFour(width=4, height=3))
+    for _ in range(2):
+        shutil.rmtree(tmp_path / "tb", ignore_errors=True)
+        header, _ = build_tablebase(game, tmp_path / "tb")
+        assert header.counts()["positions"] == expected.stats.states
+        with open_tablebase(tmp_path / "tb", game) as base:
+            assert base.value() == expected.value()
+
+
 def _teeko_board(code: int) -> Any:
     """A Teeko code as a 5 x 5 array: 0 blank, 1 the first player's, 2 the second's."""
     return np.array(

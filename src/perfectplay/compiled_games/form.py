@@ -52,7 +52,7 @@ from ..spaces.pipeline import in_parallel
 from ..tiers.code_sets import IN_ORDER_FROM, CodeSet
 from ..tiers.discovery import discover
 from ..tiers.graph import PART_AT_LEAST, PARTS
-from ..tiers.ranking import Ranking, kept_ranking, load_kept, save_ranking
+from ..tiers.ranking import CODES_JSON, Ranking, kept_ranking, load_kept, save_ranking
 from ..tiers.records import SweepCodes
 from ..values import Value
 from .building import RULES, Loops, compile_game
@@ -298,6 +298,12 @@ class CompiledGame:
         ranking a solve of the same game left there is taken up again."""
         with self._ranking_lock:
             current = self._ranking
+            if (
+                current is not None
+                and current.directory is not None
+                and not (current.directory / CODES_JSON).is_file()
+            ):  # its files were deleted since (a tablebase removed and built again)
+                current = self._ranking = None
             if current is not None and (directory is None or current.directory == directory):
                 return current
             kept_in = self.__dict__.get("_ranking_directory")
