@@ -14,11 +14,15 @@ written as a user would (examples/connect_four.py: rules only, no ranking, no sw
   6x4 with --large; 5x5 with --large checks the count 69,763,700 and the tie);
 - positions a second of the compiled solve beside the same game explored through its plain
   methods (the rule functions run by the Python interpreter, ``solve(game, batch=False)``)
-  on 4x4, and on the boards ``--plain`` names. The plain side's rate falls as its board grows
-  (4x4: 97,000-108,000 positions a second; 5x4: 77,000, at 240 bytes a position): each
-  compiled board is compared with the plain side on the same board where it was timed, and
-  always with the plain side's best rate on any board (the stricter figure). 5x5 takes
-  the plain side about 20 minutes and 17 GB, so it is timed once and only when asked;
+  on 4x4, and on the boards ``--plain`` names. Each side first solves the 4x3 board in
+  the same process, so that neither side's first-solve costs are timed (with it, the plain
+  side's 4x4 went from 97,000-111,000 positions a second to 150,000-153,000). The plain
+  side's rate falls as its board grows (2026-11-27, one thread: 4x4 149,800, 5x4 115,500,
+  5x5 105,300 positions a second, about 205 bytes a position on the larger two): each
+  compiled board is compared with the plain side on the same board where it was timed,
+  and always with the plain side's best rate on any board (the stricter figure). 5x5
+  takes the plain side about 11 minutes and 14 GB, so it is timed once and only when
+  asked;
 - bytes a position at peak above the process's baseline, and on disk (records and codes)
   after ``compress``.
 Targets (issue 27): within 2x of the built-in's time; at least 100x the plain protocol's
