@@ -81,16 +81,23 @@ def _digits(n: int, span: int) -> tuple[int, int]:
 
 
 @inlined_kernel
+def _count_value(v: int, passes: int, digit: int, counts: Any) -> None:
+    """Count each of ``passes`` digits of ``digit`` bits of ``v`` (a code less the least)
+    in its row of ``counts``."""
+    mask = (1 << digit) - 1
+    for p in range(passes):
+        counts[p, (v >> (p * digit)) & mask] += 1
+
+
+@inlined_kernel
 def _count_digits(codes: Any, low: int, passes: int, digit: int, counts: Any) -> None:
     """Replace each code by itself less ``low`` and count every pass's digits of it in
     ``counts`` (at least ``passes`` rows of 2**digit, any contents): one pass for all."""
-    mask = (1 << digit) - 1
     counts[:passes, : 1 << digit] = 0  # (one call when interpreted, not a loop)
     for i in range(codes.shape[0]):
         v = codes[i] - low
         codes[i] = v
-        for p in range(passes):
-            counts[p, (v >> (p * digit)) & mask] += 1
+        _count_value(v, passes, digit, counts)
 
 
 @inlined_kernel
@@ -249,7 +256,6 @@ def _gather_counted(
     """Bucket b's codes from every piece, less ``low``, into ``keys`` (of any integer type
     that holds the bucket's span), every pass's digits counted as they come (``counts``, at
     least ``passes`` rows of 2**digit, any contents); returns how many."""
-    mask = (1 << digit) - 1
     counts[:passes, : 1 << digit] = 0
     n = 0
     for p in range(starts.shape[0]):
@@ -257,8 +263,7 @@ def _gather_counted(
         for i in range(starts[p, b], starts[p, b + 1]):
             v = piece[i] - low
             keys[n] = v
-            for q in range(passes):
-                counts[q, (v >> (q * digit)) & mask] += 1
+            _count_value(v, passes, digit, counts)
             n += 1
     return n
 
@@ -352,8 +357,7 @@ def order_by_code(queries: Any) -> Any:
         v = queries[i] - low
         keys[i] = v
         rows[i] = i
-        for p in range(passes):
-            counts[p, (v >> (p * digit)) & mask] += 1
+        _count_value(v, passes, digit, counts)
     other_keys = np.empty(n, dtype=np.int64)
     other_rows = np.empty(n, dtype=np.int64)
     for p in range(passes):
