@@ -143,6 +143,18 @@ class Kernel(Generic[P, R]):
         return self.interpreted(*args, **kwargs)
 
 
+def read_only(array: Any) -> Any:
+    """``array``, or a view of it that cannot be written. The engine's compiled loops take a
+    tier's codes, its buckets and a child tier's records read-only, always: numba compiles a
+    loop once per signature, and an array that is writable in one call (built in memory)
+    and read-only in the next (mapped from a file) would compile or load the loop twice."""
+    if not array.flags.writeable:
+        return array
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
 def cached_jit(function: Any, options: dict[str, Any]) -> Any:
     """``numba.njit(**options)(function)``, its disk cache emptied first when its index can no
     longer be read. numba checks that an index is fresh only after unpickling it, and the

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -531,3 +532,73 @@ def _graph(game: Any) -> Any:
     from perfectplay.tiers.graph import TierGraph
 
     return TierGraph(Rules(game))
+
+
+class _Killed(BaseException):
+    """Stands for kill -9 at one exact moment (nothing after it runs, no progress written)."""
+
+
+def test_a_compiled_solve_killed_inside_a_tier_goes_on_to_the_same_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every index of a tier the engine ranked is a position: no pass marks its records
+    before the solve, whose sweep solves the records still 0 and skips those solved. Killed
+    in the middle of a tier's windows, after finishing the tier before it without noting it
+    (the progress is written at most every NOTE_EVERY seconds), the solve taken up again
+    takes the finished tier back, finishes the half-solved one, and writes a clean solve's
+    bytes."""
+    from perfectplay.spaces import pipeline
+    from perfectplay.tiers import files as tier_files
+    from perfectplay.tiers import graph
+
+    monkeypatch.setattr(pipeline, "THREADS", 1)  # a kill stops every thread: one here
+    monkeypatch.setattr(graph, "SWEEP", 97)  # many windows a tier
+    make = load("connect_four").ConnectFour
+    clean, _ = build_tablebase(make(width=4, height=4), tmp_path / "clean")
+
+    monkeypatch.setattr(tier_files, "NOTE_EVERY", 1e9)
+    finished: list[int] = []
+    real_finish = tier_files.TierFiles.finish
+
+    def finish(self: Any, tier: int, records: Any, summary: dict[str, Any]) -> None:
+        real_finish(self, tier, records, summary)
+        finished.append(tier)
+
+    def progress(done: int, found: int, /, level: int | None = None) -> None:
+        if finished and level is not None and level == finished[0] - 1:
+            raise _Killed  # windows of the tier below the finished one are solved, not all
+
+    def never_noted(self: Any) -> None:
+        raise _Killed
+
+    monkeypatch.setattr(tier_files.TierFiles, "finish", finish)
+    monkeypatch.setattr(tier_files.TierFiles, "note_progress", never_noted)
+    target = tmp_path / "killed"
+    with pytest.raises(_Killed):
+        build_tablebase(make(width=4, height=4), target, progress=progress)
+    half = target / f"tier-{finished[0] - 1:06d}.partial"
+    records = np.fromfile(half, dtype=f"<u{clean.record_bytes}")
+    assert (records == 0).any() and (records != 0).any()  # solved in part, as the kill left it
+    assert (target / f"tier-{finished[0]:06d}.rec").exists()  # finished, never noted
+    noted = json.loads((target / "progress.json").read_text())
+    assert str(finished[0]) not in noted["solved"]
+    monkeypatch.undo()
+    resumed, _ = build_tablebase(make(width=4, height=4), target)
+    assert {t: e.sha256 for t, e in resumed.tiers.items()} == {
+        t: e.sha256 for t, e in clean.tiers.items()
+    }
+
+
+def test_each_engine_loop_is_compiled_for_one_signature(tmp_path: Path) -> None:
+    """A tier's codes and buckets and a child tier's records reach the loops read-only
+    whether they were built in memory or mapped from a file (``code_sets.read_only``): each
+    loop keeps the one signature its first call compiled, where a solve compiled (or
+    loaded) ``solve_sweep`` three times and ``find_all`` twice, mid-solve."""
+    game = load("connect_four").ConnectFour(width=5, height=3)
+    loops = game.engine_loops(True)
+    build_tablebase(game, tmp_path / "tb")
+    with open_tablebase(tmp_path / "tb", game) as base:
+        assert base.value() == solve(load("connect_four").ConnectFour(width=5, height=3)).value()
+    for name in ("solve_sweep", "find_all", "find", "expand_tiers", "expand_ranked"):
+        dispatcher = getattr(loops, name)
+        assert len(dispatcher.signatures) == 1, (name, dispatcher.signatures)

@@ -471,10 +471,10 @@ def test_killed_solve_goes_on_from_its_finished_tiers(tmp_path: Path) -> None:
     import sys
     import time
 
-    code = (
+    code = (  # progress noted after every tier, so that the kill comes before the end
         "import sys; from perfectplay import build_tablebase; "
-        "from perfectplay.games import ConnectFour; "
-        "build_tablebase(ConnectFour(5, 4), sys.argv[1])"
+        "from perfectplay.games import ConnectFour; from perfectplay.tiers import files; "
+        "files.NOTE_EVERY = 0; build_tablebase(ConnectFour(5, 4), sys.argv[1])"
     )
     target = tmp_path / "killed"
     child = subprocess.Popen([sys.executable, "-c", code, str(target)])

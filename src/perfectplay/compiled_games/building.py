@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import cached_jit
+from ..compiled import cached_jit, read_only
 from ..errors import GameError
 from ..specialised import jit_in_place, template_copy
 from . import drivers
@@ -303,6 +303,10 @@ def _first_calls(cls: type, loops: dict[str, Any], scored: bool) -> None:
 
     none = np.zeros(0, dtype=np.int64)
     two = np.zeros(2, dtype=np.int64)
+    # A tier's codes and buckets, a chunk of codes and a child tier's records are passed
+    # read-only, always (``code_sets.read_only``): the signature compiled here is the one used.
+    kept, kept_two = read_only(none), read_only(two)
+    kept_records = read_only(np.zeros(0, dtype=np.uint8))
     try:
         loops["start"]()
         loops["outcomes"](none, np.zeros(0, dtype=np.float64 if scored else np.int8))
@@ -310,19 +314,19 @@ def _first_calls(cls: type, loops: dict[str, Any], scored: bool) -> None:
         loops["tiers"](none, none.copy())
         loops["expand"](none, True)
         loops["expand"](none, False)
-        loops["expand_tiers"](none, 0, np.zeros(0, dtype=np.uint8))
+        loops["expand_tiers"](kept, 0, np.zeros(0, dtype=np.uint8))
         loops["unmoves"](none)
-        loops["find"](none, two, 0, 0, 0)
-        loops["find_all"](none, two, 0, 0, none, none.copy())
-        loops["expand_ranked"](none, none, none, two, 0, 0, np.zeros(0, dtype=np.int8))
+        loops["find"](kept, kept_two, 0, 0, 0)
+        loops["find_all"](kept, kept_two, 0, 0, none, none.copy())
+        loops["expand_ranked"](kept, none, kept, kept_two, 0, 0, np.zeros(0, dtype=np.int8))
         if not scored:
             tables, no_records = np.zeros(4, dtype=np.int64), np.zeros(0, dtype=np.uint8)
-            loops["solve_sweep"](none, 0, no_records, none, two, 0, 0, no_records, 0, tables,
-                                 tables, tables, no_records)  # fmt: skip
-        offsets, parents = loops["reverse_edges"](none, two, 0, 0, 0)
-        loops["gather_parents"](none, offsets, parents, none)
-        _, inside, targets, _, _, _, _ = loops["tier_moves"](none, two, 0, 0, 0, 0, 0)
-        loops["find_all_near"](none, two, 0, 0, none, np.zeros(0, np.int16), none.copy())
+            loops["solve_sweep"](kept, 0, no_records, kept, kept_two, 0, 0, kept_records, 0,
+                                 tables, tables, tables, kept_records)  # fmt: skip
+        offsets, parents = loops["reverse_edges"](kept, kept_two, 0, 0, 0)
+        loops["gather_parents"](kept, offsets, parents, none)
+        _, inside, targets, _, _, _, _ = loops["tier_moves"](kept, kept_two, 0, 0, 0, 0, 0)
+        loops["find_all_near"](kept, kept_two, 0, 0, none, np.zeros(0, np.int16), none.copy())
         offsets = np.zeros(1, dtype=np.int64)
         loops["count_backward"](targets, offsets)
         loops["fill_backward"](inside, targets, 0, offsets, np.zeros(0, dtype=np.int32))

@@ -337,7 +337,8 @@ def solve_sweep(
 ) -> int:
     """batch_solve_tier's pass over records[i] (index start + i) of a tier whose moves all
     lead into one other tier (``SweepCodes``: reached, ended, worth, record_of): a position
-    whose record is ``reached`` gets ended[outcome] if it has ended, else
+    whose record is ``reached`` or 0 (every index of the tier is a position: its working
+    file is zeros until solved, ``tiers.solve``) gets ended[outcome] if it has ended, else
     record_of[best + 1], best the largest worth of its children's records. ``over`` holds
     a bit an index of the tier (bit i % 8 of byte i // 8) set where the position has ended,
     as the discovery found (the rules' outcome asked only there), or is empty (asked of
@@ -349,8 +350,8 @@ def solve_sweep(
     hints = np.full(MAX_MOVES, -1, dtype=np.int64)
     solved = 0
     for i in range(records.shape[0]):
-        if records[i] != reached:
-            continue
+        if records[i] != reached and records[i] != 0:
+            continue  # solved already (a sweep taken up again)
         s = tier_codes[start + i]
         o = 0
         at = start + i

@@ -44,6 +44,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..compiled import read_only
 from ..errors import GameError
 from ..memory import MemoryWatch
 from ..progress import ProgressCallback
@@ -63,7 +64,7 @@ REQUIRED = ("start", "moves", "play", "outcome")
 INTERPRET_BELOW = 20_000
 """Batch calls over fewer states run the rules as plain Python while numba is not loaded."""
 _MODE = os.environ.get("PERFECTPLAY_KERNELS", "auto")
-_NONE_ENDED = np.zeros(0, dtype=np.uint8)
+_NONE_ENDED = read_only(np.zeros(0, dtype=np.uint8))
 """No bits of ended positions for a tier (a ranking read back): the solve asks the rules."""
 
 
@@ -433,9 +434,9 @@ class CompiledGame:
         if kid is None:  # a tier whose every position has ended
             kid = CodeSet.of(np.zeros(0, dtype=np.int64))
         loops = self.loops_for(len(here))
-        over = self.ranking().ended.get(tier, _NONE_ENDED)
+        over = read_only(self.ranking().ended.get(tier, _NONE_ENDED))
         solved = loops.solve_sweep(here.codes, start, records, kid.codes, kid.buckets,
-                                   kid.base, kid.shift, child_records, codes.reached,
+                                   kid.base, kid.shift, read_only(child_records), codes.reached,
                                    codes.ended, codes.worth, codes.record_of,
                                    over)  # fmt: skip
         return int(solved)

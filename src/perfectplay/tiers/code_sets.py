@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..compiled import read_only
 from ..errors import TablebaseError
 from .packed_codes import unpack
 from .sorting import bucket_starts, rank_in_order
@@ -38,8 +39,8 @@ class CodeSet:
     use (``release`` unmaps it: out of core, only the tiers being solved stay resident)."""
 
     def __init__(self, codes: Any, buckets: Any, base: int, shift: int, path: Path | None = None):
-        self._codes = codes
-        self._buckets = buckets
+        self._codes = read_only(codes)
+        self._buckets = read_only(buckets)
         self._base = base
         self._shift = shift
         self.path = path
@@ -80,7 +81,7 @@ class CodeSet:
         found = self._codes
         if found is None:
             assert self.path is not None
-            found = self._codes = mapped(self.path, self.size)
+            found = self._codes = read_only(mapped(self.path, self.size))
         return found
 
     def release(self) -> None:

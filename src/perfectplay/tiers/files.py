@@ -1,10 +1,14 @@
-"""Tier files: one array of records per tier in a directory, written so a crash loses nothing.
+"""Tier files: one array of records per tier in a directory; a killed solve loses nothing.
 
 A tier being worked on lives in ``tier-T.partial``: zeros (no position), then the mark of a
-reached position, then solved records. A finished tier is flushed, fsync'd, hashed (SHA-256)
-and renamed to ``tier-T.rec``; its hash and counts go to ``progress.json``, which is
-replaced atomically. When a solve runs again, a finished tier is trusted only if its file
-still has that hash; anything else is done again. Only the tiers in use are mapped.
+reached position, then solved records. A finished tier is hashed (SHA-256) and renamed to
+``tier-T.rec``; its hash and counts go to ``progress.json``, which is replaced atomically
+(fsync'd). When a solve runs again, a finished tier is trusted only if its file still has
+that hash; anything else is done again. So a killed process loses nothing (its writes are
+in the kernel's page cache), and a machine that loses power loses only the tiers the disk
+had not written yet, found by their hashes: the records themselves are not fsync'd tier by
+tier (on a small board, 21 tiers solved in 0.36 s, flushing and fsyncing each tier took
+15-20 ms, 2026-11-27). Only the tiers in use are mapped.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import hashlib
 import json
 import mmap
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +27,11 @@ from ..errors import PerfectplayError
 from .records import RecordFormat
 
 HASH_CHUNK = 1 << 22
+NOTE_EVERY = 1.0
+"""Seconds at least between two writes of ``progress.json`` as tiers finish (each write is
+fsync'd: 21 of them took 11-18 ms of a 0.36 s solve, 2026-11-27). A tier finished but not
+yet noted is taken back as it is when the solve runs again (``partial``), so a kill loses
+at most this much work; Ctrl-C and errors write the progress at once (``note_progress``)."""
 HASH_BLOCK = 1 << 24
 """Bytes per block of a tier file hashed on its own (files larger than one block), so that
 a probe verifies the 16 MB it reads instead of the whole file (3 GB for Dobutsu shogi)."""
@@ -97,6 +107,7 @@ class TierFiles:
         self.record = record
         directory.mkdir(parents=True, exist_ok=True)
         self.progress_path = directory / "progress.json"
+        self._noted = time.monotonic()
         self.progress: dict[str, Any] = {
             "identity": identity,
             "record_bytes": record.bytes,
@@ -145,6 +156,15 @@ class TierFiles:
             )
         return records
 
+    def all_reached(self, tier: int, size: int) -> np.memmap[Any, Any]:
+        """A tier's working array with every index an open position (value code 7): the
+        records of a tier the engine ranked (its codes are what play reaches), made when the
+        tier is solved, so that no pass marks them first; what an interrupted solve of the
+        tier had decided is not trusted."""
+        records = self.partial(tier, size)
+        records[:] = self.record.reached
+        return records
+
     def final(self, tier: int) -> np.memmap[Any, Any]:
         """The finished records of a tier, read-only."""
         path = self.directory / tier_file_name(tier, "rec")
@@ -156,12 +176,13 @@ class TierFiles:
         """Whether the children of this tier's reached positions are all marked."""
         return tier in self.progress["expanded"]
 
-    def mark_expanded(self, tier: int, ends_recorded: bool = False) -> None:
-        """Record that a tier's children are marked (after their files are flushed), and
-        whether the marking pass also wrote the records of its positions that ended."""
-        self.progress["expanded"].append(tier)
+    def mark_expanded(self, *tiers: int, ends_recorded: bool = False) -> None:
+        """Record that tiers' children are marked (after their files are flushed), and
+        whether the marking pass also wrote the records of their positions that ended: one
+        write of the progress for all of them."""
+        self.progress["expanded"].extend(tiers)
         if ends_recorded:
-            self.progress.setdefault("ends_recorded", []).append(tier)
+            self.progress.setdefault("ends_recorded", []).extend(tiers)
         write_json_atomically(self.progress_path, self.progress)
 
     def ends_recorded(self, tier: int) -> bool:
@@ -197,15 +218,18 @@ class TierFiles:
                 (self.directory / tier_file_name(tier, "partial")).unlink(missing_ok=True)
 
     def finish(self, tier: int, records: np.memmap[Any, Any], summary: dict[str, Any]) -> None:
-        """Make a solved tier final: flush, fsync, hash, rename, then record it as done.
-        ``records`` is the mapping the tier was solved through."""
+        """Make a solved tier final: hash, rename, then record it as done. ``records`` is
+        the mapping the tier was solved through (read through the same page cache by the
+        hash: no flush needed; see the module docstring for what a power cut costs)."""
         partial = self.directory / tier_file_name(tier, "partial")
-        if isinstance(records, np.memmap):
-            records.flush()
-        with partial.open("rb+") as handle:
-            os.fsync(handle.fileno())
         final = self.directory / tier_file_name(tier, "rec")
         hashes = file_hashes(partial)
         os.replace(partial, final)
         self.progress["solved"][str(tier)] = {**hashes, **summary}
+        if time.monotonic() - self._noted >= NOTE_EVERY:
+            self.note_progress()
+
+    def note_progress(self) -> None:
+        """Write the progress now (``finish`` writes it at most every NOTE_EVERY seconds)."""
         write_json_atomically(self.progress_path, self.progress)
+        self._noted = time.monotonic()

@@ -591,15 +591,15 @@ def reach(
     terminals = Terminals(rules.name)
     done = 0
     try:
+        if hooks.ranked_by_engine:  # every index is a position play reaches: nothing to
+            # mark; each tier's records are made all reached when it is solved (``solve``).
+            # Filled and flushed here, a tier at a time, they took 22 ms of a 0.4 s solve.
+            left = [tier for tier in graph.order if not files.is_expanded(tier)]
+            if left:
+                files.mark_expanded(*left)
+            return
         for tier in graph.order:
             if files.is_expanded(tier):
-                continue
-            if hooks.ranked_by_engine:  # every index is a position play reaches
-                records = files.partial(tier, graph.sizes[tier])
-                records[:] = files.record.reached
-                records.flush()
-                del records
-                files.mark_expanded(tier)
                 continue
             records = files.partial(tier, graph.sizes[tier])
             kids = {k: files.partial(k, graph.sizes[k]) for k in graph.children[tier]}

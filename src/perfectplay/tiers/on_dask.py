@@ -201,6 +201,8 @@ class _Run:
         for tier in graph.order:  # parents first: a tier's marks are whole once merged
             if files.is_expanded(tier) or files.is_solved(tier):
                 continue  # a solved tier's children are solved: nothing to mark
+            if graph.hooks.ranked_by_engine:
+                continue  # every index reached: made so when the tier is solved (``_solve``)
             if tier not in files.progress["merged"]:
                 inputs = [f for p in self.parents[tier] for f in reach.get(p, [])]
                 wait(inputs)
@@ -297,6 +299,11 @@ class _Run:
         """Solve a tier (its children are final): spans and a join, or whole when loopy."""
         wait = _dask().wait
         files = self.files
+        if self.graph.hooks.ranked_by_engine:  # every index reached, as in one process
+            marks = files.all_reached(tier, self.graph.sizes[tier])
+            if isinstance(marks, np.memmap):
+                marks.flush()  # read by the workers' tasks
+            del marks
         if tier in self.graph.loopy:
             future = self.client.submit(
                 _solve_loopy_task, self.rules, self.directory, self.bytes, tier, pure=False

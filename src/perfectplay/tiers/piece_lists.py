@@ -17,10 +17,11 @@ from ..compiled import kernel
 
 
 @kernel
-def _listed(first: Any) -> Any:
-    """A typed List holding ``first``."""
+def _listed(example: Any) -> Any:
+    """An empty typed List of arrays typed as ``example`` (put in, then taken out)."""
     arrays = List()
-    arrays.append(first)
+    arrays.append(example)
+    arrays.pop()
     return arrays
 
 
@@ -32,8 +33,10 @@ def _appended(arrays: Any, more: Any) -> None:
 
 def typed_list(arrays: list[Any]) -> Any:
     """numba's typed List of ``arrays`` (at least one; each a contiguous int64 array, not
-    copied: the list holds references to them)."""
+    copied: the list holds references to them). Every array goes in by ``_appended``, so
+    that its machine code is loaded on the first list, however short: a process's first
+    list of several arrays loaded it mid-solve (7 ms of a 0.36 s solve)."""
     listed = _listed.run_compiled(arrays[0])
-    for array in arrays[1:]:
+    for array in arrays:
         _appended.run_compiled(listed, array)
     return listed

@@ -95,15 +95,22 @@ def solve_tiers(
             if files.is_solved(tier):
                 continue
             size = graph.sizes[tier]
-            if tier in graph.loopy:
+            engine = graph.hooks.ranked_by_engine  # every index reached: ``reach`` marks none
+            if engine and tier in graph.loopy:
+                records = files.all_reached(tier, size)
+            elif tier in graph.loopy:
                 records = files.reopen(tier, size)  # half-solved loops are not trusted
+            else:
+                records = files.partial(tier, size)
+            if tier in graph.loopy:
                 solver = loopy_solver(graph, files, tier, progress, watch)
                 summary = solver(graph, files, terminals, tier, records)
             else:
-                records = files.partial(tier, size)
-                swept = None
+                swept = None  # (an engine's sweep solves records still 0: no marks needed)
                 if solves_by_sweep(graph, files, tier):
                     swept = solve_by_sweeps(graph, files, tier, records, progress, done)
+                if swept is None and engine:
+                    records = files.all_reached(tier, size)  # marked for the solve by chunks
                 summary = swept or _solve_tier(
                     graph, files, terminals, tier, records, progress, done
                 )
@@ -117,6 +124,8 @@ def solve_tiers(
             f"interrupted while solving {graph.rules.name} tier by tier; the finished tiers "
             f"are kept in {files.directory}: run the same solve again to go on"
         ) from None
+    finally:
+        files.note_progress()  # the tiers finished since the last note, whatever stopped us
     return time.perf_counter() - started
 
 
