@@ -602,3 +602,29 @@ def test_each_engine_loop_is_compiled_for_one_signature(tmp_path: Path) -> None:
     for name in ("solve_sweep", "find_all", "find", "expand_tiers", "expand_ranked"):
         dispatcher = getattr(loops, name)
         assert len(dispatcher.signatures) == 1, (name, dispatcher.signatures)
+
+
+def test_out_of_core_only_a_tier_and_its_child_tiers_stay_mapped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Building a tablebase keeps the codes in files, mapped only while used: a tier and
+    its child tiers (Connect Four: one child tier, so two tiers' codes at once; four were
+    kept, whatever the game, 8 bytes a position each)."""
+    from perfectplay.tiers import ranking as ranking_module
+
+    most = [0]
+    real_use = ranking_module.Ranking.use
+
+    def use(self: Any, tier: int) -> Any:
+        found = real_use(self, tier)
+        mapped_now = sum(
+            1 for s in self.tiers.values() if s.path is not None and s._codes is not None
+        )
+        most[0] = max(most[0], mapped_now)
+        return found
+
+    monkeypatch.setattr(ranking_module.Ranking, "use", use)
+    game = load("connect_four").ConnectFour(width=5, height=3)
+    header, _ = build_tablebase(game, tmp_path / "tb")
+    assert len(header.tiers) > 4
+    assert most[0] == 2

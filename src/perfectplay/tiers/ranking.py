@@ -21,8 +21,11 @@ from .code_sets import CodeSet, PackedCodeSet, mapped
 from .files import file_sha256
 from .packed_codes import ENCODING
 
-KEEP = 4
-"""Tiers whose codes stay mapped at once (a tier being solved and its child tiers)."""
+KEEP_AT_LEAST = 2
+"""Tiers whose codes stay mapped at once: a tier being solved and its child tiers, so the
+most child tiers any tier has, plus one, and at least this many. Four at once, whatever
+the game, kept two tiers more than Connect Four's solve uses mapped (8 bytes a position
+each: its 5x4 board's peak on two threads went to 10.5-12.8 bytes a position)."""
 
 
 @dataclass
@@ -48,10 +51,11 @@ class Ranking:
         if found is None or found.path is None:
             return found
         with self._lock:
+            widest = max((len(kids) for kids in self.children.values()), default=0)
             if tier in self._recent:
                 self._recent.remove(tier)
             self._recent.append(tier)
-            while len(self._recent) > KEEP:
+            while len(self._recent) > max(KEEP_AT_LEAST, widest + 1):
                 self.tiers[self._recent.pop(0)].release()
         return found
 
