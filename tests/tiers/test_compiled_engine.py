@@ -560,8 +560,8 @@ def test_a_compiled_solve_killed_inside_a_tier_goes_on_to_the_same_bytes(
     finished: list[int] = []
     real_finish = tier_files.TierFiles.finish
 
-    def finish(self: Any, tier: int, records: Any, summary: dict[str, Any]) -> None:
-        real_finish(self, tier, records, summary)
+    def finish(self: Any, tier: int, *args: Any, **kwargs: Any) -> None:
+        real_finish(self, tier, *args, **kwargs)
         finished.append(tier)
 
     def progress(done: int, found: int, /, level: int | None = None) -> None:
@@ -591,7 +591,7 @@ def test_a_compiled_solve_killed_inside_a_tier_goes_on_to_the_same_bytes(
 
 def test_each_engine_loop_is_compiled_for_one_signature(tmp_path: Path) -> None:
     """A tier's codes and buckets and a child tier's records reach the loops read-only
-    whether they were built in memory or mapped from a file (``code_sets.read_only``): each
+    whether they were built in memory or mapped from a file (``compiled.read_only``): each
     loop keeps the one signature its first call compiled, where a solve compiled (or
     loaded) ``solve_sweep`` three times and ``find_all`` twice, mid-solve."""
     game = load("connect_four").ConnectFour(width=5, height=3)
@@ -628,3 +628,38 @@ def test_out_of_core_only_a_tier_and_its_child_tiers_stay_mapped(
     header, _ = build_tablebase(game, tmp_path / "tb")
     assert len(header.tiers) > 4
     assert most[0] == 2
+
+
+def test_every_file_of_a_compiled_tablebase_is_on_disk_before_its_header(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An engine's tiers are not fsync'd before they are noted (a lost one fails its hash
+    and is solved again), but the header, which says the tablebase is whole, comes only
+    after every tier's records, every tier's codes and ``codes.json`` were fsync'd."""
+    import os
+
+    from perfectplay.tablebase import header as header_module
+    from perfectplay.tiers import build as build_module
+
+    synced: set[str] = set()
+    real_fsync = os.fsync
+
+    def fsync(handle: int) -> None:
+        name = Path(os.readlink(f"/proc/self/fd/{handle}")).name
+        synced.add(name.removesuffix("-partial"))  # codes are fsync'd, then renamed
+        real_fsync(handle)
+
+    seen_at_header: set[str] = set()
+    real_write = header_module.write_header
+
+    def write_header(directory: Path, header: Any) -> None:
+        seen_at_header.update(synced)
+        real_write(directory, header)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(build_module, "write_header", write_header)  # as build imports it
+    build_tablebase(load("connect_four").ConnectFour(width=4, height=3), tmp_path / "tb")
+    wanted = {p.name for p in (tmp_path / "tb").glob("tier-*.rec")}
+    wanted |= {p.name for p in (tmp_path / "tb").glob("tier-*.codes")} | {"codes.json"}
+    assert len(wanted) > 2 * 4
+    assert wanted <= seen_at_header

@@ -178,3 +178,43 @@ def test_a_kill_between_a_tiers_join_and_its_note_loses_nothing(
     assert (tmp_path / "dask" / "tier-000005.rec").exists()
     build_on_dask(rules, tmp_path / "dask", workers=2)
     assert checksums(tmp_path / "dask") == checksums(tmp_path / "local")
+
+
+class _Killed(BaseException):
+    """Stands for kill -9 at one exact moment (no progress written after it)."""
+
+
+def test_a_solve_killed_in_one_process_goes_on_on_dask(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A solve in one process killed after finishing tiers it had not yet noted (the
+    progress is written at most every NOTE_EVERY seconds) goes on on a cluster: the tiers
+    only renamed final are taken back by the driver before their spans are solved (a span
+    task read the working file, gone), and the bytes are one process's."""
+    from perfectplay.tiers import files as tier_files
+
+    game = ConnectFour(4, 4)
+    build_tablebase(game, tmp_path / "here")
+    finished: list[int] = []
+    real_finish = tier_files.TierFiles.finish
+
+    def finish(self: Any, tier: int, *args: Any, **kwargs: Any) -> None:
+        real_finish(self, tier, *args, **kwargs)
+        finished.append(tier)
+        if len(finished) == 3:
+            raise _Killed
+
+    def never_noted(self: Any) -> None:
+        raise _Killed
+
+    monkeypatch.setattr(tier_files, "NOTE_EVERY", 1e9)
+    monkeypatch.setattr(tier_files.TierFiles, "finish", finish)
+    monkeypatch.setattr(tier_files.TierFiles, "note_progress", never_noted)
+    with pytest.raises(_Killed):
+        build_tablebase(game, tmp_path / "moved")
+    monkeypatch.undo()
+    progress = json.loads((tmp_path / "moved" / "progress.json").read_text())
+    assert not progress["solved"] and len(finished) == 3  # finished, none noted
+    assert all((tmp_path / "moved" / f"tier-{t:06d}.rec").exists() for t in finished)
+    build_on_dask(Rules(game), tmp_path / "moved", workers=2)
+    assert checksums(tmp_path / "moved") == checksums(tmp_path / "here")

@@ -304,7 +304,7 @@ def _first_calls(cls: type, loops: dict[str, Any], scored: bool) -> None:
     none = np.zeros(0, dtype=np.int64)
     two = np.zeros(2, dtype=np.int64)
     # A tier's codes and buckets, a chunk of codes and a child tier's records are passed
-    # read-only, always (``code_sets.read_only``): the signature compiled here is the one used.
+    # read-only, always (``compiled.read_only``): the signature compiled here is the one used.
     kept, kept_two = read_only(none), read_only(two)
     kept_records = read_only(np.zeros(0, dtype=np.uint8))
     try:

@@ -20,6 +20,7 @@ from ..solve import solve
 from ..tablebase.header import HEADER, Header, TierEntry, existing, write_header
 from .files import TierFiles, file_sha256, tier_file_name
 from .graph import TierGraph
+from .ranking import CODES_JSON
 from .records import RecordFormat, format_for
 from .solve import solve_tiers
 
@@ -48,6 +49,9 @@ def build_tiered(
     if ranking is not None:
         seconds += ranking.seconds  # finding the positions is part of the solve
     codes = None if ranking is None else ranking.as_json()
+    # On the disk before the header says the tablebase is whole (the codes files were
+    # fsync'd as written, the tiers' records are waited for; ``codes.json`` is not yet).
+    files.on_disk(*[p for p in [directory / CODES_JSON] if ranking is not None and p.exists()])
     return build_header(rules, graph, files, codes), seconds
 
 
@@ -73,7 +77,8 @@ def reopen_damaged(directory: Path, header: Header, damaged: list[int], engine: 
     the ``damaged`` tiers again from their children (which are sound) and keeps the
     others: the header goes, and the damaged tiers leave the progress (``TierFiles.
     unfinish``: the marking of what play reaches lives in the working files of unfinished
-    tiers, so it is done again; an engine's ranking needs it only for the damaged tiers)."""
+    tiers, so it is done again; an engine's tiers need no marking, every index being a
+    position)."""
     files = TierFiles(directory, RecordFormat(header.record_bytes), header.identity)
     files.unfinish(damaged, keep_marking=engine)
     (directory / HEADER).unlink()

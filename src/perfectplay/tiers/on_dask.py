@@ -196,7 +196,8 @@ class _Run:
         wait = _dask().wait
         graph, files = self.graph, self.files
         root = graph.hooks.initial_tier
-        self.total_tasks = sum(2 * len(self.spans(t)) + 2 for t in graph.order)
+        halves = 1 if graph.hooks.ranked_by_engine else 2  # an engine's tiers are not marked
+        self.total_tasks = sum(halves * (len(self.spans(t)) + 1) for t in graph.order)
         reach: dict[int, list[Any]] = {}
         for tier in graph.order:  # parents first: a tier's marks are whole once merged
             if files.is_expanded(tier) or files.is_solved(tier):
@@ -303,7 +304,9 @@ class _Run:
             marks = files.all_reached(tier, self.graph.sizes[tier])
             if isinstance(marks, np.memmap):
                 marks.flush()  # read by the workers' tasks
-            del marks
+        else:  # a tier a run in one process finished but did not note is taken back here
+            marks = files.partial(tier, self.graph.sizes[tier])
+        del marks
         if tier in self.graph.loopy:
             future = self.client.submit(
                 _solve_loopy_task, self.rules, self.directory, self.bytes, tier, pure=False

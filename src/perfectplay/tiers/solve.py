@@ -117,7 +117,7 @@ def solve_tiers(
             watch.check(f"solving {graph.rules.name} tier by tier", done + summary.positions,
                         SAVE_ADVICE)  # fmt: skip
             done += summary.positions
-            files.finish(tier, records, summary.as_json())
+            files.finish(tier, records, summary.as_json(), durable=not engine)
             give_back()  # what the tier's workers freed, before the next tier
     except KeyboardInterrupt:
         raise InterruptedSolve(
