@@ -663,3 +663,21 @@ def test_every_file_of_a_compiled_tablebase_is_on_disk_before_its_header(
     wanted |= {p.name for p in (tmp_path / "tb").glob("tier-*.codes")} | {"codes.json"}
     assert len(wanted) > 2 * 4
     assert wanted <= seen_at_header
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_bucket_index_by_numpy_is_the_kernels(seed: int) -> None:
+    """The bucket index a tier gets while numba is not loaded (numpy's search of each
+    bucket's first code) is the one ``bucket_starts`` builds in one pass."""
+    from perfectplay.tiers.sorting import bucket_starts
+
+    rng = np.random.default_rng(seed)
+    codes = np.unique(
+        rng.integers(0, 1 << int(rng.integers(1, 60)), size=int(rng.integers(1, 5000)))
+    )
+    found = code_sets.CodeSet.of(codes)
+    count = ((int(codes[-1]) - int(codes[0])) >> found.shift) + 1
+    by_numpy = code_sets.bucket_index_by_search(codes, found.base, found.shift, count)
+    assert np.array_equal(
+        by_numpy, bucket_starts.interpreted(codes, found.base, found.shift, count)
+    )

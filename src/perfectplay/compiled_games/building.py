@@ -208,13 +208,26 @@ def _compiled_rules(
         except numba.core.errors.NumbaError as exc:
             raise GameError(_numba_problem(cls, name, function, exc)) from None
         except Exception:
-            # A disk cache numba cannot read back (written for another module name, say):
-            # compile without it.
-            dispatcher = _jitted(function, {}, cache=False)
+            # A disk cache numba cannot read back: written by a process that named the
+            # game's module otherwise (the CLI names a file's module by its path, a script
+            # by its own import), its entries name that module (ModuleNotFoundError). Its
+            # entries and its helpers' are emptied, then the rule is compiled and cached
+            # under this process's name: compiled afresh at every start before, 1.5 s of
+            # `analyze --db` (2026-11-27). Compiled without a cache if that fails too.
+            for made in (dispatcher, *done.values()):
+                stale = getattr(made, "_cache", None)
+                if stale is not None:
+                    stale.flush()
+            done.clear()
+            dispatcher = _jitted(function, done, cache)
             try:
                 dispatcher.compile(arguments[name])
-            except Exception as exc:
-                raise GameError(_numba_problem(cls, name, function, exc)) from None
+            except Exception:
+                dispatcher = _jitted(function, {}, cache=False)
+                try:
+                    dispatcher.compile(arguments[name])
+                except Exception as exc:
+                    raise GameError(_numba_problem(cls, name, function, exc)) from None
         compiled[name] = dispatcher
     return compiled
 
