@@ -681,3 +681,38 @@ def test_a_bucket_index_by_numpy_is_the_kernels(seed: int) -> None:
     assert np.array_equal(
         by_numpy, bucket_starts.interpreted(codes, found.base, found.shift, count)
     )
+
+
+def test_a_rule_cached_under_another_module_name_is_cached_again(tmp_path: Path) -> None:
+    """numba's disk cache of a rule names the module it was compiled in; the same file
+    loaded under another name (a script's import, then the CLI's name for the file) could
+    not read it back, and every start compiled the rules afresh, uncached (1.5 s). Now the
+    stale entries are emptied and the rules cached under the new name: the next start
+    under that name loads them."""
+    import shutil
+    import subprocess
+
+    game_file = tmp_path / "c4.py"
+    shutil.copy(EXAMPLES / "connect_four.py", game_file)
+    script = (
+        "import sys, importlib.util\n"
+        "if sys.argv[2] == 'import':\n"
+        "    spec = importlib.util.spec_from_file_location('my_own_name', sys.argv[1])\n"
+        "    m = importlib.util.module_from_spec(spec); sys.modules['my_own_name'] = m\n"
+        "    spec.loader.exec_module(m)\n"
+        "else:\n"
+        "    from perfectplay.cli.loader import _load_file; m = _load_file(sys.argv[1])\n"
+        "loops = m.ConnectFour(width=4, height=3).engine_loops(True)\n"
+        "start = sys.modules[f'perfectplay_game_ConnectFour_{loops.ident}']._start\n"
+        "print(type(start._cache).__name__, sum(start.stats.cache_hits.values()))\n"
+    )
+
+    def run(how: str) -> list[str]:
+        done = subprocess.run([sys.executable, "-c", script, str(game_file), how],
+                              capture_output=True, text=True, check=True)  # fmt: skip
+        return done.stdout.split()
+
+    assert run("import")[0] == "FunctionCache"  # cached under my_own_name
+    assert run("cli")[0] == "FunctionCache"  # was NullCache: compiled, never cached
+    kind, hits = run("cli")
+    assert kind == "FunctionCache" and int(hits) > 0  # loaded from the disk this time

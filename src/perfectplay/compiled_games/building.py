@@ -199,37 +199,38 @@ def _compiled_rules(
         "reward": (p, numba.int64, numba.int64),
         "unmoves": (p, numba.int64, numba.int64[::1]),
     }
-    done: dict[int, Any] = {}
-    compiled = {}
-    for name, function in functions.items():
-        dispatcher = _jitted(function, done, cache)
+    # A disk cache numba cannot read back was written by a process that named the game's
+    # module otherwise (the CLI names a file's module by its path, a script by its import):
+    # its entries name that module (ModuleNotFoundError). Then every rule's entries are
+    # emptied and the rules compiled again, cached under this process's name (compiled
+    # afresh at every start before: 1.5 s of `analyze --db`, 2026-11-27); without a cache
+    # if that fails too.
+    for attempt in ("cached", "emptied", "uncached"):
+        done: dict[int, Any] = {}
+        compiled: dict[str, Any] = {}
+        (name, function), dispatcher = next(iter(functions.items())), None
         try:
-            dispatcher.compile(arguments[name])
-        except numba.core.errors.NumbaError as exc:
-            raise GameError(_numba_problem(cls, name, function, exc)) from None
-        except Exception:
-            # A disk cache numba cannot read back: written by a process that named the
-            # game's module otherwise (the CLI names a file's module by its path, a script
-            # by its own import), its entries name that module (ModuleNotFoundError). Its
-            # entries and its helpers' are emptied, then the rule is compiled and cached
-            # under this process's name: compiled afresh at every start before, 1.5 s of
-            # `analyze --db` (2026-11-27). Compiled without a cache if that fails too.
-            for made in (dispatcher, *done.values()):
+            for name, function in functions.items():
+                dispatcher = _jitted(function, done, cache and attempt != "uncached")
+                try:
+                    dispatcher.compile(arguments[name])
+                except numba.core.errors.NumbaError as exc:
+                    raise GameError(_numba_problem(cls, name, function, exc)) from None
+                compiled[name] = dispatcher
+            return compiled
+        except GameError:
+            raise
+        except Exception as exc:
+            if attempt == "uncached":
+                raise GameError(_numba_problem(cls, name, function, exc)) from None
+            every: dict[int, Any] = {}  # every rule and helper, the ones not reached yet too
+            for function in functions.values():
+                _jitted(function, every, cache)
+            for made in (dispatcher, *done.values(), *every.values()):
                 stale = getattr(made, "_cache", None)
                 if stale is not None:
                     stale.flush()
-            done.clear()
-            dispatcher = _jitted(function, done, cache)
-            try:
-                dispatcher.compile(arguments[name])
-            except Exception:
-                dispatcher = _jitted(function, {}, cache=False)
-                try:
-                    dispatcher.compile(arguments[name])
-                except Exception as exc:
-                    raise GameError(_numba_problem(cls, name, function, exc)) from None
-        compiled[name] = dispatcher
-    return compiled
+    raise AssertionError("unreachable")
 
 
 def _jitted(function: Any, done: dict[int, Any], cache: bool = True) -> Any:
