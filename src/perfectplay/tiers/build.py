@@ -51,7 +51,8 @@ def build_tiered(
     codes = None if ranking is None else ranking.as_json()
     # On the disk before the header says the tablebase is whole (the codes files were
     # fsync'd as written, the tiers' records are waited for; ``codes.json`` is not yet).
-    files.on_disk(*[p for p in [directory / CODES_JSON] if ranking is not None and p.exists()])
+    kept_codes = directory / CODES_JSON
+    files.on_disk(*([kept_codes] if kept_codes.exists() else []))
     return build_header(rules, graph, files, codes), seconds
 
 

@@ -5,10 +5,13 @@ reached position, then solved records. A finished tier is hashed (SHA-256) and r
 ``tier-T.rec``; its hash and counts go to ``progress.json``, which is replaced atomically
 (fsync'd). When a solve runs again, a finished tier is trusted only if its file still has
 that hash; anything else is done again. So a killed process loses nothing (its writes are
-in the kernel's page cache), and a machine that loses power loses only the tiers the disk
-had not written yet, found by their hashes: the records themselves are not fsync'd tier by
-tier (on a small board, 21 tiers solved in 0.36 s, flushing and fsyncing each tier took
-15-20 ms, 2026-11-27). Only the tiers in use are mapped.
+in the kernel's page cache). A tier whose positions a pass marked (a hand-ranked game's) is
+flushed and fsync'd before it is noted, or a power cut could leave it noted and lost, its
+marks with it; an engine's tier needs no marks, so it is fsync'd by a thread while the next
+tiers are solved, a lost one failing its hash and solved again, and the build waits for
+those fsyncs before its header (``on_disk``; on a small board, 21 tiers solved in 0.36 s,
+flushing and fsyncing each tier in turn took 15-20 ms, 2026-11-27). Only the tiers in use
+are mapped.
 """
 
 from __future__ import annotations
@@ -244,8 +247,7 @@ class TierFiles:
         if durable:
             if isinstance(records, np.memmap):
                 records.flush()
-            with partial.open("rb+") as handle:
-                os.fsync(handle.fileno())
+            _fsync(partial)
         hashes = file_hashes(partial)
         os.replace(partial, final)
         if not durable:  # on the disk by the end of the build, waited for there (``on_disk``)

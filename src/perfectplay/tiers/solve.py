@@ -90,22 +90,18 @@ def solve_tiers(
     reach(graph, files, progress, watch)
     terminals = Terminals(graph.rules.name)
     done = 0
+    engine = graph.hooks.ranked_by_engine  # every index reached: ``reach`` marks none
     try:
         for tier in reversed(graph.order):
             if files.is_solved(tier):
                 continue
             size = graph.sizes[tier]
-            engine = graph.hooks.ranked_by_engine  # every index reached: ``reach`` marks none
-            if engine and tier in graph.loopy:
-                records = files.all_reached(tier, size)
-            elif tier in graph.loopy:
-                records = files.reopen(tier, size)  # half-solved loops are not trusted
-            else:
-                records = files.partial(tier, size)
-            if tier in graph.loopy:
+            if tier in graph.loopy:  # half-solved loops are not trusted: every record open
+                records = files.all_reached(tier, size) if engine else files.reopen(tier, size)
                 solver = loopy_solver(graph, files, tier, progress, watch)
                 summary = solver(graph, files, terminals, tier, records)
             else:
+                records = files.partial(tier, size)
                 swept = None  # (an engine's sweep solves records still 0: no marks needed)
                 if solves_by_sweep(graph, files, tier):
                     swept = solve_by_sweeps(graph, files, tier, records, progress, done)
