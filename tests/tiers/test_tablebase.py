@@ -12,6 +12,7 @@ import shutil
 import threading
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -34,6 +35,7 @@ from perfectplay import (
 from perfectplay.games import ConnectFour, Subtraction, TicTacToe
 from perfectplay.tablebase.blocks import compress
 from perfectplay.tablebase.header import read_header, write_header
+from perfectplay.tiers import graph as tier_graph
 
 
 class LayeredGame:
@@ -211,6 +213,20 @@ def test_one_loopy_tier_with_counters_equals_explored_retrograde(
     pending bits span many words and marks)."""
     directory = tmp_path_factory.mktemp("tb")
     build_tablebase(game, directory)
+    same_answers(game, directory)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.one_of(one_loopy_tier(), wide_loopy_tier()))
+def test_one_loopy_tier_marked_in_its_records_equals_explored_retrograde(
+    tmp_path_factory: Any, game: Any
+) -> None:
+    """As above, the tier marked in a record per index (as Dask marks it), not in bit sets
+    and slots."""
+    directory = tmp_path_factory.mktemp("tb")
+    with mock.patch.object(tier_graph, "in_bits", lambda *_: False):
+        build_tablebase(game, directory)
+    assert "in_bits" not in json.loads((directory / "progress.json").read_text())
     same_answers(game, directory)
 
 

@@ -178,6 +178,41 @@ class TierFiles:
         records[:] = self.record.reached
         return records
 
+    def bit_sets(self, tier: int, size: int) -> tuple[Any, Any]:
+        """A tier's two bit sets while it is marked in bits (``reached_set``): reached, and
+        fresh (reached, its moves not followed yet), as bytes of whole 64-bit words, created
+        as zeros if new."""
+        length = -(-size // 64) * 8
+        maps = []
+        for name in ("reached", "fresh"):
+            path = self.directory / tier_file_name(tier, name)
+            if not path.exists() or path.stat().st_size != length:
+                with path.open("wb") as handle:
+                    handle.truncate(length)
+            maps.append(np.memmap(path, dtype=np.uint8, mode="r+", shape=(length,)))
+        return maps[0], maps[1]
+
+    def reached_bits(self, tier: int) -> np.memmap[Any, Any]:
+        """The reached bit set of a tier marked in bits, read-only, as 64-bit words."""
+        path = self.directory / tier_file_name(tier, "reached")
+        return np.memmap(path, dtype=np.uint64, mode="r")
+
+    def drop_bit_sets(self, tier: int) -> None:
+        """Remove a tier's bit sets (its records are final)."""
+        for name in ("reached", "fresh"):
+            (self.directory / tier_file_name(tier, name)).unlink(missing_ok=True)
+
+    def write_partial(self, tier: int, size: int, windows: Any) -> None:
+        """Write a tier's working file from ``windows``, (start, records) pairs covering
+        [0, size) in order, through the file (not a mapping: a tier of 1.7 GB written so
+        adds nothing to this process's resident memory)."""
+        path = self.directory / tier_file_name(tier, "partial")
+        with path.open("wb") as handle:
+            for start, records in windows:
+                handle.seek(start * self.record.bytes)
+                handle.write(np.ascontiguousarray(records, dtype=self.record.dtype).tobytes())
+            handle.truncate(size * self.record.bytes)
+
     def final(self, tier: int) -> np.memmap[Any, Any]:
         """The finished records of a tier, read-only."""
         path = self.directory / tier_file_name(tier, "rec")
@@ -189,15 +224,24 @@ class TierFiles:
         """Whether the children of this tier's reached positions are all marked."""
         return tier in self.progress["expanded"]
 
-    def mark_expanded(self, *tiers: int, ends_recorded: bool = False) -> None:
+    def mark_expanded(
+        self, *tiers: int, ends_recorded: bool = False, in_bits: bool = False
+    ) -> None:
         """Record that tiers' children are marked (after their files are flushed; an
         engine's tiers need no marks: every index is a position), and
-        whether the marking pass also wrote the records of their positions that ended: one
-        write of the progress for all of them."""
+        whether the marking pass also wrote the records of their positions that ended, or
+        marked them in bit sets (``bit_sets``) rather than their records: one write of the
+        progress for all of them."""
         self.progress["expanded"].extend(tiers)
         if ends_recorded:
             self.progress.setdefault("ends_recorded", []).extend(tiers)
+        if in_bits:
+            self.progress.setdefault("in_bits", []).extend(tiers)
         write_json_atomically(self.progress_path, self.progress)
+
+    def marked_in_bits(self, tier: int) -> bool:
+        """Whether a tier's reached positions are marked in its bit sets (not its records)."""
+        return tier in self.progress.get("in_bits", [])
 
     def ends_recorded(self, tier: int) -> bool:
         """Whether the marking pass of a tier wrote the records of its ended positions
@@ -223,18 +267,18 @@ class TierFiles:
         else:
             self.progress["expanded"] = []
             self.progress["ends_recorded"] = []
+            self.progress["in_bits"] = []
         write_json_atomically(self.progress_path, self.progress)
 
     def drop_stray_partials(self, tiers: Any) -> None:
-        """Remove the working files of finished tiers (a repair marks what play reaches
-        again, in every tier's working file)."""
+        """Remove the working files and bit sets of finished tiers (a repair marks what
+        play reaches again, in every tier's working file)."""
         for tier in tiers:
             if str(tier) in self.progress["solved"]:
                 (self.directory / tier_file_name(tier, "partial")).unlink(missing_ok=True)
+                self.drop_bit_sets(tier)
 
-    def finish(
-        self, tier: int, records: np.memmap[Any, Any], summary: dict[str, Any], durable: bool
-    ) -> None:
+    def finish(self, tier: int, records: Any, summary: dict[str, Any], durable: bool) -> None:
         """Make a solved tier final: hash, rename, then record it as done. ``records`` is
         the mapping the tier was solved through, read through the same page cache by the
         hash. ``durable``: flushed and fsync'd first, for a tier whose positions a pass

@@ -53,6 +53,7 @@ from .files import (
 from .graph import CHUNK, TierGraph, reach_inside, reach_span, solves_by_sweep
 from .loopy_method import loopy_solver
 from .records import RecordFormat, TierSummary, format_for
+from .retrograde_in_records import solve_in_slots
 from .solve import solve_span, solve_span_by_sweep
 
 SPAN = 1 << 21
@@ -515,12 +516,15 @@ def _solve_loopy_task(
     graph = TierGraph(rules)
     files = _files(directory, record_bytes, rules)
     terminals = Terminals(rules.name)
-    records = files.reopen(tier, graph.sizes[tier])
-    # The worker's own budget (most of its memory) chooses the method, as a local run does.
-    solver = loopy_solver(graph, files, tier, None, MemoryWatch())
-    summary = solver(graph, files, terminals, tier, records)
-    if isinstance(records, np.memmap):
-        records.flush()
+    if files.marked_in_bits(tier):  # marked so by a local run taken up here
+        summary = solve_in_slots(graph, files, terminals, tier)
+    else:
+        records = files.reopen(tier, graph.sizes[tier])
+        # The worker's own budget (most of its memory) chooses the method, as a local run does.
+        solver = loopy_solver(graph, files, tier, None, MemoryWatch())
+        summary = solver(graph, files, terminals, tier, records)
+        if isinstance(records, np.memmap):
+            records.flush()
     partial = files.directory / tier_file_name(tier, "partial")
     with partial.open("rb+") as handle:
         os.fsync(handle.fileno())

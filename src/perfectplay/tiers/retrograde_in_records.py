@@ -25,6 +25,12 @@ of which read all 1.7 GB of records before):
    r + 1; an open parent whose counter falls to 0 loses at r + 1;
 3. ties spread the same way from tied ends to open parents, at r + 1 for level r;
 4. what stays open never ends: a DRAW.
+
+A tier alone in its game is marked in bit sets (``graph.in_bits``) and solved here in the
+records of its reached positions alone (``solve_in_slots``: a record per slot of
+``reached_set``, the un-moves into positions play does not reach left out), then written
+out as its file; the same bytes as a record per index (Dobutsu shogi, 2026-11-27: 2,090 MB
+at peak with a record per index, under 1 GB so).
 """
 
 from __future__ import annotations
@@ -41,7 +47,8 @@ from ..spaces.pipeline import in_parallel
 from ..terminals import Terminals
 from ..values import UNDECIDED
 from .files import TierFiles
-from .graph import CHUNK, TierGraph
+from .graph import TierGraph
+from .reached_set import BITS16, ReachedSet, set_indices
 from .records import REACHED, TierSummary
 
 U16 = Any  # uint16 record arrays
@@ -50,8 +57,14 @@ U64 = Any
 
 _WIN, _LOSS, _TIE, _DRAW = 1, 2, 3, 4
 SCAN = 1 << 22
-"""Records read at once in a pass over the tier, and indices of ``pending`` read at once
-when looking for a level's frontier."""
+"""Records read at once in a pass over the tier."""
+FRONTIER_SCAN = 1 << 20
+"""Indices of ``pending`` read at once when looking for a level's frontier (whose positions
+found there are held until handed out: 4 bytes an index at most, 16 bytes with its scan)."""
+PIECE = 1 << 14
+"""Positions a worker takes at once. Their un-moves (Dobutsu shogi: up to 30 a position)
+and those of the pieces waiting beside them make the working memory: 2**16 at once put
+about 300 MB on top of Dobutsu's 650 MB of records and bits (2026-11-27)."""
 
 
 def fits(graph: TierGraph, files: TierFiles, tier: int) -> bool:
@@ -71,16 +84,18 @@ def solve_with_counters(
     tier: int,
     records: Any,
     progress: ProgressCallback | None = None,
+    reached_set: ReachedSet | None = None,
 ) -> TierSummary:
     """Solve the reached positions of a self-contained loopy tier in ``records`` (each
-    reached one open, value code 7) in place; see the module docstring."""
+    reached one open, value code 7) in place; see the module docstring. With a
+    ``reached_set``, ``records`` are those of its slots (the reached positions alone)."""
     flat = np.asarray(records)
     shift = files.record.shift
     words = np.zeros(-(-flat.shape[0] // 64), dtype=np.uint64)  # read 64 bits at a time
     pending = words.view(np.uint8)  # bit i: byte i >> 3, bit i & 7 (little-endian words)
     mark_words = np.zeros(-(-words.shape[0] // 64), dtype=np.uint64)
     marks = mark_words.view(np.uint8)  # bit w: words[w] may hold a pending bit
-    reached = _count_moves(graph, terminals, tier, flat, shift, pending, marks)
+    reached = _count_moves(graph, terminals, tier, flat, shift, pending, marks, reached_set)
     decided = 0
     for phase in (1, 2):
         level = 0
@@ -90,20 +105,21 @@ def solve_with_counters(
             found = [0]
 
             def frontier(level: int = level, phase: int = phase, found: list[int] = found) -> Any:
-                for start in range(0, flat.shape[0], SCAN):
-                    stop = min(start + SCAN, flat.shape[0])
+                for start in range(0, flat.shape[0], FRONTIER_SCAN):
+                    stop = min(start + FRONTIER_SCAN, flat.shape[0])
                     rows = _frontier(words, pending, mark_words, marks, flat, start, stop,
                                      shift, level, phase)  # fmt: skip
                     found[0] += rows.shape[0]
-                    for piece in range(0, rows.shape[0], CHUNK):
-                        yield rows[piece : piece + CHUNK]
+                    for piece in range(0, rows.shape[0], PIECE):
+                        yield rows[piece : piece + PIECE]
 
             def spread(found: tuple[I64, U8], level: int = level, phase: int = phase) -> None:
                 _apply(flat, pending, marks, found[0], found[1], level, shift, phase)
 
-            in_parallel(
-                frontier(), lambda indices: _parents_of(graph, tier, flat, shift, indices), spread
-            )
+            def parents(slots: I64) -> tuple[I64, U8]:
+                return _parents_of(graph, tier, flat, shift, slots, reached_set)
+
+            in_parallel(frontier(), parents, spread)
             decided += found[0]
             if progress is not None:
                 progress(min(decided, reached), reached, level=level)
@@ -121,9 +137,11 @@ def _count_moves(
     shift: int,
     pending: U8,
     marks: U8,
+    reached_set: ReachedSet | None,
 ) -> int:
     """Pass 1: ends, losses without moves, and every open position's counter, the decided
-    ones pending but won ends; returns how many positions the tier reaches."""
+    ones pending but won ends; returns how many positions the tier reaches. ``flat`` is
+    indexed by slot where a ``reached_set`` is given, else by index."""
     rules, hooks = graph.rules, graph.hooks
     assert rules.batch is not None
     limit = (1 << shift) - 1
@@ -131,11 +149,12 @@ def _count_moves(
     def pieces() -> Any:
         for start in range(0, flat.shape[0], SCAN):
             rows = np.flatnonzero(flat[start : start + SCAN] >> shift)
-            for piece in range(0, rows.shape[0], CHUNK):
-                yield start + rows[piece : piece + CHUNK]
+            for piece in range(0, rows.shape[0], PIECE):
+                yield start + rows[piece : piece + PIECE]
 
     def count(indices: I64) -> tuple[I64, Any]:
-        codes = np.asarray(hooks.batch_unrank(tier, indices), dtype=np.int64)
+        positions = indices if reached_set is None else reached_set.indices(indices)
+        codes = np.asarray(hooks.batch_unrank(tier, positions), dtype=np.int64)
         if (codes < 0).any():
             raise GameError(f"{rules.name}.batch_unrank gave no position for a reached index")
         assert rules.batch is not None
@@ -181,20 +200,34 @@ def _count_moves(
     return reached[0]
 
 
-def _parents_of(graph: TierGraph, tier: int, flat: U16, shift: int, indices: I64) -> tuple[I64, U8]:
+def _parents_of(
+    graph: TierGraph,
+    tier: int,
+    flat: U16,
+    shift: int,
+    indices: I64,
+    reached_set: ReachedSet | None = None,
+) -> tuple[I64, U8]:
     """The indices of the positions one move before a piece of a frontier, and the value of
-    the frontier position each un-move comes from (read in a worker thread)."""
+    the frontier position each un-move comes from (read in a worker thread). With a
+    ``reached_set``: slots, those parents that play does not reach left out."""
     hooks = graph.hooks
     assert hooks.batch_parents is not None
     values = (flat[indices] >> shift).astype(np.uint8)
-    codes = np.asarray(hooks.batch_unrank(tier, indices), dtype=np.int64)
+    positions = indices if reached_set is None else reached_set.indices(indices)
+    codes = np.asarray(hooks.batch_unrank(tier, positions), dtype=np.int64)
     back = hooks.batch_parents(tier, codes)
     before = np.asarray(back.children, np.int64)
     child_value = values[np.asarray(back.parents, np.int64)]
     if hooks.batch_tier is not None:
         here = np.asarray(hooks.batch_tier(before), np.int64) == tier
         before, child_value = before[here], child_value[here]
-    return np.asarray(hooks.batch_rank(tier, before), np.int64), child_value
+    ranked = np.asarray(hooks.batch_rank(tier, before), np.int64)
+    if reached_set is None:
+        return ranked, child_value
+    slots = reached_set.slots(ranked)
+    kept = slots >= 0
+    return slots[kept], child_value[kept]
 
 
 @kernel
@@ -330,4 +363,34 @@ def _finish(flat: U16, shift: int) -> TierSummary:
         present = values != 0
         kept = block[present]
         summary.add((kept >> shift).astype(np.uint8), (kept & ((1 << shift) - 1)).astype(np.int32))
+    return summary
+
+
+def solve_in_slots(
+    graph: TierGraph,
+    files: TierFiles,
+    terminals: Terminals,
+    tier: int,
+    progress: ProgressCallback | None = None,
+) -> TierSummary:
+    """Solve a tier marked in bit sets (``graph.in_bits``) in records of its reached
+    positions alone, then write the tier's working file: those records at their indices,
+    zeros between. Dobutsu shogi: 246.8 million records of 2 bytes and the 107 MB bit set,
+    where a record per index took 1.7 GB. An interrupted solve starts again from the bits."""
+    words = files.reached_bits(tier)
+    reached = ReachedSet(words)
+    slots = np.full(reached.count, files.record.reached, dtype=files.record.dtype)
+    summary = solve_with_counters(graph, files, terminals, tier, slots, progress, reached)
+    size = graph.sizes[tier]
+
+    def windows() -> Any:
+        for start in range(0, size, SCAN):
+            stop = min(start + SCAN, size)
+            here = set_indices(words, BITS16, start, stop)
+            block = np.zeros(stop - start, dtype=files.record.dtype)
+            first = reached.first_slot(start)
+            block[here - start] = slots[first : first + here.shape[0]]
+            yield start, block
+
+    files.write_partial(tier, size, windows())
     return summary

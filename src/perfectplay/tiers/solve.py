@@ -56,6 +56,7 @@ from .records import (
     count_pairs,
     sweep_codes,
 )
+from .retrograde_in_records import solve_in_slots
 
 U8 = Any  # uint8 arrays, for the kernel's signature
 
@@ -96,7 +97,10 @@ def solve_tiers(
             if files.is_solved(tier):
                 continue
             size = graph.sizes[tier]
-            if tier in graph.loopy:  # half-solved loops are not trusted: every record open
+            if files.marked_in_bits(tier):  # records of its reached positions alone
+                records = None
+                summary = solve_in_slots(graph, files, terminals, tier, progress)
+            elif tier in graph.loopy:  # half-solved loops are not trusted: every record open
                 records = files.all_reached(tier, size) if engine else files.reopen(tier, size)
                 solver = loopy_solver(graph, files, tier, progress, watch)
                 summary = solver(graph, files, terminals, tier, records)

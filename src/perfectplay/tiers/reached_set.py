@@ -1,0 +1,214 @@
+"""A tier's reached positions as a set of bits, and a numbering of them alone (slots).
+
+For a tier of which play reaches a small part (Dobutsu shogi: 246.8 million of 855 million
+indices), records of every index cost memory that nothing uses. Here a loopy tier is marked
+in two bit sets (``reached``, and ``fresh``: reached, its moves not followed yet), an
+eighth of a byte an index each, and solved in records of the reached positions only: the
+slot of a reached index is how many reached indices lie below it.
+
+Bits: index i is bit i & 63 of 64-bit word i >> 6 (little-endian words, so byte i >> 3
+holds bit i & 7 of it). ``ReachedSet.below[b]`` counts the reached indices under 512 b
+(a block of 8 words), so an index's slot is one table read and at most 8 words' counts of
+bits, and the index of a slot is found by walking the blocks forward from the previous
+one (callers ask for slots in ascending order).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..compiled import inlined_kernel, kernel
+from ..spaces.graph import I64
+
+U8 = Any
+U64 = Any
+
+BLOCK_WORDS = 8
+"""Words (of 64 indices) per entry of ``below``: 16 MB of table for Dobutsu's 855 million."""
+NONE = -1
+"""The slot of an index that is not reached."""
+
+
+def bit_count_table() -> U8:
+    """The number of bits set in every 16-bit value."""
+    table = np.zeros(1 << 16, dtype=np.uint8)
+    for bit in range(16):
+        table += ((np.arange(1 << 16) >> bit) & 1).astype(np.uint8)
+    return table
+
+
+BITS16 = bit_count_table()
+
+
+@inlined_kernel
+def _ones(word: Any, bits16: U8) -> int:
+    """How many bits of a 64-bit word are set."""
+    return int(
+        bits16[word & 0xFFFF]
+        + bits16[(word >> 16) & 0xFFFF]
+        + bits16[(word >> 32) & 0xFFFF]
+        + bits16[word >> 48]
+    )
+
+
+@kernel
+def _blocks_below(words: U64, bits16: U8, below: U64) -> None:
+    """below[b] = the set bits of words[0 : 8 b], for every block b (and one past them)."""
+    total = 0
+    for b in range(below.shape[0]):
+        below[b] = total
+        for w in range(b * 8, min(b * 8 + 8, words.shape[0])):
+            total += _ones(words[w], bits16)
+
+
+@kernel
+def slots_of(words: U64, below: U64, bits16: U8, indices: I64) -> I64:
+    """The slot of each index, NONE where it is not reached."""
+    out = np.empty(indices.shape[0], dtype=np.int64)
+    for k in range(indices.shape[0]):
+        i = indices[k]
+        w = i >> 6
+        word = words[w]
+        bit = np.uint64(i & 63)
+        if not (word >> bit) & np.uint64(1):
+            out[k] = NONE
+            continue
+        slot = int(below[w >> 3])
+        for v in range((w >> 3) << 3, w):
+            slot += _ones(words[v], bits16)
+        slot += _ones(word & ((np.uint64(1) << bit) - np.uint64(1)), bits16)
+        out[k] = slot
+    return out
+
+
+@kernel
+def indices_of(words: U64, below: U64, bits16: U8, slots: I64) -> I64:
+    """The index of each slot (``slots`` ascending, each below the number reached)."""
+    out = np.empty(slots.shape[0], dtype=np.int64)
+    if slots.shape[0] == 0:
+        return out
+    lo, hi = 0, below.shape[0] - 1  # the last block whose count below is <= the first slot
+    while lo < hi:
+        mid = (lo + hi + 1) >> 1
+        if below[mid] <= slots[0]:
+            lo = mid
+        else:
+            hi = mid - 1
+    b = lo
+    for k in range(slots.shape[0]):
+        s = slots[k]
+        while b + 1 < below.shape[0] and below[b + 1] <= s:
+            b += 1
+        left = s - int(below[b])
+        w = b << 3
+        while True:
+            here = _ones(words[w], bits16)
+            if left < here:
+                break
+            left -= here
+            w += 1
+        word = words[w]
+        bit = 0
+        while True:
+            if (word >> np.uint64(bit)) & np.uint64(1):
+                if left == 0:
+                    break
+                left -= 1
+            bit += 1
+        out[k] = (w << 6) + bit
+    return out
+
+
+@kernel
+def set_indices(words: U64, bits16: U8, start: int, stop: int) -> I64:
+    """The indices in [start, stop) whose bits are set, ascending (start a multiple of 64)."""
+    count = 0
+    for w in range(start >> 6, (stop + 63) >> 6):
+        count += _ones(words[w], bits16)
+    out = np.empty(count, dtype=np.int64)
+    n = 0
+    for w in range(start >> 6, (stop + 63) >> 6):
+        word = words[w]
+        while word:
+            low = word & (~word + np.uint64(1))  # the lowest bit set
+            bit = _ones(low - np.uint64(1), bits16)
+            i = (w << 6) + bit
+            if i < stop:
+                out[n] = i
+                n += 1
+            word ^= low
+    return out[:n]
+
+
+@kernel
+def add_reached(reached: U8, fresh: U8, found: I64, followed: I64) -> int:
+    """Mark ``found`` (indices reached by a move) reached and fresh where they were not
+    reached, then ``followed`` (positions whose moves are now marked) no longer fresh;
+    returns how many were new. Bytes, so one thread writes them (bit by bit, no races)."""
+    new = 0
+    for i in found:
+        byte, bit = i >> 3, np.uint8(1 << (i & 7))
+        if not reached[byte] & bit:
+            reached[byte] |= bit
+            fresh[byte] |= bit
+            new += 1
+    for i in followed:
+        fresh[i >> 3] &= ~np.uint8(1 << (i & 7))
+    return new
+
+
+class ReachedSet:
+    """The reached indices of a tier (a word array of bits, ``words``) and their slots."""
+
+    def __init__(self, words: U64) -> None:
+        self.words = words
+        blocks = -(-words.shape[0] // BLOCK_WORDS)
+        self.below = np.zeros(blocks + 1, dtype=np.uint64)
+        _blocks_below(words, BITS16, self.below)
+        self.count = int(self.below[-1])
+        """How many indices are reached (the number of slots)."""
+
+    def slots(self, indices: I64) -> I64:
+        """The slot of each index, NONE where it is not reached."""
+        return slots_of(self.words, self.below, BITS16, np.asarray(indices, dtype=np.int64))
+
+    def indices(self, slots: I64) -> I64:
+        """The index of each slot; ``slots`` ascending."""
+        return indices_of(self.words, self.below, BITS16, np.asarray(slots, dtype=np.int64))
+
+    def first_slot(self, index: int) -> int:
+        """How many reached indices lie below ``index`` (a multiple of 64)."""
+        block, word = divmod(index >> 6, BLOCK_WORDS)
+        slot = int(self.below[block])
+        for w in range(block * BLOCK_WORDS, block * BLOCK_WORDS + word):
+            slot += int(BITS16[self.words[w : w + 1].view(np.uint16)].sum())
+        return slot
+
+
+class FreshMarks:
+    """A loopy tier being marked in bit sets (byte arrays of whole words, ``reached`` and
+    ``fresh``): the fresh positions a window at a time, and the children found added."""
+
+    def __init__(self, reached: U8, fresh: U8, size: int) -> None:
+        self.reached, self.fresh, self.size = reached, fresh, size
+        self.found = 0
+        """How many fresh positions the last pass over ``batches`` handed out."""
+
+    def batches(self, window: int, chunk: int) -> Any:
+        """The fresh indices, ``chunk`` at most at once, each window of ``window`` indices
+        read as it is reached (positions found fresh in a window already read wait for the
+        next pass); counts them in ``found``."""
+        self.found = 0
+        words = self.fresh.view(np.uint64)
+        for start in range(0, self.size, window):
+            rows = set_indices(words, BITS16, start, min(start + window, self.size))
+            self.found += rows.shape[0]
+            for piece in range(0, rows.shape[0], chunk):
+                yield rows[piece : piece + chunk]
+
+    def add(self, found: I64, followed: I64) -> None:
+        """``found`` reached (fresh where new), then ``followed`` no longer fresh."""
+        add_reached(self.reached, self.fresh, np.asarray(found, dtype=np.int64),
+                    np.asarray(followed, dtype=np.int64))  # fmt: skip

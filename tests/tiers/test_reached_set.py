@@ -1,0 +1,170 @@
+"""A tier marked in bit sets and solved in the records of its reached positions alone
+(``reached_set``): the slots against counting in numpy, interpreted and compiled, and
+whole solves against the same solves with a record per index."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perfectplay import build_tablebase
+from perfectplay.errors import InterruptedSolve
+from perfectplay.games import Dobutsu
+from perfectplay.tiers import graph as tier_graph
+from perfectplay.tiers import reached_set
+from perfectplay.tiers.reached_set import BITS16, ReachedSet
+
+RUNS = ["interpreted", "compiled"]
+
+
+def _bits(rng: np.random.Generator, size: int, density: float) -> np.ndarray:
+    """A random bit set of ``size`` indices as 64-bit words, and which indices it holds."""
+    chosen = rng.random(size) < density
+    padded = np.zeros(-(-size // 64) * 64, dtype=bool)
+    padded[:size] = chosen
+    words = np.packbits(padded, bitorder="little").view(np.uint64)
+    return words
+
+
+def _run(kernel: Any, how: str, *args: Any) -> Any:
+    return kernel.interpreted(*args) if how == "interpreted" else kernel.compiled(*args)
+
+
+@pytest.mark.parametrize("how", RUNS)
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    size=st.integers(1, 5000),
+    density=st.sampled_from([0.0, 0.01, 0.3, 0.9, 1.0]),
+)
+def test_slots_and_indices_are_counts_of_the_bits_below(
+    how: str, seed: int, size: int, density: float
+) -> None:
+    rng = np.random.default_rng(seed)
+    words = _bits(rng, size, density)
+    held = np.flatnonzero(np.unpackbits(words.view(np.uint8), bitorder="little"))
+    below = np.zeros(-(-words.shape[0] // reached_set.BLOCK_WORDS) + 1, dtype=np.uint64)
+    _run(reached_set._blocks_below, how, words, BITS16, below)
+    assert int(below[-1]) == held.shape[0]
+    asked = rng.integers(0, size, 300)
+    slots = _run(reached_set.slots_of, how, words, below, BITS16, asked)
+    expected = np.where(np.isin(asked, held), np.searchsorted(held, asked), reached_set.NONE)
+    assert np.array_equal(slots, expected)
+    some = np.unique(rng.integers(0, max(1, held.shape[0]), 200)) if held.shape[0] else held
+    assert np.array_equal(_run(reached_set.indices_of, how, words, below, BITS16, some),
+                          held[some])  # fmt: skip
+    start = int(rng.integers(0, size)) // 64 * 64
+    stop = int(rng.integers(start, size + 1))
+    found = _run(reached_set.set_indices, how, words, BITS16, start, stop)
+    assert np.array_equal(found, held[(held >= start) & (held < stop)])
+    whole = ReachedSet(words)
+    assert whole.first_slot(start) == int(np.searchsorted(held, start))
+
+
+@pytest.mark.parametrize("how", RUNS)
+def test_adding_reached_marks_the_new_ones_fresh_and_the_followed_not(how: str) -> None:
+    reached = np.zeros(16, dtype=np.uint8)
+    fresh = np.zeros(16, dtype=np.uint8)
+    new = _run(reached_set.add_reached, how, reached, fresh, np.array([3, 70, 3, 127]),
+               np.zeros(0, dtype=np.int64))  # fmt: skip
+    assert new == 3
+    fresh_bits = np.unpackbits(fresh, bitorder="little")
+    assert list(np.flatnonzero(fresh_bits)) == [3, 70, 127]
+    new = _run(reached_set.add_reached, how, reached, fresh, np.array([70, 5]), np.array([3, 70]))
+    assert new == 1  # 70 was reached already
+    assert list(np.flatnonzero(np.unpackbits(fresh, bitorder="little"))) == [5, 127]
+    assert list(np.flatnonzero(np.unpackbits(reached, bitorder="little"))) == [3, 5, 70, 127]
+
+
+def _build(
+    directory: Path, game: Any, monkeypatch: pytest.MonkeyPatch, bits: bool
+) -> dict[str, Any]:
+    with monkeypatch.context() as patch:
+        if not bits:
+            patch.setattr(tier_graph, "in_bits", lambda *_: False)
+        build_tablebase(game, directory)
+    return json.loads((directory / "header.json").read_text())
+
+
+@pytest.mark.parametrize(("height", "pieces"), [(3, "c"), (3, "ge"), (4, "c")])
+def test_dobutsu_in_bits_writes_the_same_tier_as_a_record_per_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, height: int, pieces: str
+) -> None:
+    """The same file, byte for byte, as the counters solver in a record per index; the
+    bit sets are gone once the tablebase is whole."""
+    game = Dobutsu(height, pieces)
+    in_bits = _build(tmp_path / "bits", game, monkeypatch, bits=True)
+    per_index = _build(tmp_path / "records", game, monkeypatch, bits=False)
+    assert in_bits["tiers"] == per_index["tiers"]
+    noted = json.loads((tmp_path / "bits" / "progress.json").read_text())
+    assert noted["in_bits"] == [0]  # the path under test was taken
+    assert "in_bits" not in json.loads((tmp_path / "records" / "progress.json").read_text())
+    left = [p.name for p in (tmp_path / "bits").iterdir()]
+    assert not [name for name in left if name.endswith((".reached", ".fresh"))]
+
+
+def test_a_marking_in_bits_stopped_midway_goes_on_to_the_same_tier(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped after a few chunks of the marking (as Ctrl-C would), then run again: the
+    same bytes as a solve never stopped; the progress says the tier was marked in bits."""
+    game = Dobutsu(3, "ge")
+    whole = _build(tmp_path / "whole", game, monkeypatch, bits=True)
+    monkeypatch.setattr(tier_graph, "CHUNK", 64)  # many chunks on a small variant
+    calls = [0]
+    add = reached_set.FreshMarks.add
+
+    def stopping(self: Any, found: Any, followed: Any) -> None:
+        calls[0] += 1
+        if calls[0] == 7:
+            raise KeyboardInterrupt
+        add(self, found, followed)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(reached_set.FreshMarks, "add", stopping)
+        with pytest.raises(InterruptedSolve):
+            build_tablebase(game, tmp_path / "stopped")
+    noted = tmp_path / "stopped" / "progress.json"
+    assert not noted.exists() or json.loads(noted.read_text())["expanded"] == []
+    kept = np.fromfile(tmp_path / "stopped" / "tier-000000.reached", dtype=np.uint8)
+    assert 0 < int(np.unpackbits(kept).sum()) < whole["tiers"][0]["positions"]
+    build_tablebase(game, tmp_path / "stopped")
+    again = json.loads((tmp_path / "stopped" / "header.json").read_text())
+    assert again["tiers"] == whole["tiers"]
+    digest = hashlib.sha256((tmp_path / "stopped" / "tier-000000.rec").read_bytes()).hexdigest()
+    assert digest == whole["tiers"][0]["sha256"]
+
+
+def test_a_solve_in_slots_stopped_midway_starts_again_from_the_bits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped in the levels: the marking is kept (noted, in bits) and the solve run again
+    gives the same bytes."""
+    from perfectplay.tiers import retrograde_in_records
+
+    game = Dobutsu(3, "c")
+    whole = _build(tmp_path / "whole", game, monkeypatch, bits=True)
+    apply = retrograde_in_records._apply
+    calls = [0]
+
+    def stopping(*args: Any) -> None:
+        calls[0] += 1
+        if calls[0] == 3:
+            raise KeyboardInterrupt
+        apply(*args)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(retrograde_in_records, "_apply", stopping)
+        with pytest.raises(InterruptedSolve):
+            build_tablebase(game, tmp_path / "stopped")
+    progress = json.loads((tmp_path / "stopped" / "progress.json").read_text())
+    assert progress["expanded"] == [0] and progress["in_bits"] == [0]
+    build_tablebase(game, tmp_path / "stopped")
+    assert json.loads((tmp_path / "stopped" / "header.json").read_text())["tiers"] == whole["tiers"]
