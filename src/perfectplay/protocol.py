@@ -342,8 +342,9 @@ HOOKS: tuple[Hook, ...] = (
     Hook(
         "batch_ranked_children",
         "tiers",
-        "batch_ranked_children(tier, codes) -> (parents, indices) of the moves of codes of a "
-        "tier whose moves all lead into one other tier, ranked there; or None to decline",
+        "batch_ranked_children(tier, codes) -> (parents, indices) of the moves of codes "
+        "(that go on) of a tier whose moves all lead into one tier (another, or itself: a "
+        "loopy tier alone), ranked there; or None to decline",
         "the tier solver expands the codes and ranks the children (two kernels, and the "
         "children's codes built in between)",
     ),

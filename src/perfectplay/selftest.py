@@ -333,9 +333,10 @@ class TierCheck(Check):
         assert tiers.batch_ranked_children is not None and self.rules.batch is not None
         for tier in sorted(set(reached.values())):
             kids = self.child_tiers(tiers, tier)
-            if len(kids) != 1 or kids[0] == tier:
+            if len(kids) != 1:
                 continue
             codes = np.array(sorted(c for c, t in reached.items() if t == tier), dtype=np.int64)
+            codes = codes[self.array("batch_outcome", self.rules.batch.batch_outcome, codes) == 0]
             found = self.call("batch_ranked_children", tiers.batch_ranked_children, tier, codes)
             moves = self.call("batch_expand", self.rules.batch.batch_expand, codes)
             if found is None or moves is None:

@@ -18,7 +18,7 @@ from perfectplay import build_tablebase
 from perfectplay.errors import InterruptedSolve
 from perfectplay.games import Dobutsu
 from perfectplay.tiers import graph as tier_graph
-from perfectplay.tiers import reached_set
+from perfectplay.tiers import reached_set, retrograde_in_records, slot_codes
 from perfectplay.tiers.reached_set import BITS16, ReachedSet
 
 RUNS = ["interpreted", "compiled"]
@@ -147,8 +147,6 @@ def test_a_solve_in_slots_stopped_midway_starts_again_from_the_bits(
 ) -> None:
     """Stopped in the levels: the marking is kept (noted, in bits) and the solve run again
     gives the same bytes."""
-    from perfectplay.tiers import retrograde_in_records
-
     game = Dobutsu(3, "c")
     whole = _build(tmp_path / "whole", game, monkeypatch, bits=True)
     apply = retrograde_in_records._apply
@@ -168,3 +166,46 @@ def test_a_solve_in_slots_stopped_midway_starts_again_from_the_bits(
     assert progress["expanded"] == [0] and progress["in_bits"] == [0]
     build_tablebase(game, tmp_path / "stopped")
     assert json.loads((tmp_path / "stopped" / "header.json").read_text())["tiers"] == whole["tiers"]
+
+
+def _spied_settles(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Every call of SettledSlots.settle from now on: its level, or "end"."""
+    calls: list[Any] = []
+    settle = slot_codes.SettledSlots.settle
+
+    def spied(self: Any, codes: Any, below: int, final: bool = False) -> None:
+        calls.append("end" if final else below)
+        settle(self, codes, below, final)
+
+    monkeypatch.setattr(slot_codes.SettledSlots, "settle", spied)
+    return calls
+
+
+@pytest.mark.parametrize("levels", [1, 2, 5])
+def test_one_byte_codes_settled_every_few_levels_write_the_same_tier(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, levels: int
+) -> None:
+    """The codes' base moved up every ``levels`` levels (95 on a real tier, which these
+    small variants never reach): the same bytes as a record per index."""
+    game = Dobutsu(3, "ge")
+    per_index = _build(tmp_path / "records", game, monkeypatch, bits=False)
+    monkeypatch.setattr(retrograde_in_records, "LEVELS", levels)
+    calls = _spied_settles(monkeypatch)
+    in_bits = _build(tmp_path / "bits", game, monkeypatch, bits=True)
+    assert in_bits["tiers"] == per_index["tiers"]
+    assert calls[-1] == "end" and len(calls) >= 3  # settled on the way, not only at the end
+    assert calls[:-1] == sorted(calls[:-1])
+
+
+def test_a_tier_too_wide_for_one_byte_codes_is_solved_in_two_byte_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where a position has more moves than a code counts, the first pass gives up on the
+    codes and the tier is solved in 2-byte records of its slots: the same bytes again."""
+    game = Dobutsu(3, "c")
+    per_index = _build(tmp_path / "records", game, monkeypatch, bits=False)
+    monkeypatch.setattr(slot_codes, "OPEN_MOST", 1)
+    calls = _spied_settles(monkeypatch)
+    in_bits = _build(tmp_path / "bits", game, monkeypatch, bits=True)
+    assert in_bits["tiers"] == per_index["tiers"]
+    assert calls == []  # never settled: the codes were given up

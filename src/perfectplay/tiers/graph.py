@@ -152,7 +152,7 @@ def expand_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64
     if scores is not None:
         raise GameError(f"{rules.name} is scored: tiered solving takes WIN/LOSS/TIE games")
     open_rows = np.flatnonzero(outcome == UNDECIDED)
-    if len(kids) == 1 and kids[0] != tier and hooks.batch_ranked_children is not None:
+    if len(kids) == 1 and hooks.batch_ranked_children is not None:  # (kids[0] may be tier)
         ranked = _ranked_children(graph, tier, codes[open_rows])
         if ranked is not None:
             parents, child_index = ranked

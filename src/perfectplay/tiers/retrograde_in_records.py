@@ -50,6 +50,7 @@ from .files import TierFiles
 from .graph import TierGraph
 from .reached_set import BITS16, ReachedSet, set_indices
 from .records import REACHED, TierSummary
+from .slot_codes import DECIDED, LEVELS, SettledSlots, TooNarrow, narrowed
 
 U16 = Any  # uint16 record arrays
 U8 = Any
@@ -85,36 +86,43 @@ def solve_with_counters(
     records: Any,
     progress: ProgressCallback | None = None,
     reached_set: ReachedSet | None = None,
+    settled: SettledSlots | None = None,
 ) -> TierSummary:
     """Solve the reached positions of a self-contained loopy tier in ``records`` (each
     reached one open, value code 7) in place; see the module docstring. With a
-    ``reached_set``, ``records`` are those of its slots (the reached positions alone)."""
+    ``reached_set``, ``records`` are those of its slots (the reached positions alone); with
+    ``settled`` too, they are one-byte codes (``slot_codes``) settled into the tier's file
+    as the levels go, which raises TooNarrow in the first pass for a tier they cannot hold."""
     flat = np.asarray(records)
     shift = files.record.shift
+    narrow = settled is not None
     words = np.zeros(-(-flat.shape[0] // 64), dtype=np.uint64)  # read 64 bits at a time
     pending = words.view(np.uint8)  # bit i: byte i >> 3, bit i & 7 (little-endian words)
     mark_words = np.zeros(-(-words.shape[0] // 64), dtype=np.uint64)
     marks = mark_words.view(np.uint8)  # bit w: words[w] may hold a pending bit
     reached = _count_moves(graph, terminals, tier, flat, shift, pending, marks, reached_set)
     decided = 0
-    for phase in (1, 2):
+    for phase in (1,) if narrow else (1, 2):  # (narrow codes hold no tie: no phase 2)
         level = 0
         while True:
             if level >= files.record.max_remoteness:
                 raise GameError(f"tier {tier}: remoteness beyond {level} plies")
+            if settled is not None and level - settled.base >= LEVELS:
+                settled.settle(flat, below=level)
+            read = level - settled.base if settled is not None else level  # as coded
             found = [0]
 
-            def frontier(level: int = level, phase: int = phase, found: list[int] = found) -> Any:
+            def frontier(read: int = read, phase: int = phase, found: list[int] = found) -> Any:
                 for start in range(0, flat.shape[0], FRONTIER_SCAN):
                     stop = min(start + FRONTIER_SCAN, flat.shape[0])
                     rows = _frontier(words, pending, mark_words, marks, flat, start, stop,
-                                     shift, level, phase)  # fmt: skip
+                                     shift, read, phase, narrow)  # fmt: skip
                     found[0] += rows.shape[0]
                     for piece in range(0, rows.shape[0], PIECE):
                         yield rows[piece : piece + PIECE]
 
-            def spread(found: tuple[I64, U8], level: int = level, phase: int = phase) -> None:
-                _apply(flat, pending, marks, found[0], found[1], level, shift, phase)
+            def spread(found: tuple[I64, U8], read: int = read, phase: int = phase) -> None:
+                _apply(flat, pending, marks, found[0], found[1], read, shift, phase, narrow)
 
             def parents(slots: I64) -> tuple[I64, U8]:
                 return _parents_of(graph, tier, flat, shift, slots, reached_set)
@@ -126,6 +134,9 @@ def solve_with_counters(
             if found[0] == 0 and (phase == 2 or level > 0):  # pass 1 decides some at 1
                 break
             level += 1
+    if settled is not None:
+        settled.settle(flat, below=0, final=True)
+        return settled.summary
     return _finish(flat, shift)
 
 
@@ -148,7 +159,10 @@ def _count_moves(
 
     def pieces() -> Any:
         for start in range(0, flat.shape[0], SCAN):
-            rows = np.flatnonzero(flat[start : start + SCAN] >> shift)
+            if flat.dtype == np.uint8:  # one-byte codes of slots: every one is reached
+                rows = np.arange(min(SCAN, flat.shape[0] - start), dtype=np.int64)
+            else:
+                rows = np.flatnonzero(flat[start : start + SCAN] >> shift)
             for piece in range(0, rows.shape[0], PIECE):
                 yield start + rows[piece : piece + PIECE]
 
@@ -184,12 +198,12 @@ def _count_moves(
         record[~ended & (left == 0)] = (_LOSS << shift) | 1  # every move ends lost
         record[~ended & wins] = (_WIN << shift) | 1
         record[~ended & (moves == 0)] = _LOSS << shift  # no move and no end: lost at once
-        return indices, record.astype(flat.dtype)
+        return indices, record.astype(np.uint16)  # (fits() takes 2-byte records only)
 
     reached = [0]
 
     def write(done: tuple[I64, Any]) -> None:
-        flat[done[0]] = done[1]
+        flat[done[0]] = narrowed(done[1], shift) if flat.dtype == np.uint8 else done[1]
         values = done[1] >> shift
         won_end = (values == _WIN) & (done[1] & limit == 0)  # counted above, never followed
         followed = (values == _LOSS) | (values == _TIE) | ((values == _WIN) & ~won_end)
@@ -213,7 +227,10 @@ def _parents_of(
     ``reached_set``: slots, those parents that play does not reach left out."""
     hooks = graph.hooks
     assert hooks.batch_parents is not None
-    values = (flat[indices] >> shift).astype(np.uint8)
+    if flat.dtype == np.uint8:  # one-byte codes (``slot_codes``): decided ones only here
+        values = (((flat[indices] - DECIDED) & 1) + 1).astype(np.uint8)
+    else:
+        values = (flat[indices] >> shift).astype(np.uint8)
     positions = indices if reached_set is None else reached_set.indices(indices)
     codes = np.asarray(hooks.batch_unrank(tier, positions), dtype=np.int64)
     back = hooks.batch_parents(tier, codes)
@@ -240,17 +257,34 @@ def _apply(
     level: int,
     shift: int,
     phase: int,
+    narrow: bool,
 ) -> None:
     """Per un-move into an open parent: a lost child makes it a win at level + 1, a won
     child takes one from its counter (a loss at level + 1 when none is left); in phase 2 a
-    tied child makes it a tie at level + 1. A parent decided is pending."""
+    tied child makes it a tie at level + 1. A parent decided is pending. ``narrow``: the
+    records are one-byte codes (``slot_codes``; phase 1 only, ``level`` from their base)."""
     mask = (1 << shift) - 1
     for e in range(parents.shape[0]):
         p = parents[e]
         record = flat[p]
+        value = child_value[e]
+        if narrow:
+            if record == 0 or record >= DECIDED:
+                continue
+            if value == _LOSS:
+                flat[p] = DECIDED + 2 * (level + 1) + _WIN - 1
+            elif value == _WIN and record > 1:
+                flat[p] = record - 1
+                continue
+            elif value == _WIN:
+                flat[p] = DECIDED + 2 * (level + 1) + _LOSS - 1
+            else:
+                continue
+            pending[p >> 3] |= 1 << (p & 7)
+            marks[p >> 9] |= 1 << ((p >> 6) & 7)
+            continue
         if record >> shift != REACHED:
             continue
-        value = child_value[e]
         decided = -1
         if phase == 2:
             if value == _TIE:
@@ -289,10 +323,12 @@ def _frontier(
     shift: int,
     level: int,
     phase: int,
+    narrow: bool,
 ) -> I64:
     """The frontier at ``level`` among the pending indices in [start, stop) (start a
     multiple of 4,096): wins and losses (phase 1) or ties (phase 2) of that remoteness, no
-    longer pending once returned; the others stay pending.
+    longer pending once returned; the others stay pending. ``narrow``: the records are
+    one-byte codes (``slot_codes``; phase 1 only, ``level`` from their base).
 
     Two levels of bits: ``words`` are ``pending`` 64 bits at a time, and ``marks`` (and
     ``mark_words``, 64 of them at a time) hold a bit per word that may have a pending bit,
@@ -323,7 +359,9 @@ def _frontier(
     for i in pending_here:
         record = flat[i]
         value = record >> shift
-        if phase == 1:
+        if narrow:  # one-byte codes (``slot_codes``), ``level`` from their base
+            hit = record >= DECIDED and (record - DECIDED) >> 1 == level
+        elif phase == 1:
             hit = value in (_WIN, _LOSS) and (record & mask) == level
         else:
             hit = value == _TIE and (record & mask) == level
@@ -374,14 +412,24 @@ def solve_in_slots(
     progress: ProgressCallback | None = None,
 ) -> TierSummary:
     """Solve a tier marked in bit sets (``graph.in_bits``) in records of its reached
-    positions alone, then write the tier's working file: those records at their indices,
-    zeros between. Dobutsu shogi: 246.8 million records of 2 bytes and the 107 MB bit set,
-    where a record per index took 1.7 GB. An interrupted solve starts again from the bits."""
+    positions alone, and write the tier's working file: those records at their indices,
+    zeros between. In one-byte codes settled into the file as the levels go
+    (``slot_codes``), or where they do not fit (a tie, more than 63 moves) in 2-byte records
+    written at the end. Dobutsu shogi: 246.8 million codes of one byte beside the 107 MB
+    bit set, where a record per index took 1.7 GB. An interrupted solve starts again from
+    the bits."""
     words = files.reached_bits(tier)
     reached = ReachedSet(words)
+    size = graph.sizes[tier]
+    codes = np.zeros(reached.count, dtype=np.uint8)
+    settled = SettledSlots(files, tier, size, reached)
+    try:
+        return solve_with_counters(graph, files, terminals, tier, codes, progress, reached,
+                                   settled)  # fmt: skip
+    except TooNarrow:
+        del codes
     slots = np.full(reached.count, files.record.reached, dtype=files.record.dtype)
     summary = solve_with_counters(graph, files, terminals, tier, slots, progress, reached)
-    size = graph.sizes[tier]
 
     def windows() -> Any:
         for start in range(0, size, SCAN):
