@@ -19,7 +19,7 @@ from perfectplay.errors import InterruptedSolve
 from perfectplay.games import Dobutsu
 from perfectplay.tiers import graph as tier_graph
 from perfectplay.tiers import reached_set, retrograde_in_records, slot_codes
-from perfectplay.tiers.reached_set import BITS16, ReachedSet
+from perfectplay.tiers.reached_set import ReachedSet
 
 RUNS = ["interpreted", "compiled"]
 
@@ -51,18 +51,18 @@ def test_slots_and_indices_are_counts_of_the_bits_below(
     words = _bits(rng, size, density)
     held = np.flatnonzero(np.unpackbits(words.view(np.uint8), bitorder="little"))
     below = np.zeros(-(-words.shape[0] // reached_set.BLOCK_WORDS) + 1, dtype=np.uint64)
-    _run(reached_set._blocks_below, how, words, BITS16, below)
+    _run(reached_set._blocks_below, how, words, below)
     assert int(below[-1]) == held.shape[0]
     asked = rng.integers(0, size, 300)
-    slots = _run(reached_set.slots_of, how, words, below, BITS16, asked)
+    slots = _run(reached_set.slots_of, how, words, below, asked)
     expected = np.where(np.isin(asked, held), np.searchsorted(held, asked), reached_set.NONE)
     assert np.array_equal(slots, expected)
     some = np.unique(rng.integers(0, max(1, held.shape[0]), 200)) if held.shape[0] else held
-    assert np.array_equal(_run(reached_set.indices_of, how, words, below, BITS16, some),
+    assert np.array_equal(_run(reached_set.indices_of, how, words, below, some),
                           held[some])  # fmt: skip
     start = int(rng.integers(0, size)) // 64 * 64
     stop = int(rng.integers(start, size + 1))
-    found = _run(reached_set.set_indices, how, words, BITS16, start, stop)
+    found = _run(reached_set.set_indices, how, words, start, stop)
     assert np.array_equal(found, held[(held >= start) & (held < stop)])
     whole = ReachedSet(words)
     assert whole.first_slot(start) == int(np.searchsorted(held, start))

@@ -48,7 +48,7 @@ from ..terminals import Terminals
 from ..values import UNDECIDED
 from .files import TierFiles
 from .graph import TierGraph
-from .reached_set import BITS16, ReachedSet, set_indices
+from .reached_set import ReachedSet, set_indices
 from .records import REACHED, TierSummary
 from .slot_codes import DECIDED, LEVELS, SettledSlots, TooNarrow, narrowed
 
@@ -434,7 +434,7 @@ def solve_in_slots(
     def windows() -> Any:
         for start in range(0, size, SCAN):
             stop = min(start + SCAN, size)
-            here = set_indices(words, BITS16, start, stop)
+            here = set_indices(words, start, stop)
             block = np.zeros(stop - start, dtype=files.record.dtype)
             first = reached.first_slot(start)
             block[here - start] = slots[first : first + here.shape[0]]

@@ -29,7 +29,7 @@ import numpy as np
 from ..compiled import kernel
 from ..spaces.graph import I64
 from .files import TierFiles, tier_file_name
-from .reached_set import BITS16, ReachedSet, set_indices
+from .reached_set import ReachedSet, set_indices
 from .records import REACHED, TierSummary
 
 U8 = Any
@@ -123,7 +123,7 @@ class SettledSlots:
             fd = handle.fileno()
             for start in range(0, self.size, WINDOW):
                 stop = min(start + WINDOW, self.size)
-                here = set_indices(words, BITS16, start, stop)
+                here = set_indices(words, start, stop)
                 if not here.shape[0]:
                     continue
                 first = self.reached.first_slot(start)

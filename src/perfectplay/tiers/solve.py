@@ -40,6 +40,7 @@ from .graph import (
     Chunk,
     TierGraph,
     expand_chunk,
+    in_bits,
     reach,
     reached_indices,
     solves_by_sweep,
@@ -82,6 +83,8 @@ def solve_tiers(
     started = time.perf_counter()
     watch = MemoryWatch(memory)
     need = graph.mapped_bytes(files.record.bytes)
+    if in_bits(graph, files, graph.order[0]):  # its two bit sets; a byte a position reached
+        need = graph.sizes[graph.order[0]] // 4  # (how many, no one knows before)
     if watch.limit is not None and resident_bytes() + need > watch.limit:
         raise MemoryBudgetExceeded(
             f"solving {graph.rules.name} tier by tier needs about {show_size(need)} at once "

@@ -274,4 +274,3 @@ def ranking_tables(kinds: list[int], free: int) -> tuple[I64, I64]:
             offsets[i, n, 3] = total
             shares[i, n] = total
     return shares, offsets
-
