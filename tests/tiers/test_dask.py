@@ -14,6 +14,7 @@ import pytest
 from cli_script import run_cli
 
 from perfectplay import build_tablebase
+from perfectplay.errors import InterruptedSolve
 from perfectplay.games import ConnectFour, TicTacToe
 from perfectplay.rules import Rules
 
@@ -216,5 +217,36 @@ def test_a_solve_killed_in_one_process_goes_on_on_dask(
     progress = json.loads((tmp_path / "moved" / "progress.json").read_text())
     assert not progress["solved"] and len(finished) == 3  # finished, none noted
     assert all((tmp_path / "moved" / f"tier-{t:06d}.rec").exists() for t in finished)
+    build_on_dask(Rules(game), tmp_path / "moved", workers=2)
+    assert checksums(tmp_path / "moved") == checksums(tmp_path / "here")
+
+
+def test_a_tier_marked_in_bits_in_one_process_is_solved_alike_on_dask(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dobutsu's one tier, marked in bit sets by one process (which stopped in its levels),
+    is solved in slots by the cluster's task; and a cluster that marks it itself (in its
+    records) writes the same bytes as one process marking in bits."""
+    from perfectplay.games import Dobutsu
+    from perfectplay.tiers import retrograde_in_records
+
+    game = Dobutsu(3, "c")
+    build_tablebase(game, tmp_path / "here")
+    build_on_dask(Rules(game), tmp_path / "dask", workers=2)
+    assert checksums(tmp_path / "dask") == checksums(tmp_path / "here")
+    real_apply = retrograde_in_records._apply
+    calls = [0]
+
+    def apply(*args: Any) -> None:
+        calls[0] += 1
+        if calls[0] == 3:
+            raise KeyboardInterrupt
+        real_apply(*args)
+
+    monkeypatch.setattr(retrograde_in_records, "_apply", apply)
+    with pytest.raises(InterruptedSolve):
+        build_tablebase(game, tmp_path / "moved")
+    monkeypatch.undo()
+    assert json.loads((tmp_path / "moved" / "progress.json").read_text())["in_bits"] == [0]
     build_on_dask(Rules(game), tmp_path / "moved", workers=2)
     assert checksums(tmp_path / "moved") == checksums(tmp_path / "here")
