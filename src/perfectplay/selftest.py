@@ -336,7 +336,10 @@ class TierCheck(Check):
             if len(kids) != 1:
                 continue
             codes = np.array(sorted(c for c, t in reached.items() if t == tier), dtype=np.int64)
-            codes = codes[self.array("batch_outcome", self.rules.batch.batch_outcome, codes) == 0]
+            ended = self.array("batch_outcome", self.rules.batch.batch_outcome, codes)
+            if ended.shape != codes.shape:
+                continue  # (batch_outcome's fault, reported by its own check)
+            codes = codes[ended == 0]
             found = self.call("batch_ranked_children", tiers.batch_ranked_children, tier, codes)
             moves = self.call("batch_expand", self.rules.batch.batch_expand, codes)
             if found is None or moves is None:

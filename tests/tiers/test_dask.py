@@ -250,3 +250,4 @@ def test_a_tier_marked_in_bits_in_one_process_is_solved_alike_on_dask(
     assert json.loads((tmp_path / "moved" / "progress.json").read_text())["in_bits"] == [0]
     build_on_dask(Rules(game), tmp_path / "moved", workers=2)
     assert checksums(tmp_path / "moved") == checksums(tmp_path / "here")
+    assert not list((tmp_path / "moved").glob("*.reached"))  # the bit set is gone

@@ -169,15 +169,15 @@ def test_a_solve_in_slots_stopped_midway_starts_again_from_the_bits(
 
 
 def _spied_settles(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """Every call of SettledSlots.settle from now on: its level, or "end"."""
+    """Every settling of SettledSlots from now on: its level, or "end"."""
     calls: list[Any] = []
-    settle = slot_codes.SettledSlots.settle
+    settle = slot_codes.SettledSlots._settle
 
-    def spied(self: Any, codes: Any, below: int, final: bool = False) -> None:
-        calls.append("end" if final else below)
-        settle(self, codes, below, final)
+    def spied(self: Any, codes: Any, level: int, final: bool) -> None:
+        calls.append("end" if final else level)
+        settle(self, codes, level, final)
 
-    monkeypatch.setattr(slot_codes.SettledSlots, "settle", spied)
+    monkeypatch.setattr(slot_codes.SettledSlots, "_settle", spied)
     return calls
 
 
@@ -209,3 +209,65 @@ def test_a_tier_too_wide_for_one_byte_codes_is_solved_in_two_byte_records(
     in_bits = _build(tmp_path / "bits", game, monkeypatch, bits=True)
     assert in_bits["tiers"] == per_index["tiers"]
     assert calls == []  # never settled: the codes were given up
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), base=st.sampled_from([0, 7, 300]), final=st.booleans())
+def test_a_window_settles_alike_interpreted_and_compiled_as_the_codes_say(
+    seed: int, base: int, final: bool
+) -> None:
+    """Every decided code below the level becomes its record (value, base + d), the others
+    are coded again from the level, open ones become draws only at the end; the largest
+    codes (254, 255) and a base past a byte included."""
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, 256, 300).astype(np.uint8)
+    codes[:3] = [254, 255, slot_codes.DECIDED]
+    here = np.sort(rng.choice(4096, 300, replace=False)).astype(np.int64)
+    level = base + int(rng.integers(0, slot_codes.LEVELS + 1))
+    runs = []
+    for how in RUNS:
+        kept, block = codes.copy(), np.zeros(4096, dtype=np.uint16)
+        counts = np.zeros(1 << 16, dtype=np.int64)
+        settled = _run(slot_codes._settle_window, how, kept, here, 0, block, base, level,
+                       final, 13, counts)  # fmt: skip
+        runs.append((settled, kept, block, counts))
+    for a, b in zip(runs[0][1:], runs[1][1:], strict=True):
+        assert np.array_equal(a, b)
+    assert runs[0][0] == runs[1][0]
+    _, kept, block, _ = runs[1]
+    for k, code in enumerate(codes.tolist()):
+        if code >= slot_codes.DECIDED:
+            value, remoteness = (code - 64) % 2 + 1, base + (code - 64) // 2
+            if final or remoteness < level:
+                assert block[here[k]] == (value << 13 | remoteness) and kept[k] == 0
+            else:
+                assert kept[k] == 64 + 2 * (remoteness - level) + value - 1 and block[here[k]] == 0
+        elif code and final:
+            assert block[here[k]] == 4 << 13 and kept[k] == 0
+        else:
+            assert kept[k] == code and block[here[k]] == 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_one_byte_codes_apply_and_frontier_alike_interpreted_and_compiled(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    flat = rng.integers(0, 256, 500).astype(np.uint8)
+    parents = rng.integers(0, 500, 2000).astype(np.int64)
+    child_value = rng.integers(1, 3, 2000).astype(np.uint8)
+    level = int(rng.integers(0, slot_codes.LEVELS))
+    results = []
+    for how in RUNS:
+        here = flat.copy()
+        words = np.zeros(8, dtype=np.uint64)
+        mark_words = np.zeros(1, dtype=np.uint64)
+        pending, marks = words.view(np.uint8), mark_words.view(np.uint8)
+        _run(retrograde_in_records._apply, how, here, pending, marks, parents, child_value,
+             level, 13, 1, True)  # fmt: skip
+        front = _run(retrograde_in_records._frontier, how, words, pending, mark_words, marks,
+                     here, 0, 500, 13, level + 1, 1, True)  # fmt: skip
+        results.append((here, words.copy(), front))
+    for a, b in zip(*results, strict=True):
+        assert np.array_equal(a, b)
+    decided_now = results[1][2]
+    assert all(int(results[1][0][i]) >= 64 + 2 * (level + 1) for i in decided_now)

@@ -1,25 +1,25 @@
 """A mapped tier file whose blocks are verified as they are first read.
 
-A tier of billions of indices (Dobutsu shogi: 3 GB) would take seconds to hash before its
+A tier of a billion indices (Dobutsu shogi: 1.7 GB) would take seconds to hash before its
 first answer. Its header keeps the SHA-256 of every block of ``hash_block`` bytes, and
 ``CheckedRecords`` hashes a block the first time a read touches it: no answer ever comes
 from bytes that were not verified, and a probe pays for 16 MB, not the whole file. A block
-is hashed as read from the file, not through the mapping: the mapped pages of every block
-a line of play touched stayed in the process's memory (Dobutsu shogi's ``solve --save``
-report, 77 plies of perfect play: 1.07 GB of the tier mapped at the end, its peak,
-2026-11-27); read so, they are only in the page cache, and an answer maps one page.
+is hashed through a mapping of the file, then its pages are let go from the
+process (``let_go``: they stay in the page cache): kept, the pages of every block a line of
+play touched stayed in the process's memory (Dobutsu shogi's ``solve --save`` report, 77
+plies of perfect play: 1.07 GB of the tier mapped at the end, its peak, 2026-11-27).
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import threading
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ..tiers.files import let_go
 from .header import TablebaseError
 
 
@@ -29,10 +29,11 @@ class CheckedRecords:
     def __init__(self, path: Path, dtype: Any, blocks: tuple[str, ...], hash_block: int) -> None:
         self.path = path
         self.records: Any = np.memmap(path, dtype=dtype, mode="r")
+        self.raw = np.memmap(path, dtype=np.uint8, mode="r")
         self.blocks = blocks
         self.per_block = hash_block // self.records.dtype.itemsize
         self.hash_block = hash_block
-        if -(-path.stat().st_size // hash_block) != len(blocks):
+        if -(-self.raw.shape[0] // hash_block) != len(blocks):
             raise TablebaseError(f"{path}: its length does not fit its {len(blocks)} block hashes")
         self.verified = np.zeros(len(blocks), dtype=np.bool_)
         self._lock = threading.Lock()
@@ -47,9 +48,10 @@ class CheckedRecords:
             with self._lock:
                 if self.verified[b]:
                     continue
-                with self.path.open("rb") as handle:
-                    piece = os.pread(handle.fileno(), self.hash_block, b * self.hash_block)
-                if hashlib.sha256(piece).hexdigest() != self.blocks[b]:
+                start, stop = b * self.hash_block, (b + 1) * self.hash_block
+                digest = hashlib.sha256(self.raw[start:stop].data).hexdigest()
+                let_go(self.raw, start, min(stop, self.raw.shape[0]))
+                if digest != self.blocks[b]:
                     raise TablebaseError(
                         f"{self.path} fails its checksum at block {b} (damaged or changed); "
                         "no answer from it can be trusted"

@@ -178,29 +178,35 @@ class TierFiles:
         records[:] = self.record.reached
         return records
 
-    def bit_sets(self, tier: int, size: int) -> tuple[Any, Any]:
-        """A tier's two bit sets while it is marked in bits (``reached_set``): reached, and
-        fresh (reached, its moves not followed yet), as bytes of whole 64-bit words, created
-        as zeros if new."""
+    def reached_bits_to_mark(self, tier: int, size: int) -> np.memmap[Any, Any]:
+        """The bit set of a tier's reached positions while it is marked in bits
+        (``reached_set``), as bytes of whole 64-bit words, created as zeros if new (what an
+        interrupted marking found is kept)."""
         length = -(-size // 64) * 8
-        maps = []
-        for name in ("reached", "fresh"):
-            path = self.directory / tier_file_name(tier, name)
-            if not path.exists() or path.stat().st_size != length:
-                with path.open("wb") as handle:
-                    handle.truncate(length)
-            maps.append(np.memmap(path, dtype=np.uint8, mode="r+", shape=(length,)))
-        return maps[0], maps[1]
-
-    def reached_bits(self, tier: int) -> np.memmap[Any, Any]:
-        """The reached bit set of a tier marked in bits, read-only, as 64-bit words."""
         path = self.directory / tier_file_name(tier, "reached")
+        if not path.exists() or path.stat().st_size != length:
+            with path.open("wb") as handle:
+                handle.truncate(length)
+        return np.memmap(path, dtype=np.uint8, mode="r+", shape=(length,))
+
+    def reached_bits(self, tier: int, size: int) -> np.memmap[Any, Any] | None:
+        """The reached bit set of a tier marked in bits, read-only, as 64-bit words; None
+        when its file is gone or cut short (the tier is then marked again)."""
+        path = self.directory / tier_file_name(tier, "reached")
+        if not path.is_file() or path.stat().st_size != -(-size // 64) * 8:
+            return None
         return np.memmap(path, dtype=np.uint64, mode="r")
 
+    def forget_marking(self, tier: int) -> None:
+        """Note a tier as not marked (its reached bit set is lost), to be marked again."""
+        for key in ("expanded", "in_bits", "ends_recorded"):
+            if key in self.progress:
+                self.progress[key] = [t for t in self.progress[key] if t != tier]
+        write_json_atomically(self.progress_path, self.progress)
+
     def drop_bit_sets(self, tier: int) -> None:
-        """Remove a tier's bit sets (its records are final)."""
-        for name in ("reached", "fresh"):
-            (self.directory / tier_file_name(tier, name)).unlink(missing_ok=True)
+        """Remove a tier's reached bit set (its records are final)."""
+        (self.directory / tier_file_name(tier, "reached")).unlink(missing_ok=True)
 
     def write_partial(self, tier: int, size: int, windows: Any) -> None:
         """Write a tier's working file from ``windows``, (start, records) pairs covering
@@ -263,7 +269,8 @@ class TierFiles:
             self.progress["solved"].pop(str(tier), None)
             (self.directory / tier_file_name(tier, "rec")).unlink(missing_ok=True)
         if keep_marking:
-            self.progress["expanded"] = [t for t in self.progress["expanded"] if t not in tiers]
+            for key in ("expanded", "in_bits", "ends_recorded"):
+                self.progress[key] = [t for t in self.progress.get(key, []) if t not in tiers]
         else:
             self.progress["expanded"] = []
             self.progress["ends_recorded"] = []
@@ -281,8 +288,9 @@ class TierFiles:
     def finish(self, tier: int, records: Any, summary: dict[str, Any], durable: bool) -> None:
         """Make a solved tier final: hash, rename, then record it as done. ``records`` is
         the mapping the tier was solved through, read through the same page cache by the
-        hash. ``durable``: flushed and fsync'd first, for a tier whose positions a pass
-        marked (a hand-ranked game's): once noted solved, a copy the disk lost in a power
+        hash (None for a tier written through its file: ``write_partial``, settled slots).
+        ``durable``: flushed and fsync'd first, for a tier whose positions a pass marked (a
+        hand-ranked game's): once noted solved, a copy the disk lost in a power
         cut would be solved again from zeros, its marks gone with it. An engine's tier
         needs no marks (every index is a position, solved again from zeros), so a lost one
         costs only its solve (see the module docstring)."""

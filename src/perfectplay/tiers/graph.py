@@ -152,7 +152,11 @@ def expand_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64
     if scores is not None:
         raise GameError(f"{rules.name} is scored: tiered solving takes WIN/LOSS/TIE games")
     open_rows = np.flatnonzero(outcome == UNDECIDED)
-    if len(kids) == 1 and hooks.batch_ranked_children is not None:  # (kids[0] may be tier)
+    if (
+        len(kids) == 1
+        and hooks.batch_ranked_children is not None
+        and (kids[0] != tier or rules.to_move is None)  # (no mark of a move keeping the turn)
+    ):
         ranked = _ranked_children(graph, tier, codes[open_rows])
         if ranked is not None:
             parents, child_index = ranked
@@ -472,10 +476,12 @@ def _reach_in_bits(
     memory: MemoryWatch,
 ) -> int:
     """Mark a tier alone in its game in its bit sets (see ``in_bits``), by frontiers as
-    ``_reach_inside``; returns ``done`` plus the positions expanded. A pass interrupted
-    anywhere is taken up again with every reached position fresh."""
-    reached, fresh = files.bit_sets(tier, graph.sizes[tier])
-    fresh[:] = reached  # (all zeros on a first start)
+    ``_reach_inside``; returns ``done`` plus the positions expanded. The reached bits live
+    in a file, flushed before the progress says the tier is marked; the fresh ones only
+    in memory: a marking interrupted anywhere is taken up again with every position
+    reached so far fresh (followed again)."""
+    reached = files.reached_bits_to_mark(tier, graph.sizes[tier])
+    fresh = np.array(reached)  # (all zeros on a first start)
     marks = FreshMarks(reached, fresh, graph.sizes[tier])
     marks.add(np.array([root], dtype=np.int64), np.zeros(0, dtype=np.int64))
     while True:
@@ -485,7 +491,7 @@ def _reach_in_bits(
         )
         if marks.found == 0:
             break
-    _flush(reached, fresh)
+    _flush(reached)
     return done
 
 
@@ -648,6 +654,12 @@ def reach(
                 files.mark_expanded(*left)
             return
         for tier in graph.order:
+            if (
+                files.marked_in_bits(tier)
+                and str(tier) not in files.progress["solved"]
+                and files.reached_bits(tier, graph.sizes[tier]) is None
+            ):
+                files.forget_marking(tier)  # its bit set lost: marked again
             if files.is_expanded(tier):
                 continue
             if in_bits(graph, files, tier):

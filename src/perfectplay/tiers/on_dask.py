@@ -106,6 +106,7 @@ def build_on_dask(
         client.close()
         if cluster is not None:
             cluster.close()
+    files.drop_stray_partials(graph.order)  # (a local run's bit sets among them)
     codes = None if ranking is None else ranking.as_json()
     return build_header(rules, graph, files, codes), time.perf_counter() - started
 

@@ -19,14 +19,18 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import inlined_kernel, kernel
+from ..compiled import inlined_kernel, kernel, read_only
+from ..errors import GameError
 from ..spaces.graph import I64
 
 U8 = Any
 U64 = Any
 
 BLOCK_WORDS = 8
-"""Words (of 64 indices) per entry of ``below``: 16 MB of table for Dobutsu's 855 million."""
+"""Words (of 64 indices) per entry of ``below``: 13 MB of table for Dobutsu's 855 million.
+The kernels read it as a shift of 3 (``BLOCK_SHIFT``)."""
+BLOCK_SHIFT = 3
+assert 1 << BLOCK_SHIFT == BLOCK_WORDS
 NONE = -1
 """The slot of an index that is not reached."""
 
@@ -48,7 +52,8 @@ def _blocks_below(words: U64, below: U64) -> None:
     total = 0
     for b in range(below.shape[0]):
         below[b] = total
-        for w in range(b * 8, min(b * 8 + 8, words.shape[0])):
+        first = b << BLOCK_SHIFT
+        for w in range(first, min(first + BLOCK_WORDS, words.shape[0])):
             total += _ones(words[w])
 
 
@@ -64,8 +69,8 @@ def slots_of(words: U64, below: U64, indices: I64) -> I64:
         if not (word >> bit) & np.uint64(1):
             out[k] = NONE
             continue
-        slot = int(below[w >> 3])
-        for v in range((w >> 3) << 3, w):
+        slot = int(below[w >> BLOCK_SHIFT])
+        for v in range((w >> BLOCK_SHIFT) << BLOCK_SHIFT, w):
             slot += _ones(words[v])
         slot += _ones(word & ((np.uint64(1) << bit) - np.uint64(1)))
         out[k] = slot
@@ -91,7 +96,7 @@ def indices_of(words: U64, below: U64, slots: I64) -> I64:
         while b + 1 < below.shape[0] and below[b + 1] <= s:
             b += 1
         left = s - int(below[b])
-        w = b << 3
+        w = b << BLOCK_SHIFT
         while True:
             here = _ones(words[w])
             if left < here:
@@ -148,7 +153,7 @@ class ReachedSet:
     """The reached indices of a tier (a word array of bits, ``words``) and their slots."""
 
     def __init__(self, words: U64) -> None:
-        self.words = words
+        self.words = read_only(words)  # one signature a kernel, mapped or not
         blocks = -(-words.shape[0] // BLOCK_WORDS)
         self.below = np.zeros(blocks + 1, dtype=np.uint64)
         _blocks_below(words, self.below)
@@ -170,6 +175,16 @@ class ReachedSet:
         held = np.asarray(self.words[first : first + word]).view(np.uint8)
         return int(self.below[block]) + int(np.unpackbits(held).sum())
 
+    def windows(self, size: int, window: int) -> Any:
+        """(start, stop, indices, first slot) of each window of ``window`` indices (a
+        multiple of 64) of [0, size) that holds a reached index: its reached indices,
+        ascending, and the slot of the first of them (the others follow it)."""
+        for start in range(0, size, window):
+            stop = min(start + window, size)
+            here = set_indices(self.words, start, stop)
+            if here.shape[0]:
+                yield start, stop, here, self.first_slot(start)
+
 
 class FreshMarks:
     """A loopy tier being marked in bit sets (byte arrays of whole words, ``reached`` and
@@ -185,7 +200,7 @@ class FreshMarks:
         read as it is reached (positions found fresh in a window already read wait for the
         next pass); counts them in ``found``."""
         self.found = 0
-        words = self.fresh.view(np.uint64)
+        words = read_only(self.fresh.view(np.uint64))
         for start in range(0, self.size, window):
             rows = set_indices(words, start, min(start + window, self.size))
             self.found += rows.shape[0]
@@ -193,6 +208,10 @@ class FreshMarks:
                 yield rows[piece : piece + chunk]
 
     def add(self, found: I64, followed: I64) -> None:
-        """``found`` reached (fresh where new), then ``followed`` no longer fresh."""
-        add_reached(self.reached, self.fresh, np.asarray(found, dtype=np.int64),
-                    np.asarray(followed, dtype=np.int64))  # fmt: skip
+        """``found`` reached (fresh where new), then ``followed`` no longer fresh; an index
+        outside the tier is the game's ranking at fault (the kernel reads no bounds)."""
+        found = np.asarray(found, dtype=np.int64)
+        if found.size and (int(found.min()) < 0 or int(found.max()) >= self.size):
+            bad = int(found[(found < 0) | (found >= self.size)][0])
+            raise GameError(f"a move was ranked {bad}, outside its tier of {self.size:,} indices")
+        add_reached(self.reached, self.fresh, found, np.asarray(followed, dtype=np.int64))

@@ -1,5 +1,5 @@
 """Loopy tiers in the records alone: retrograde analysis with each open position's counter
-kept in its own record, for tiers of billions of indices (Dobutsu shogi: 1.57 billion).
+kept in its own record, for tiers of a billion indices (Dobutsu shogi: 855 million).
 
 Precondition: a loopy tier with no other child tier (every move stays inside it), un-moves
 (``batch_parents``), 2-byte records, and moves that always pass the turn.
@@ -41,6 +41,7 @@ import numpy as np
 
 from ..compiled import inlined_kernel, kernel
 from ..errors import GameError
+from ..memory import SAVE_ADVICE, MemoryWatch
 from ..progress import ProgressCallback
 from ..spaces.graph import I64
 from ..spaces.pipeline import in_parallel
@@ -48,7 +49,7 @@ from ..terminals import Terminals
 from ..values import UNDECIDED
 from .files import TierFiles
 from .graph import TierGraph
-from .reached_set import ReachedSet, set_indices
+from .reached_set import ReachedSet
 from .records import REACHED, TierSummary
 from .slot_codes import DECIDED, LEVELS, SettledSlots, TooNarrow, narrowed
 
@@ -87,12 +88,14 @@ def solve_with_counters(
     progress: ProgressCallback | None = None,
     reached_set: ReachedSet | None = None,
     settled: SettledSlots | None = None,
+    watch: MemoryWatch | None = None,
 ) -> TierSummary:
     """Solve the reached positions of a self-contained loopy tier in ``records`` (each
     reached one open, value code 7) in place; see the module docstring. With a
     ``reached_set``, ``records`` are those of its slots (the reached positions alone); with
     ``settled`` too, they are one-byte codes (``slot_codes``) settled into the tier's file
-    as the levels go, which raises TooNarrow in the first pass for a tier they cannot hold."""
+    as the levels go, which raises TooNarrow in the first pass for a tier they cannot hold.
+    ``watch``: the memory budget, checked after the first pass and every level."""
     flat = np.asarray(records)
     shift = files.record.shift
     narrow = settled is not None
@@ -107,8 +110,10 @@ def solve_with_counters(
         while True:
             if level >= files.record.max_remoteness:
                 raise GameError(f"tier {tier}: remoteness beyond {level} plies")
+            if watch is not None:
+                watch.check(f"solving tier {tier} of {graph.rules.name}", decided, SAVE_ADVICE)
             if settled is not None and level - settled.base >= LEVELS:
-                settled.settle(flat, below=level)
+                settled.settle_below(level, flat)
             read = level - settled.base if settled is not None else level  # as coded
             found = [0]
 
@@ -135,7 +140,7 @@ def solve_with_counters(
                 break
             level += 1
     if settled is not None:
-        settled.settle(flat, below=0, final=True)
+        settled.settle_all(flat)
         return settled.summary
     return _finish(flat, shift)
 
@@ -268,37 +273,35 @@ def _apply(
         p = parents[e]
         record = flat[p]
         value = child_value[e]
-        if narrow:
+        decided = -1
+        if narrow:  # one-byte codes: 0 settled, 1..63 open (its counter), then decided
             if record == 0 or record >= DECIDED:
                 continue
             if value == _LOSS:
-                flat[p] = DECIDED + 2 * (level + 1) + _WIN - 1
+                decided = _WIN
             elif value == _WIN and record > 1:
                 flat[p] = record - 1
-                continue
             elif value == _WIN:
-                flat[p] = DECIDED + 2 * (level + 1) + _LOSS - 1
-            else:
-                continue
-            pending[p >> 3] |= 1 << (p & 7)
-            marks[p >> 9] |= 1 << ((p >> 6) & 7)
-            continue
-        if record >> shift != REACHED:
-            continue
-        decided = -1
-        if phase == 2:
-            if value == _TIE:
-                decided = _TIE
-        elif value == _LOSS:
-            decided = _WIN
-        elif value == _WIN:
-            left = (record & mask) - 1
-            if left <= 0:
                 decided = _LOSS
-            else:
-                flat[p] = (REACHED << shift) | left
+        else:
+            if record >> shift != REACHED:
+                continue
+            if phase == 2:
+                if value == _TIE:
+                    decided = _TIE
+            elif value == _LOSS:
+                decided = _WIN
+            elif value == _WIN:
+                left = (record & mask) - 1
+                if left <= 0:
+                    decided = _LOSS
+                else:
+                    flat[p] = (REACHED << shift) | left
         if decided > 0:
-            flat[p] = (decided << shift) | (level + 1)
+            if narrow:
+                flat[p] = DECIDED + 2 * (level + 1) + decided - 1
+            else:
+                flat[p] = (decided << shift) | (level + 1)
             pending[p >> 3] |= 1 << (p & 7)
             marks[p >> 9] |= 1 << ((p >> 6) & 7)
 
@@ -410,6 +413,7 @@ def solve_in_slots(
     terminals: Terminals,
     tier: int,
     progress: ProgressCallback | None = None,
+    watch: MemoryWatch | None = None,
 ) -> TierSummary:
     """Solve a tier marked in bit sets (``graph.in_bits``) in records of its reached
     positions alone, and write the tier's working file: those records at their indices,
@@ -417,26 +421,27 @@ def solve_in_slots(
     (``slot_codes``), or where they do not fit (a tie, more than 63 moves) in 2-byte records
     written at the end. Dobutsu shogi: 246.8 million codes of one byte beside the 107 MB
     bit set, where a record per index took 1.7 GB. An interrupted solve starts again from
-    the bits."""
-    words = files.reached_bits(tier)
-    reached = ReachedSet(words)
+    the bits. ``watch``, the memory budget, is checked once the records are made and after
+    every level."""
     size = graph.sizes[tier]
+    words = files.reached_bits(tier, size)
+    if words is None:
+        raise GameError(f"tier {tier}: its reached bit set is gone; run the same solve again")
+    reached = ReachedSet(words)
     codes = np.zeros(reached.count, dtype=np.uint8)
     settled = SettledSlots(files, tier, size, reached)
     try:
         return solve_with_counters(graph, files, terminals, tier, codes, progress, reached,
-                                   settled)  # fmt: skip
+                                   settled, watch)  # fmt: skip
     except TooNarrow:
         del codes
     slots = np.full(reached.count, files.record.reached, dtype=files.record.dtype)
-    summary = solve_with_counters(graph, files, terminals, tier, slots, progress, reached)
+    summary = solve_with_counters(graph, files, terminals, tier, slots, progress, reached,
+                                  None, watch)  # fmt: skip
 
     def windows() -> Any:
-        for start in range(0, size, SCAN):
-            stop = min(start + SCAN, size)
-            here = set_indices(words, start, stop)
+        for start, stop, here, first in reached.windows(size, SCAN):
             block = np.zeros(stop - start, dtype=files.record.dtype)
-            first = reached.first_slot(start)
             block[here - start] = slots[first : first + here.shape[0]]
             yield start, block
 

@@ -29,7 +29,7 @@ import numpy as np
 from ..compiled import kernel
 from ..spaces.graph import I64
 from .files import TierFiles, tier_file_name
-from .reached_set import ReachedSet, set_indices
+from .reached_set import ReachedSet
 from .records import REACHED, TierSummary
 
 U8 = Any
@@ -41,13 +41,15 @@ OPEN_MOST = 63
 """The most moves an open slot counts."""
 LEVELS = 95
 """Levels read from one base: a level reads d at most LEVELS - 1 and decides d + 1."""
+assert DECIDED + 2 * LEVELS + 1 <= 255  # the last decided code still fits a byte
 WINDOW = 1 << 22
 """Indices of the tier's file read and written at once when settling."""
 _TIE, _DRAW = 3, 4
 
 
 class TooNarrow(Exception):
-    """A tier whose positions these codes cannot hold (a tie, or too many moves)."""
+    """A tier whose positions these codes cannot hold: a tie, or a position with more than
+    OPEN_MOST moves that do not lead to an end the other player wins."""
 
 
 def narrowed(records: U16, shift: int) -> U8:
@@ -79,7 +81,7 @@ def _settle_window(
     settled; counts[record] counts them."""
     settled = 0
     for k in range(codes.shape[0]):
-        code = codes[k]
+        code = int(codes[k])  # (a uint8 run interpreted would lose the value's bits)
         if code == 0:
             continue
         record = -1
@@ -112,28 +114,29 @@ class SettledSlots:
         self.base = 0
         self.summary = TierSummary()
 
-    def settle(self, codes: U8, below: int, final: bool = False) -> None:
-        """Settle every decided slot below level ``below`` (every slot when ``final``) and
-        code the others from base ``below``."""
+    def settle_below(self, level: int, codes: U8) -> None:
+        """Settle every decided slot below ``level`` and code the others from base
+        ``level`` (the levels from it on read them)."""
+        self._settle(codes, level, final=False)
+        self.base = level
+
+    def settle_all(self, codes: U8) -> None:
+        """Settle every slot, the open ones as draws: the tier's file is whole."""
+        self._settle(codes, 0, final=True)
+
+    def _settle(self, codes: U8, level: int, final: bool) -> None:
         record = self.files.record
         counts = np.zeros(1 << (8 * record.bytes), dtype=np.int64)
         width = record.bytes
-        words = self.reached.words
         with self.path.open("r+b") as handle:
             fd = handle.fileno()
-            for start in range(0, self.size, WINDOW):
-                stop = min(start + WINDOW, self.size)
-                here = set_indices(words, start, stop)
-                if not here.shape[0]:
-                    continue
-                first = self.reached.first_slot(start)
+            for start, stop, here, first in self.reached.windows(self.size, WINDOW):
                 data = os.pread(fd, (stop - start) * width, start * width)
                 block = np.frombuffer(bytearray(data), dtype=record.dtype)
                 if block.shape[0] != stop - start:
                     raise OSError(f"{self.path}: cut short while being written")
                 window = codes[first : first + here.shape[0]]
-                if _settle_window(window, here, start, block, self.base, below, final,
+                if _settle_window(window, here, start, block, self.base, level, final,
                                   record.shift, counts):  # fmt: skip
                     os.pwrite(fd, block.tobytes(), start * width)
-        self.base = below
         self.summary.add_counts(counts)  # a 2-byte record is value << 13 | remoteness

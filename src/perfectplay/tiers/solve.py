@@ -83,13 +83,16 @@ def solve_tiers(
     started = time.perf_counter()
     watch = MemoryWatch(memory)
     need = graph.mapped_bytes(files.record.bytes)
-    if in_bits(graph, files, graph.order[0]):  # its two bit sets; a byte a position reached
-        need = graph.sizes[graph.order[0]] // 4  # (how many, no one knows before)
+    what = "its widest tier with its children"
+    root = graph.order[0]
+    if in_bits(graph, files, root) and (files.marked_in_bits(root) or not files.is_expanded(root)):
+        need = graph.sizes[root] // 4  # its two bit sets (then a byte a position reached,
+        what = "its tier's bit sets"  # how many, none can say before marking them)
     if watch.limit is not None and resident_bytes() + need > watch.limit:
         raise MemoryBudgetExceeded(
             f"solving {graph.rules.name} tier by tier needs about {show_size(need)} at once "
-            f"(its widest tier with its children), more than the memory budget of "
-            f"{show_size(watch.limit)} allows; give more with --memory"
+            f"({what}), more than the memory budget of {show_size(watch.limit)} allows; "
+            "give more with --memory"
         )
     reach(graph, files, progress, watch)
     terminals = Terminals(graph.rules.name)
@@ -102,7 +105,7 @@ def solve_tiers(
             size = graph.sizes[tier]
             if files.marked_in_bits(tier):  # records of its reached positions alone
                 records = None
-                summary = solve_in_slots(graph, files, terminals, tier, progress)
+                summary = solve_in_slots(graph, files, terminals, tier, progress, watch)
             elif tier in graph.loopy:  # half-solved loops are not trusted: every record open
                 records = files.all_reached(tier, size) if engine else files.reopen(tier, size)
                 solver = loopy_solver(graph, files, tier, progress, watch)
