@@ -98,14 +98,11 @@ def solve_with_counters(
     ``watch``: the memory budget, checked after the first pass and every level."""
     flat = np.asarray(records)
     shift = files.record.shift
-    narrow = settled is not None
-    words = np.zeros(-(-flat.shape[0] // 64), dtype=np.uint64)  # read 64 bits at a time
-    pending = words.view(np.uint8)  # bit i: byte i >> 3, bit i & 7 (little-endian words)
-    mark_words = np.zeros(-(-words.shape[0] // 64), dtype=np.uint64)
-    marks = mark_words.view(np.uint8)  # bit w: words[w] may hold a pending bit
-    reached = _count_moves(graph, terminals, tier, flat, shift, pending, marks, reached_set)
+    bits = _PendingBits(flat.shape[0])
+    reached = _count_moves(graph, terminals, tier, flat, shift, bits.pending, bits.marks,
+                           reached_set)  # fmt: skip
     decided = 0
-    for phase in (1,) if narrow else (1, 2):  # (narrow codes hold no tie: no phase 2)
+    for phase in (1,) if settled is not None else (1, 2):  # (narrow codes hold no tie)
         level = 0
         while True:
             if level >= files.record.max_remoteness:
@@ -115,34 +112,65 @@ def solve_with_counters(
             if settled is not None and level - settled.base >= LEVELS:
                 settled.settle_below(level, flat)
             read = level - settled.base if settled is not None else level  # as coded
-            found = [0]
-
-            def frontier(read: int = read, phase: int = phase, found: list[int] = found) -> Any:
-                for start in range(0, flat.shape[0], FRONTIER_SCAN):
-                    stop = min(start + FRONTIER_SCAN, flat.shape[0])
-                    rows = _frontier(words, pending, mark_words, marks, flat, start, stop,
-                                     shift, read, phase, narrow)  # fmt: skip
-                    found[0] += rows.shape[0]
-                    for piece in range(0, rows.shape[0], PIECE):
-                        yield rows[piece : piece + PIECE]
-
-            def spread(found: tuple[I64, U8], read: int = read, phase: int = phase) -> None:
-                _apply(flat, pending, marks, found[0], found[1], read, shift, phase, narrow)
-
-            def parents(slots: I64) -> tuple[I64, U8]:
-                return _parents_of(graph, tier, flat, shift, slots, reached_set)
-
-            in_parallel(frontier(), parents, spread)
-            decided += found[0]
+            found = _follow_level(graph, tier, flat, shift, bits, read, phase, reached_set,
+                                  settled is not None)  # fmt: skip
+            decided += found
             if progress is not None:
                 progress(min(decided, reached), reached, level=level)
-            if found[0] == 0 and (phase == 2 or level > 0):  # pass 1 decides some at 1
+            if found == 0 and (phase == 2 or level > 0):  # pass 1 decides some at 1
                 break
             level += 1
     if settled is not None:
         settled.settle_all(flat)
         return settled.summary
     return _finish(flat, shift)
+
+
+class _PendingBits:
+    """A bit per record for the positions decided whose un-moves are not followed yet
+    (``pending``, also as 64-bit ``words``), and a bit per word that may hold one
+    (``marks``, also as ``mark_words``)."""
+
+    def __init__(self, size: int) -> None:
+        self.words = np.zeros(-(-size // 64), dtype=np.uint64)  # read 64 bits at a time
+        self.pending = self.words.view(np.uint8)  # bit i: byte i >> 3, bit i & 7
+        self.mark_words = np.zeros(-(-self.words.shape[0] // 64), dtype=np.uint64)
+        self.marks = self.mark_words.view(np.uint8)  # bit w: words[w] may hold one
+
+
+def _follow_level(
+    graph: TierGraph,
+    tier: int,
+    flat: Any,
+    shift: int,
+    bits: _PendingBits,
+    read: int,
+    phase: int,
+    reached_set: ReachedSet | None,
+    narrow: bool,
+) -> int:
+    """Follow the un-moves of one level's frontier (its remoteness ``read`` as the records
+    code it), the workers finding the positions before, this thread applying them; returns
+    how many positions the frontier held."""
+    found = [0]
+
+    def frontier() -> Any:
+        for start in range(0, flat.shape[0], FRONTIER_SCAN):
+            stop = min(start + FRONTIER_SCAN, flat.shape[0])
+            rows = _frontier(bits.words, bits.pending, bits.mark_words, bits.marks, flat,
+                             start, stop, shift, read, phase, narrow)  # fmt: skip
+            found[0] += rows.shape[0]
+            for piece in range(0, rows.shape[0], PIECE):
+                yield rows[piece : piece + PIECE]
+
+    def spread(before: tuple[I64, U8]) -> None:
+        _apply(flat, bits.pending, bits.marks, before[0], before[1], read, shift, phase, narrow)
+
+    def parents(slots: I64) -> tuple[I64, U8]:
+        return _parents_of(graph, tier, flat, shift, slots, reached_set)
+
+    in_parallel(frontier(), parents, spread)
+    return found[0]
 
 
 def _count_moves(
@@ -161,15 +189,6 @@ def _count_moves(
     rules, hooks = graph.rules, graph.hooks
     assert rules.batch is not None
     limit = (1 << shift) - 1
-
-    def pieces() -> Any:
-        for start in range(0, flat.shape[0], SCAN):
-            if flat.dtype == np.uint8:  # one-byte codes of slots: every one is reached
-                rows = np.arange(min(SCAN, flat.shape[0] - start), dtype=np.int64)
-            else:
-                rows = np.flatnonzero(flat[start : start + SCAN] >> shift)
-            for piece in range(0, rows.shape[0], PIECE):
-                yield start + rows[piece : piece + PIECE]
 
     def count(indices: I64) -> tuple[I64, Any]:
         positions = indices if reached_set is None else reached_set.indices(indices)
@@ -215,8 +234,19 @@ def _count_moves(
         _set_pending(pending, marks, done[0][followed])
         reached[0] += done[0].shape[0]
 
-    in_parallel(pieces(), count, write)
+    in_parallel(_reached_pieces(flat, shift), count, write)
     return reached[0]
+
+
+def _reached_pieces(flat: Any, shift: int) -> Any:
+    """The reached records' places, PIECE at most at once (one-byte codes of slots: all)."""
+    for start in range(0, flat.shape[0], SCAN):
+        if flat.dtype == np.uint8:
+            rows = np.arange(min(SCAN, flat.shape[0] - start), dtype=np.int64)
+        else:
+            rows = np.flatnonzero(flat[start : start + SCAN] >> shift)
+        for piece in range(0, rows.shape[0], PIECE):
+            yield start + rows[piece : piece + PIECE]
 
 
 def _parents_of(

@@ -82,18 +82,7 @@ def solve_tiers(
     """
     started = time.perf_counter()
     watch = MemoryWatch(memory)
-    need = graph.mapped_bytes(files.record.bytes)
-    what = "its widest tier with its children"
-    root = graph.order[0]
-    if in_bits(graph, files, root) and (files.marked_in_bits(root) or not files.is_expanded(root)):
-        need = graph.sizes[root] // 4  # its two bit sets (then a byte a position reached,
-        what = "its tier's bit sets"  # how many, none can say before marking them)
-    if watch.limit is not None and resident_bytes() + need > watch.limit:
-        raise MemoryBudgetExceeded(
-            f"solving {graph.rules.name} tier by tier needs about {show_size(need)} at once "
-            f"({what}), more than the memory budget of {show_size(watch.limit)} allows; "
-            "give more with --memory"
-        )
+    _check_room(graph, files, watch)
     reach(graph, files, progress, watch)
     terminals = Terminals(graph.rules.name)
     done = 0
@@ -133,6 +122,23 @@ def solve_tiers(
     finally:
         files.note_progress()  # the tiers finished since the last note, whatever stopped us
     return time.perf_counter() - started
+
+
+def _check_room(graph: TierGraph, files: TierFiles, watch: MemoryWatch) -> None:
+    """Refuse at once a solve whose widest tier with its children cannot fit the budget
+    (a tier marked in bits: its two bit sets; a byte a position it reaches follows, how
+    many none can say before marking it)."""
+    need = graph.mapped_bytes(files.record.bytes)
+    what = "its widest tier with its children"
+    root = graph.order[0]
+    if in_bits(graph, files, root) and (files.marked_in_bits(root) or not files.is_expanded(root)):
+        need, what = graph.sizes[root] // 4, "its tier's bit sets"
+    if watch.limit is not None and resident_bytes() + need > watch.limit:
+        raise MemoryBudgetExceeded(
+            f"solving {graph.rules.name} tier by tier needs about {show_size(need)} at once "
+            f"({what}), more than the memory budget of {show_size(watch.limit)} allows; "
+            "give more with --memory"
+        )
 
 
 def solve_by_sweeps(
