@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 from cli_script import run_cli
+from stops import stopping_at
 
 from perfectplay import build_tablebase
 from perfectplay.errors import InterruptedSolve
@@ -234,16 +235,8 @@ def test_a_tier_marked_in_bits_in_one_process_is_solved_alike_on_dask(
     build_tablebase(game, tmp_path / "here")
     build_on_dask(Rules(game), tmp_path / "dask", workers=2)
     assert checksums(tmp_path / "dask") == checksums(tmp_path / "here")
-    real_apply = retrograde_in_records._apply
-    calls = [0]
-
-    def apply(*args: Any) -> None:
-        calls[0] += 1
-        if calls[0] == 3:
-            raise KeyboardInterrupt
-        real_apply(*args)
-
-    monkeypatch.setattr(retrograde_in_records, "_apply", apply)
+    stopped = stopping_at(retrograde_in_records._apply, 3)
+    monkeypatch.setattr(retrograde_in_records, "_apply", stopped)
     with pytest.raises(InterruptedSolve):
         build_tablebase(game, tmp_path / "moved")
     monkeypatch.undo()

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from stops import stopping_at
 
 from perfectplay import build_tablebase
 from perfectplay.errors import InterruptedSolve
@@ -118,17 +119,8 @@ def test_a_marking_in_bits_stopped_midway_goes_on_to_the_same_tier(
     game = Dobutsu(3, "ge")
     whole = _build(tmp_path / "whole", game, monkeypatch, bits=True)
     monkeypatch.setattr(tier_graph, "CHUNK", 64)  # many chunks on a small variant
-    calls = [0]
-    add = reached_set.FreshMarks.add
-
-    def stopping(self: Any, found: Any, followed: Any) -> None:
-        calls[0] += 1
-        if calls[0] == 7:
-            raise KeyboardInterrupt
-        add(self, found, followed)
-
     with monkeypatch.context() as patch:
-        patch.setattr(reached_set.FreshMarks, "add", stopping)
+        patch.setattr(reached_set.FreshMarks, "add", stopping_at(reached_set.FreshMarks.add, 7))
         with pytest.raises(InterruptedSolve):
             build_tablebase(game, tmp_path / "stopped")
     noted = tmp_path / "stopped" / "progress.json"
@@ -149,17 +141,8 @@ def test_a_solve_in_slots_stopped_midway_starts_again_from_the_bits(
     gives the same bytes."""
     game = Dobutsu(3, "c")
     whole = _build(tmp_path / "whole", game, monkeypatch, bits=True)
-    apply = retrograde_in_records._apply
-    calls = [0]
-
-    def stopping(*args: Any) -> None:
-        calls[0] += 1
-        if calls[0] == 3:
-            raise KeyboardInterrupt
-        apply(*args)
-
     with monkeypatch.context() as patch:
-        patch.setattr(retrograde_in_records, "_apply", stopping)
+        patch.setattr(retrograde_in_records, "_apply", stopping_at(retrograde_in_records._apply, 3))
         with pytest.raises(InterruptedSolve):
             build_tablebase(game, tmp_path / "stopped")
     progress = json.loads((tmp_path / "stopped" / "progress.json").read_text())
