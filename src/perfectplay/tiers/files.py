@@ -199,10 +199,13 @@ class TierFiles:
 
     def forget_marking(self, tier: int) -> None:
         """Note a tier as not marked (its reached bit set is lost), to be marked again."""
-        for key in ("expanded", "in_bits", "ends_recorded"):
-            if key in self.progress:
-                self.progress[key] = [t for t in self.progress[key] if t != tier]
+        self._unmark([tier])
         write_json_atomically(self.progress_path, self.progress)
+
+    def _unmark(self, tiers: list[int]) -> None:
+        """Take ``tiers`` out of every note of their marking (not yet written)."""
+        for key in ("expanded", "in_bits", "ends_recorded"):
+            self.progress[key] = [t for t in self.progress.get(key, []) if t not in tiers]
 
     def drop_bit_sets(self, tier: int) -> None:
         """Remove a tier's reached bit set (its records are final)."""
@@ -236,8 +239,8 @@ class TierFiles:
         """Record that tiers' children are marked (after their files are flushed; an
         engine's tiers need no marks: every index is a position), and
         whether the marking pass also wrote the records of their positions that ended, or
-        marked them in bit sets (``bit_sets``) rather than their records: one write of the
-        progress for all of them."""
+        marked them in a bit set (``reached_bits_to_mark``) rather than their records: one
+        write of the progress for all of them."""
         self.progress["expanded"].extend(tiers)
         if ends_recorded:
             self.progress.setdefault("ends_recorded", []).extend(tiers)
@@ -269,8 +272,7 @@ class TierFiles:
             self.progress["solved"].pop(str(tier), None)
             (self.directory / tier_file_name(tier, "rec")).unlink(missing_ok=True)
         if keep_marking:
-            for key in ("expanded", "in_bits", "ends_recorded"):
-                self.progress[key] = [t for t in self.progress.get(key, []) if t not in tiers]
+            self._unmark(tiers)
         else:
             self.progress["expanded"] = []
             self.progress["ends_recorded"] = []

@@ -156,7 +156,7 @@ class ReachedSet:
         self.words = read_only(words)  # one signature a kernel, mapped or not
         blocks = -(-words.shape[0] // BLOCK_WORDS)
         self.below = np.zeros(blocks + 1, dtype=np.uint64)
-        _blocks_below(words, self.below)
+        _blocks_below(self.words, self.below)
         self.count = int(self.below[-1])
         """How many indices are reached (the number of slots)."""
 

@@ -98,11 +98,12 @@ def solve_with_counters(
     ``watch``: the memory budget, checked after the first pass and every level."""
     flat = np.asarray(records)
     shift = files.record.shift
+    narrow = settled is not None
     bits = _PendingBits(flat.shape[0])
     reached = _count_moves(graph, terminals, tier, flat, shift, bits.pending, bits.marks,
                            reached_set)  # fmt: skip
     decided = 0
-    for phase in (1,) if settled is not None else (1, 2):  # (narrow codes hold no tie)
+    for phase in (1,) if narrow else (1, 2):  # (narrow codes hold no tie: no phase 2)
         level = 0
         while True:
             if level >= files.record.max_remoteness:
@@ -113,7 +114,7 @@ def solve_with_counters(
                 settled.settle_below(level, flat)
             read = level - settled.base if settled is not None else level  # as coded
             found = _follow_level(graph, tier, flat, shift, bits, read, phase, reached_set,
-                                  settled is not None)  # fmt: skip
+                                  narrow)  # fmt: skip
             decided += found
             if progress is not None:
                 progress(min(decided, reached), reached, level=level)
