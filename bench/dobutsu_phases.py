@@ -3,7 +3,7 @@
 Run: .venv/bin/python bench/dobutsu_phases.py [--dir D]
 Solves the 3x4 game into D (emptied first) with the solver's steps wrapped in timers: the
 marking of what play reaches (wall time), the first pass counting every open position's
-moves (wall time), and inside the levels the workers' time following un-moves (summed over
+moves or scattering the first records the marking counted (wall time), and inside the levels the workers' time following un-moves (summed over
 the threads; finding the indices of slots and the slots of indices, summed apart), the main
 thread's time applying them and finding each level's frontier, and the settling of decided
 bytes into the tier's file. The levels' wall time is what is left of the total. A
@@ -28,12 +28,13 @@ from perfectplay.tiers import graph, reached_set, retrograde_in_records, slot_co
 TIMED = [
     (graph, "_reach_in_bits", "marking what play reaches (wall)"),
     (retrograde_in_records, "_count_moves", "counting each open position's moves (wall)"),
+    (retrograde_in_records, "_scatter_counted", "or scattering those the marking counted (wall)"),
     (retrograde_in_records, "_parents_of", "levels: following un-moves (workers, summed)"),
     (reached_set.ReachedSet, "indices", "the indices of slots (counting, levels; workers)"),
     (reached_set.ReachedSet, "slots", "the slots of indices (levels; workers)"),
     (retrograde_in_records, "_apply", "levels: applying them (main thread)"),
     (retrograde_in_records, "_frontier", "levels: finding each frontier (main thread)"),
-    (slot_codes.SettledSlots, "settle", "settling decided bytes into the file (wall)"),
+    (slot_codes.SettledSlots, "_settle", "settling decided bytes into the file (wall)"),
 ]
 
 

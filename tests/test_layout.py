@@ -36,6 +36,7 @@ LAYERS = [
         "compiled_games",
         "tiers.files",
         "tiers.reached_set",
+        "tiers.counted",
         "tiers.graph",
         "tiers.code_sets",
         "tiers.ranking",

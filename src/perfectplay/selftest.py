@@ -354,14 +354,15 @@ class TierCheck(Check):
         kid: int,
         codes: npt.NDArray[np.int64],
         moves: Any,
-        found: tuple[Any, Any],
+        found: tuple[Any, ...],
     ) -> None:
         """A problem of ``hook`` when the (parents, child indices) it ``found`` for
         ``codes`` of ``tier`` are not, as often, the moves batch_expand gave ranked in
-        ``kid`` by batch_rank."""
+        ``kid`` by batch_rank; and where it adds the children's ends, when they are not
+        batch_outcome's of those children."""
         ranked = self.array("batch_rank", tiers.batch_rank, kid, moves.children)
         want = Counter(zip(np.asarray(moves.parents).tolist(), ranked.tolist(), strict=False))
-        parents, index = (np.asarray(a).tolist() for a in found)
+        parents, index = (np.asarray(a).tolist() for a in found[:2])
         got = Counter(zip(parents, index, strict=False))
         for row, i in sorted((want - got) + (got - want))[:1]:
             said = "misses" if want[(row, i)] > got[(row, i)] else "adds"
@@ -371,6 +372,17 @@ class TierCheck(Check):
                 f"(batch_expand and batch_rank give {want[(row, i)]} such moves, it gives "
                 f"{got[(row, i)]})",
             )
+        if len(found) == 3 and not (want - got) + (got - want) and self.rules.batch is not None:
+            ends = self.array("batch_outcome", self.rules.batch.batch_outcome, moves.children)
+            said = Counter(zip(ranked.tolist(), ends.tolist(), strict=False))
+            given = Counter(zip(index, np.asarray(found[2]).tolist(), strict=False))
+            for i, end in sorted((said - given) + (given - said))[:1]:
+                told = {e for (j, e) in said if j == i}
+                self.add(
+                    hook,
+                    f"tier {tier}: gives end {end} for a child of index {i}; batch_outcome "
+                    f"gives {sorted(told)}",
+                )
 
     def expand_tier(self, tiers: TierRules, reached: dict[int, int]) -> None:
         """batch_expand_tier, where it answers, gives each sampled position (by index) the

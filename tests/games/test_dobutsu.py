@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -96,7 +97,7 @@ def test_the_kernels_on_a_codes_bits_run_alike_interpreted(height: int, pieces: 
     assert children.size and (children >> 60 & 1).all()  # the other player to move
     children = children[:1500]
     mixed = np.concatenate([codes, children, _mirrored(children)])
-    tables = (height, game.kinds, game.shares, game.offsets, game.slots, game.bits)
+    tables = (height, game.kinds, game.shares, game.offsets, game.lions, game.bits, game.rows)
     compiled = ranking.batch_rank.compiled(mixed, *tables)
     assert np.array_equal(ranking.batch_rank.interpreted(mixed, *tables), compiled)
     n = children.shape[0]
@@ -115,6 +116,40 @@ def test_the_kernels_on_a_codes_bits_run_alike_interpreted(height: int, pieces: 
         strict=True,
     ):
         assert np.array_equal(run, compiled_run)
+
+
+@pytest.mark.parametrize(("height", "pieces"), [(4, "gec"), (3, "gc"), (3, "")])
+@pytest.mark.parametrize("how", ["interpreted", "compiled"])
+def test_each_moves_end_is_read_from_its_parent_as_the_child_would_say(
+    height: int, pieces: str, how: str
+) -> None:
+    """The ends ``batch_moves`` gives with the children (read from the parent: what
+    strikes the lion's square after the move) are ``batch_end`` of the children, for
+    positions with either player to move; every kind of end is met."""
+    game = Dobutsu(height, pieces)
+    rng = np.random.default_rng(5)
+    codes = game.batch_unrank(0, rng.integers(0, game.size, 3000))
+    codes = codes[codes >= 0]
+    codes = codes[game.batch_outcome(codes) == 0]
+    turned = game.batch_expand(codes).children  # gote to move
+    mixed = np.concatenate([codes, turned[game.batch_outcome(turned) == 0][:3000]])
+    kernel = getattr(moves.batch_moves, how)
+    _, children, found = kernel(mixed, height)
+    assert np.array_equal(found, ends.batch_end.compiled(children, height))
+    assert set(np.unique(found).tolist()) == {0, 1, 2}
+
+
+class _WrongEnds(Dobutsu):
+    """Ranked children whose ends say every child goes on."""
+
+    def batch_ranked_children(self, tier: int, codes: Any) -> Any:
+        parents, indices, found = super().batch_ranked_children(tier, codes)
+        return parents, indices, np.zeros_like(found)
+
+
+def test_check_finds_ranked_children_with_wrong_ends() -> None:
+    problems = check_game(_WrongEnds(3, "gc"), samples=400)
+    assert any("batch_ranked_children" in p and "end" in p for p in problems), problems
 
 
 @pytest.mark.parametrize(("height", "pieces"), [(4, "gec"), (3, "gc"), (4, "c")])

@@ -206,10 +206,24 @@ class TierFiles:
         """Take ``tiers`` out of every note of their marking (not yet written)."""
         for key in ("expanded", "in_bits", "ends_recorded"):
             self.progress[key] = [t for t in self.progress.get(key, []) if t not in tiers]
+        for tier in tiers:
+            self.progress.get("counted", {}).pop(str(tier), None)
 
     def drop_bit_sets(self, tier: int) -> None:
-        """Remove a tier's reached bit set (its records are final)."""
+        """Remove a tier's reached bit set and the first records its marking counted (its
+        records are final)."""
         (self.directory / tier_file_name(tier, "reached")).unlink(missing_ok=True)
+        self.counted_path(tier).unlink(missing_ok=True)
+
+    def counted_path(self, tier: int) -> Path:
+        """The file of first records a marking in bits counted (``counted``)."""
+        return self.directory / tier_file_name(tier, "counted")
+
+    def counted_rows(self, tier: int) -> int | None:
+        """How many first records the tier's marking counted, as noted with it; None when
+        it counted none (the solve counts them)."""
+        rows = self.progress.get("counted", {}).get(str(tier))
+        return None if rows is None else int(rows)
 
     def write_partial(self, tier: int, size: int, windows: Any) -> None:
         """Write a tier's working file from ``windows``, (start, records) pairs covering
@@ -234,18 +248,26 @@ class TierFiles:
         return tier in self.progress["expanded"]
 
     def mark_expanded(
-        self, *tiers: int, ends_recorded: bool = False, in_bits: bool = False
+        self,
+        *tiers: int,
+        ends_recorded: bool = False,
+        in_bits: bool = False,
+        counted: int | None = None,
     ) -> None:
         """Record that tiers' children are marked (after their files are flushed; an
         engine's tiers need no marks: every index is a position), and
         whether the marking pass also wrote the records of their positions that ended, or
-        marked them in a bit set (``reached_bits_to_mark``) rather than their records: one
-        write of the progress for all of them."""
+        marked them in a bit set (``reached_bits_to_mark``) rather than their records, and
+        how many first records it counted (``counted_path``): one write of the progress
+        for all of them."""
         self.progress["expanded"].extend(tiers)
         if ends_recorded:
             self.progress.setdefault("ends_recorded", []).extend(tiers)
         if in_bits:
             self.progress.setdefault("in_bits", []).extend(tiers)
+        if counted is not None:
+            for tier in tiers:
+                self.progress.setdefault("counted", {})[str(tier)] = counted
         write_json_atomically(self.progress_path, self.progress)
 
     def marked_in_bits(self, tier: int) -> bool:
@@ -277,6 +299,7 @@ class TierFiles:
             self.progress["expanded"] = []
             self.progress["ends_recorded"] = []
             self.progress["in_bits"] = []
+            self.progress["counted"] = {}
         write_json_atomically(self.progress_path, self.progress)
 
     def drop_stray_partials(self, tiers: Any) -> None:

@@ -26,6 +26,7 @@ from ..spaces.graph import I8, I64, B
 from ..spaces.pipeline import in_parallel
 from ..terminals import Terminals
 from ..values import UNDECIDED, Value
+from .counted import CountedWriter, first_records
 from .files import TierFiles, let_go
 from .reached_set import FreshMarks
 from .records import REACHED, sweep_codes
@@ -130,10 +131,17 @@ class Chunk:
     same_mover: B | None
     single_kid: int | None = None
     """The child tier of every move, when all lead into one."""
+    child_end: I8 | None = None
+    """Each move's child's end for its mover (0 goes on, as batch_outcome), where asked for
+    and known."""
 
 
-def expand_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64) -> Chunk:
-    """Unrank a chunk, read its ends, expand the rest and rank every child in its tier."""
+def expand_chunk(
+    graph: TierGraph, terminals: Terminals, tier: int, indices: I64, with_ends: bool = False
+) -> Chunk:
+    """Unrank a chunk, read its ends, expand the rest and rank every child in its tier;
+    ``with_ends``: the children's ends too, where the game gives them or their codes are
+    made (not from batch_expand_tier, or batch_ranked_children without them)."""
     rules, hooks = graph.rules, graph.hooks
     assert rules.batch is not None
     kids = graph.targets(tier)
@@ -157,19 +165,22 @@ def expand_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64
         and hooks.batch_ranked_children is not None
         and (kids[0] != tier or rules.to_move is None)  # (no mark of a move keeping the turn)
     ):
-        ranked = _ranked_children(graph, tier, codes[open_rows])
+        ranked = _ranked_children(graph, terminals, tier, codes[open_rows])
         if ranked is not None:
-            parents, child_index = ranked
+            parents, child_index, child_end = ranked
             child_tier = np.broadcast_to(np.int64(kids[0]), child_index.shape)
             return Chunk(indices, outcome, open_rows, parents, child_tier, child_index,
-                         None, kids[0])  # fmt: skip
-    return _ranked_chunk(graph, tier, indices, codes, outcome, open_rows)
+                         None, kids[0], child_end)  # fmt: skip
+    ends_of = terminals if with_ends else None
+    return _ranked_chunk(graph, tier, indices, codes, outcome, open_rows, ends_of)
 
 
 def _ranked_chunk(graph: TierGraph, tier: int, indices: I64, codes: I64, outcome: Any,
-                  open_rows: Any) -> Chunk:  # fmt: skip
+                  open_rows: Any, ends_of: Terminals | None = None) -> Chunk:  # fmt: skip
     """The chunk's open positions expanded by the batch protocol, every child ranked in
-    its tier (found by batch_tier when the tier has several child tiers)."""
+    its tier (found by batch_tier when the tier has several child tiers); with
+    ``ends_of``, the children's ends read and checked by it (``Chunk.child_end``) where
+    every move leads into one tier."""
     rules, hooks, kids = graph.rules, graph.hooks, graph.targets(tier)
     assert rules.batch is not None
     exp = expand_checked(rules, rules.batch, codes[open_rows])
@@ -180,8 +191,13 @@ def _ranked_chunk(graph: TierGraph, tier: int, indices: I64, codes: I64, outcome
         if child_index.size and child_index.min() < 0:
             _unranked_child(graph, tier, codes[open_rows], exp.parents, exp.children, child_index)
         child_tier = np.broadcast_to(np.int64(kids[0]), exp.children.shape)  # no copy
+        child_end = None
+        if ends_of is not None:
+            child_end, _ = ends_of.check_batch(
+                exp.children, rules.batch.batch_outcome(exp.children)
+            )
         return Chunk(indices, outcome, open_rows, exp.parents, child_tier, child_index,
-                     exp.same_mover, kids[0])  # fmt: skip
+                     exp.same_mover, kids[0], child_end)  # fmt: skip
     if hooks.batch_tier is not None:
         child_tier = np.asarray(hooks.batch_tier(exp.children), dtype=np.int64)
     elif exp.children.size == 0:
@@ -254,23 +270,46 @@ def _expanded_indices(
                  child_index, None, kid)  # fmt: skip
 
 
-def _ranked_children(graph: TierGraph, tier: int, codes: Codes) -> tuple[I64, I64] | None:
-    """The game's batch_ranked_children of open codes, checked; None when it declines or
-    a child is unranked (-1): the caller then expands and ranks, and explains any fault."""
-    hooks = graph.hooks
+def _ranked_children(
+    graph: TierGraph, terminals: Terminals, tier: int, codes: Codes
+) -> tuple[I64, I64, I8 | None] | None:
+    """The game's batch_ranked_children of open codes, checked: (parents, indices, the
+    children's ends or None where it gives none); None when it declines or a child is
+    unranked (-1): the caller then expands and ranks, and explains any fault."""
+    hooks, name = graph.hooks, graph.rules.name
     assert hooks.batch_ranked_children is not None
     ranked = hooks.batch_ranked_children(tier, codes)
     if ranked is None:
         return None
-    parents, child_index = (np.asarray(a, dtype=np.int64) for a in ranked)
-    if parents.shape != child_index.shape or parents.ndim != 1:
+    if len(ranked) not in (2, 3):
         raise GameError(
-            f"{graph.rules.name}.batch_ranked_children(tier {tier}, ...) gave parents and "
-            f"indices of different shapes {parents.shape} and {child_index.shape}"
+            f"{name}.batch_ranked_children(tier {tier}, ...) gave {len(ranked)} arrays; "
+            "expected (parents, indices) or (parents, indices, ends)"
+        )
+    parents, child_index = (np.asarray(a, dtype=np.int64) for a in ranked[:2])
+    child_end = np.asarray(ranked[2], dtype=np.int8) if len(ranked) == 3 else None
+    if (
+        parents.shape != child_index.shape
+        or parents.ndim != 1
+        or (child_end is not None and child_end.shape != parents.shape)
+    ):
+        raise GameError(
+            f"{name}.batch_ranked_children(tier {tier}, ...) gave parents, indices (and "
+            f"ends) of different shapes {parents.shape} and {child_index.shape}"
         )
     if child_index.size and child_index.min() < 0:
         return None
-    return parents, child_index
+    if child_end is not None and child_end.size:
+        low, high = int(child_end.min()), int(child_end.max())
+        if low < 0 or high > int(Value.TIE):
+            bad = int(child_end[(child_end < 0) | (child_end > int(Value.TIE))][0])
+            raise GameError(
+                f"{name}.batch_ranked_children(tier {tier}, ...) gave end {bad} for a "
+                "child; expected 0 (goes on), 1 WIN, 2 LOSS or 3 TIE"
+            )
+        if high > 0:
+            terminals.met_outcome(high, f"a child in tier {tier}", "batch_ranked_children")
+    return parents, child_index, child_end
 
 
 def _unranked_child(
@@ -377,16 +416,22 @@ def expand_marking(
     progress: ProgressCallback | None,
     done: int,
     memory: MemoryWatch | None = None,
+    writer: CountedWriter | None = None,
 ) -> int:
     """Expand each batch of a tier's indices (on every core) and mark the children: in
     ``kids``, an array per other tier, and when ``inside`` (the tier's own records) is
     given, fresh inside it, the batch then REACHED (or in its bit sets, ``FreshMarks``).
-    Returns ``done`` plus the positions."""
+    With a ``writer``, each position's first record goes to it (``counted``), given up at
+    the first chunk whose children's ends are not known. Returns ``done`` plus the
+    positions."""
     counted = [done]
     fresh = np.asarray(FRESH << files.record.shift, dtype=files.record.dtype)
     reached = np.asarray(files.record.reached, dtype=files.record.dtype)
 
-    def mark(chunk: Chunk) -> None:
+    def mark(expanded: tuple[Chunk, Any]) -> None:
+        chunk, first = expanded
+        if writer is not None:
+            writer.write(chunk.indices, first) if first is not None else writer.give_up()
         _mark_children(files, chunk, kids)
         if isinstance(inside, FreshMarks):
             inside.add(chunk.child_index[chunk.child_tier == tier], chunk.indices)
@@ -401,8 +446,15 @@ def expand_marking(
         if progress is not None:
             progress(counted[0], counted[0], level=tier)
 
-    def expand(indices: I64) -> Chunk:
-        return expand_chunk(graph, terminals, tier, indices)
+    def expand(indices: I64) -> tuple[Chunk, Any]:
+        if writer is None or not writer.whole:
+            return expand_chunk(graph, terminals, tier, indices), None
+        chunk = expand_chunk(graph, terminals, tier, indices, with_ends=True)
+        if chunk.child_end is None or (chunk.same_mover is not None and chunk.same_mover.any()):
+            return chunk, None  # (a move keeping the turn: the counting pass explains)
+        first = first_records(chunk.outcome, chunk.open_rows, chunk.parents, chunk.child_end,
+                              files.record.shift, graph.rules.name)  # fmt: skip
+        return chunk, first
 
     in_parallel(batches, expand, mark)
     return counted[0]
@@ -488,15 +540,20 @@ def _reach_in_bits(
     fresh = np.array(reached)  # (all zeros on a first start)
     marks = FreshMarks(reached, fresh, graph.sizes[tier])
     marks.add(np.array([root], dtype=np.int64), np.zeros(0, dtype=np.int64))
-    while True:
-        batches = marks.batches(SCAN, CHUNK)
-        done = expand_marking(
-            graph, files, terminals, tier, batches, {}, marks, progress, done, memory
-        )
-        if marks.found == 0:
-            break
-    _flush(reached)
-    files.mark_expanded(tier, in_bits=True)
+    writer = CountedWriter(files.counted_path(tier), graph.sizes[tier])
+    try:
+        while True:
+            batches = marks.batches(SCAN, CHUNK)
+            done = expand_marking(
+                graph, files, terminals, tier, batches, {}, marks, progress, done, memory, writer
+            )
+            if marks.found == 0:
+                break
+        _flush(reached)
+        rows = writer.finish()
+    finally:
+        writer.close()
+    files.mark_expanded(tier, in_bits=True, counted=rows)
     return done
 
 

@@ -47,6 +47,7 @@ from ..spaces.graph import I64
 from ..spaces.pipeline import in_parallel
 from ..terminals import Terminals
 from ..values import UNDECIDED
+from .counted import counted_pieces, first_records
 from .files import TierFiles
 from .graph import TierGraph
 from .reached_set import ReachedSet
@@ -89,19 +90,26 @@ def solve_with_counters(
     reached_set: ReachedSet | None = None,
     settled: SettledSlots | None = None,
     watch: MemoryWatch | None = None,
+    counted: Any = None,
 ) -> TierSummary:
     """Solve the reached positions of a self-contained loopy tier in ``records`` (each
     reached one open, value code 7) in place; see the module docstring. With a
     ``reached_set``, ``records`` are those of its slots (the reached positions alone); with
     ``settled`` too, they are one-byte codes (``slot_codes``) settled into the tier's file
     as the levels go, which raises TooNarrow in the first pass for a tier they cannot hold.
-    ``watch``: the memory budget, checked after the first pass and every level."""
+    ``watch``: the memory budget, checked after the first pass and every level.
+    ``counted``: where the marking counted the first records (``counted``, with a
+    ``reached_set``), (indices, records) pieces of them, scattered into the slots in place
+    of the first pass."""
     flat = np.asarray(records)
     shift = files.record.shift
     narrow = settled is not None
     bits = _PendingBits(flat.shape[0])
-    reached = _count_moves(graph, terminals, tier, flat, shift, bits.pending, bits.marks,
-                           reached_set)  # fmt: skip
+    if counted is not None and reached_set is not None:
+        reached = _scatter_counted(flat, shift, bits, reached_set, counted)
+    else:
+        reached = _count_moves(graph, terminals, tier, flat, shift, bits.pending, bits.marks,
+                               reached_set)  # fmt: skip
     decided = 0
     for phase in (1,) if narrow else (1, 2):  # (narrow codes hold no tie: no phase 2)
         level = 0
@@ -189,7 +197,6 @@ def _count_moves(
     indexed by slot where a ``reached_set`` is given, else by index."""
     rules, hooks = graph.rules, graph.hooks
     assert rules.batch is not None
-    limit = (1 << shift) - 1
 
     def count(indices: I64) -> tuple[I64, Any]:
         positions = indices if reached_set is None else reached_set.indices(indices)
@@ -201,9 +208,8 @@ def _count_moves(
         if scores is not None:
             raise GameError(f"{rules.name} is scored: tiered solving takes WIN/LOSS/TIE games")
         open_rows = np.flatnonzero(outcome == UNDECIDED)
-        moves = np.zeros(indices.shape[0], dtype=np.int64)
-        wins = np.zeros(indices.shape[0], dtype=np.bool_)  # a move to a lost end
-        losing = np.zeros(indices.shape[0], dtype=np.int64)  # moves to won ends
+        parents = np.zeros(0, dtype=np.int64)
+        ends = np.zeros(0, dtype=np.int8)
         if open_rows.size:
             exp = rules.batch.batch_expand(codes[open_rows])
             if exp.same_mover is not None and np.asarray(exp.same_mover).any():
@@ -211,32 +217,54 @@ def _count_moves(
             parents = np.asarray(exp.parents, dtype=np.int64)
             children = np.asarray(exp.children, dtype=np.int64)
             ends, _ = terminals.check_batch(children, rules.batch.batch_outcome(children))
-            width = open_rows.shape[0]
-            moves[open_rows] = np.bincount(parents, minlength=width)
-            wins[open_rows] = np.bincount(parents[ends == _LOSS], minlength=width) > 0
-            losing[open_rows] = np.bincount(parents[ends == _WIN], minlength=width)
-        if moves.max(initial=0) > limit:
-            raise GameError(f"{rules.name}: a position with more than {limit} moves")
-        ended = outcome != UNDECIDED
-        left = moves - losing
-        record = np.where(ended, outcome.astype(np.int64) << shift, (REACHED << shift) | left)
-        record[~ended & (left == 0)] = (_LOSS << shift) | 1  # every move ends lost
-        record[~ended & wins] = (_WIN << shift) | 1
-        record[~ended & (moves == 0)] = _LOSS << shift  # no move and no end: lost at once
-        return indices, record.astype(np.uint16)  # (fits() takes 2-byte records only)
+        return indices, first_records(outcome, open_rows, parents, ends, shift, rules.name)
 
     reached = [0]
 
     def write(done: tuple[I64, Any]) -> None:
-        flat[done[0]] = narrowed(done[1], shift) if flat.dtype == np.uint8 else done[1]
-        values = done[1] >> shift
-        won_end = (values == _WIN) & (done[1] & limit == 0)  # counted above, never followed
-        followed = (values == _LOSS) | (values == _TIE) | ((values == _WIN) & ~won_end)
-        _set_pending(pending, marks, done[0][followed])
-        reached[0] += done[0].shape[0]
+        reached[0] += _write_first(flat, shift, pending, marks, done[0], done[1])
 
     in_parallel(_reached_pieces(flat, shift), count, write)
     return reached[0]
+
+
+def _write_first(flat: Any, shift: int, pending: U8, marks: U8, rows: I64, records: U16) -> int:
+    """Write first records (2-byte, as ``counted.first_records``) at ``rows`` of ``flat``
+    (narrowed to one-byte codes there), the decided ones pending but won ends (counted in
+    their parents' counters, never followed); returns how many."""
+    flat[rows] = narrowed(records, shift) if flat.dtype == np.uint8 else records
+    values = records >> shift
+    won_end = (values == _WIN) & (records & ((1 << shift) - 1) == 0)
+    followed = (values == _LOSS) | (values == _TIE) | ((values == _WIN) & ~won_end)
+    _set_pending(pending, marks, rows[followed])
+    return int(rows.shape[0])
+
+
+def _scatter_counted(
+    flat: Any, shift: int, bits: _PendingBits, reached_set: ReachedSet, counted: Any
+) -> int:
+    """Pass 1 from the first records the marking counted: each piece's indices found as
+    slots (by the workers) and written there; returns how many positions the tier
+    reaches. An index the reached set does not hold, or a count other than the set's,
+    is an error (the file does not belong to these bits)."""
+    found = [0]
+
+    def slots_of(piece: tuple[I64, U16]) -> tuple[I64, U16]:
+        slots = reached_set.slots(piece[0])
+        if slots.size and int(slots.min()) < 0:
+            raise GameError("the counted first records name a position the marking did not reach")
+        return slots, piece[1]
+
+    def write(done: tuple[I64, U16]) -> None:
+        found[0] += _write_first(flat, shift, bits.pending, bits.marks, done[0], done[1])
+
+    in_parallel(counted, slots_of, write)
+    if found[0] != reached_set.count:
+        raise GameError(
+            f"the counted first records hold {found[0]:,} positions, the marking reached "
+            f"{reached_set.count:,}"
+        )
+    return found[0]
 
 
 def _reached_pieces(flat: Any, shift: int) -> Any:
@@ -459,16 +487,23 @@ def solve_in_slots(
     if words is None:
         raise GameError(f"tier {tier}: its reached bit set is gone; run the same solve again")
     reached = ReachedSet(words)
+    rows = files.counted_rows(tier)
+    path = files.counted_path(tier)
+
+    def counted() -> Any:  # (each pass reads the file anew)
+        whole = rows == reached.count
+        return counted_pieces(path, size, reached.count) if whole else None
+
     codes = np.zeros(reached.count, dtype=np.uint8)
     settled = SettledSlots(files, tier, size, reached)
     try:
         return solve_with_counters(graph, files, terminals, tier, codes, progress, reached,
-                                   settled, watch)  # fmt: skip
+                                   settled, watch, counted())  # fmt: skip
     except TooNarrow:
         del codes
     slots = np.full(reached.count, files.record.reached, dtype=files.record.dtype)
     summary = solve_with_counters(graph, files, terminals, tier, slots, progress, reached,
-                                  None, watch)  # fmt: skip
+                                  None, watch, counted())  # fmt: skip
 
     def windows() -> Any:
         for start, stop, here, first in reached.windows(size, SCAN):

@@ -86,6 +86,8 @@ class Dobutsu:
         self.shares, self.offsets = ranking.ranking_tables(list(self.kinds), self.squares - 2)
         self.slots, self.pairs = ranking.lion_slots(self.squares)
         self.bits = ranking.bit_tables()
+        self.rows = ranking.row_tables()
+        self.lions = ranking.lion_table(self.squares)
         self.size = int(self.pairs.shape[0]) * int(self.shares[0, self.squares - 2])
 
     # --- the plain protocol, written apart from the kernels (check compares the two) ----------
@@ -309,7 +311,7 @@ class Dobutsu:
 
     def batch_expand(self, codes: Codes) -> Expansion:
         """Every move of every code (of positions that go on)."""
-        parents, children = moves.batch_moves(np.asarray(codes, dtype=np.int64), self.height)
+        parents, children, _ = moves.batch_moves(np.asarray(codes, dtype=np.int64), self.height)
         return Expansion(parents, children)
 
     def batch_key(self, codes: Codes) -> Codes:
@@ -331,17 +333,28 @@ class Dobutsu:
         """The index of each code's key."""
         codes = np.asarray(codes, dtype=np.int64)
         return ranking.batch_rank(
-            codes, self.height, self.kinds, self.shares, self.offsets, self.slots, self.bits
+            codes,
+            self.height,
+            self.kinds,
+            self.shares,
+            self.offsets,
+            self.lions,
+            self.bits,
+            self.rows,
         )
 
-    def batch_ranked_children(self, tier: int, codes: Codes) -> tuple[Codes, Codes]:
-        """(parents, indices) of the moves of codes that go on, the children ranked as
-        made: the ranking keys a code itself, so the children's keys (``batch_expand``'s
-        path) are not built. Marking what play reaches: 31 ms a chunk of 65,536 positions,
-        47 with the keys (13 of them), 2026-11-27; one kernel making and ranking each child
-        in turn measured 29 ms against 25 for the two kernels in turn."""
-        parents, children = moves.batch_moves(np.asarray(codes, dtype=np.int64), self.height)
-        return parents, self.batch_rank(tier, children)
+    def batch_ranked_children(
+        self, tier: int, codes: Codes
+    ) -> tuple[Codes, Codes, npt.NDArray[np.int8]]:
+        """(parents, indices, ends) of the moves of codes that go on, the children ranked
+        as made: the ranking keys a code itself, so the children's keys (``batch_expand``'s
+        path) are not built; each child's end is read from its parent as the move is made
+        (``moves.moves_into``), so marking what play reaches also counts the moves the
+        solve starts from. Marking: 31 ms a chunk of 65,536 positions, 47 with the keys (13
+        of them), 2026-11-27; one kernel making and ranking each child in turn measured 29
+        ms against 25 for the two kernels in turn."""
+        parents, children, ends = moves.batch_moves(np.asarray(codes, dtype=np.int64), self.height)
+        return parents, self.batch_rank(tier, children), ends
 
     def batch_unrank(self, tier: int, indices: Codes) -> Codes:
         """The view of each index (sente to move)."""

@@ -11,6 +11,7 @@ retrograde analysis. Each kernel fills preallocated arrays: ``*_into`` for one c
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from ...protocol import inlined_kernel, kernel
 from .board import (
@@ -33,6 +34,8 @@ from .board import (
 from .ends import STRIKES, square_of, striking_squares
 from .symmetry import mirrored_cells, needs_mirror
 
+I8 = npt.NDArray[np.int8]
+
 MOST_MOVES = 64
 """More than any position has: 8 pieces of at most 8 steps, and 3 kinds to drop on at most
 10 empty squares, never both at full."""
@@ -40,10 +43,18 @@ MOST_UNMOVES = 512
 
 
 @kernel
-def moves_into(code: int, height: int, out: Codes, at: int) -> int:
-    """Write the children of ``code`` (open: no lion can be taken) from ``out[at]`` on;
-    returns how many. Captures go to the mover's hand (a hen as a chick); a chick that
-    steps onto the far rank becomes a hen; pieces in hand drop on any empty square.
+def moves_into(code: int, height: int, out: Codes, ends: I8, at: int) -> int:
+    """Write the children of ``code`` (open: no lion can be taken) from ``out[at]`` on,
+    and where each ends for its mover (``end_of_code``: 1 a WIN, 2 a LOSS, 0 it goes on)
+    from ``ends[at]`` on; returns how many. Captures go to the mover's hand (a hen as a
+    chick); a chick that steps onto the far rank becomes a hen; pieces in hand drop on any
+    empty square.
+
+    A child's end needs no look at the child: no piece slides, so a move changes what
+    strikes a square only by the piece it takes. The other player can take the mover's
+    lion after the move when one of their pieces strikes its square (the lion's, or where
+    the lion steps), the piece taken on that move aside; else the lion on the mover's far
+    rank is a try that stands.
 
     Worked on the code itself, not on a view: gote's pieces step the other way, and each
     child is the code with two cells (or one cell and a hand) changed and the turn passed,
@@ -58,6 +69,9 @@ def moves_into(code: int, height: int, out: Codes, at: int) -> int:
     far = height - 1 if gote else 0  # the mover's far rank, where a chick becomes a hen
     hand = HANDS + (6 if gote else 0)  # the mover's hand
     passed = code ^ (1 << GOTE)
+    lion = square_of(code, squares, own | LION)
+    them = 1 - gote  # the other player's side, as STRIKES reads it: to move in a child
+    strike_lion = striking_squares(code, squares, STRIKES[them, :, lion])
     n = at
     for v in range(squares):
         a = squares - 1 - v if gote else v
@@ -79,6 +93,12 @@ def moves_into(code: int, height: int, out: Codes, at: int) -> int:
             if taken != 0:
                 child += 1 << (hand + 2 * ((CHICK if taken & 7 == HEN else taken & 7) - GIRAFFE))
             out[n] = child
+            if kind == LION:
+                struck = striking_squares(code, squares, STRIKES[them, :, b]) & ~(1 << b)
+                ends[n] = 1 if struck != 0 else (2 if r == far else 0)
+            else:
+                struck = strike_lion & ~(1 << b)
+                ends[n] = 1 if struck != 0 else (2 if lion // WIDTH == far else 0)
             n += 1
     for slot in range(3):
         if (code >> (hand + 2 * slot)) & 3 == 0:
@@ -88,21 +108,24 @@ def moves_into(code: int, height: int, out: Codes, at: int) -> int:
             b = squares - 1 - v if gote else v
             if (code >> (4 * b)) & 15 == 0:
                 out[n] = dropped | ((own | (GIRAFFE + slot)) << (4 * b))
+                ends[n] = 1 if strike_lion != 0 else (2 if lion // WIDTH == far else 0)
                 n += 1
     return n - at
 
 
 @kernel
-def batch_moves(codes: Codes, height: int) -> tuple[I64, Codes]:
-    """(parents, children) of every code, children of one code together, in order."""
+def batch_moves(codes: Codes, height: int) -> tuple[I64, Codes, I8]:
+    """(parents, children, ends) of every code: children of one code together, in order,
+    and where each ends for its mover (``moves_into``)."""
     children = np.empty(codes.shape[0] * MOST_MOVES, dtype=np.int64)
     parents = np.empty(codes.shape[0] * MOST_MOVES, dtype=np.int64)
+    ends = np.empty(codes.shape[0] * MOST_MOVES, dtype=np.int8)
     n = 0
     for i in range(codes.shape[0]):
-        made = moves_into(codes[i], height, children, n)
+        made = moves_into(codes[i], height, children, ends, n)
         parents[n : n + made] = i
         n += made
-    return parents[:n].copy(), children[:n].copy()
+    return parents[:n].copy(), children[:n].copy(), ends[:n].copy()
 
 
 @kernel

@@ -22,107 +22,140 @@ from __future__ import annotations
 import numpy as np
 
 from ...protocol import inlined_kernel, kernel
-from .board import CHICK, GIRAFFE, GOTE, HANDS, HEN, I64, LION, THEIRS, WIDTH, Codes
-from .symmetry import image_first, lion_pair, mirror_square, mirrored_cells
+from .board import CHICK, ELEPHANT, GIRAFFE, GOTE, HANDS, HEN, I64, LION, THEIRS, WIDTH, Codes
+from .symmetry import image_first, lion_pair, mirror_square
+
+FIELD = 12
+"""Bits of one mask of squares in the words of ``row_tables`` (a square s at bit s)."""
+ROW_LEFT = sum(1 << (3 * j) for j in range(20))
+"""A 1 at the first square of each row of every field of a packed word (``mirrored_rows``)."""
 
 
 @inlined_kernel
-def _nibbles_equal(board: int, value: int, ones: int) -> int:
-    """A 1 at bit 4s for each 4-bit cell s of ``board`` that holds ``value`` (``ones``: a 1
-    at bit 4s of every cell of the board)."""
-    x = board ^ (ones * value)
-    return ~(x | (x >> 1) | (x >> 2) | (x >> 3)) & ones
+def mirrored_rows(packed: int) -> int:
+    """A word of packed masks of squares (``row_tables``) reflected left to right: in each
+    row of three squares, the first and the last exchanged, every field at once."""
+    return (packed & (ROW_LEFT << 1)) | ((packed & ROW_LEFT) << 2) | ((packed >> 2) & ROW_LEFT)
 
 
 @inlined_kernel
-def _packed(flags: int) -> int:
-    """Bits 4s of ``flags`` (s < 16) as bits s: a mask of squares."""
-    flags = (flags | (flags >> 3)) & 0x0303030303030303
-    flags = (flags | (flags >> 6)) & 0x000F000F000F000F
-    flags = (flags | (flags >> 12)) & 0x000000FF000000FF
-    return (flags | (flags >> 24)) & 0xFFFF
-
-
-@inlined_kernel
-def _owner_digit(piece: int, kind: int) -> int:
-    """Who owns a piece of ``kind`` (and, for chicks, whether it is a hen), as ``rank_code``
-    numbers them: 0-1 (the other player's is 1), for chicks 0-3 (2 the other's, +1 a hen)."""
-    return (piece >> 3) * (2 if kind == CHICK else 1) + (1 if piece & 7 == HEN else 0)
-
-
-@kernel
 def rank_code(
-    code: int, squares: int, kinds: I64, shares: I64, offsets: I64, slots: I64, bits: I64
+    code: int,
+    squares: int,
+    kinds: I64,
+    shares: I64,
+    offsets: I64,
+    lions: I64,
+    count: I64,
+    low: I64,
+    rows: I64,
 ) -> int:
     """The index of a code's key (see the module docstring), on the code's bits: no board
-    is filled. ``bits`` holds the population count (row 0) and the lowest set bit (row 1)
-    of each 12-bit mask of squares (``bit_tables``); ``slots`` numbers the kept pairs of
-    lion squares; ``shares[i, n]`` holds the arrangements of kinds i.. on n free squares
-    and ``offsets[i, n, k]`` where those with k pieces of kind i on the board begin
-    (``ranking_tables``).
+    is filled. ``rows[turned, cells]`` packs the masks of the squares of one row of three
+    cells (``row_tables``), as the mover sees them, so four reads give the squares of every
+    kind and owner in the mover's view at once; ``bits`` holds the population count (row
+    0) and the lowest set bit (row 1) of each 12-bit mask of squares; ``slots`` numbers
+    the kept pairs of lion squares; ``shares[i, n]`` holds the arrangements of kinds i.. on
+    n free squares and ``offsets[i, n, k]`` where those with k pieces of kind i on the
+    board begin (``ranking_tables``).
 
-    The mover's view is the board's cells in reverse order, each piece's owner bit
-    flipped; the mirror image swaps the cells of columns A and C; the squares of each kind
-    are found for all cells at once (the cells equal to a value, ``_nibbles_equal``). A
-    piece's place among the squares free for its kind (neither a lion's nor an earlier
-    kind's) is a count of bits, so the work does not branch on what each square holds
-    (a pass over the squares did, 190 ns a code against 56, 2026-11-27)."""
-    used = (1 << (4 * squares)) - 1
-    ones = 0x111111111111 & used
-    board = code & used
-    turned = ((board & 0x0F0F0F0F0F0F) << 4) | ((board >> 4) & 0x0F0F0F0F0F0F)
-    turned = ((turned & 0x00FF00FF00FF) << 8) | ((turned >> 8) & 0x00FF00FF00FF)
-    turned = ((turned & 0xFFFF) << 32) | (turned & 0xFFFF0000) | ((turned >> 32) & 0xFFFF)
-    turned >>= 4 * (12 - squares)  # the cells in reverse order
-    turned ^= ((turned | (turned >> 1) | (turned >> 2) | (turned >> 3)) & ones) << 3
+    A piece's place among the squares free for its kind (neither a lion's nor an earlier
+    kind's) is a count of bits, so the work does not branch on what each square holds (a
+    pass over the squares took 190 ns a code; comparing every cell with each kind's value
+    56; the row tables 28, 2026-11-27)."""
+    height = squares // WIDTH
+    gote = (code >> GOTE) & 1
+    packed = owners_and_hens = 0
+    for r in range(height):
+        cells = (code >> (12 * r)) & 0xFFF
+        shift = 3 * (height - 1 - r if gote else r)
+        packed |= rows[gote, cells, 0] << shift
+        owners_and_hens |= rows[gote, cells, 1] << shift
     hands = (code >> HANDS) & 0xFFF
-    if (code >> GOTE) & 1:
-        board = turned
+    if gote:
         hands = ((hands >> 6) | (hands << 6)) & 0xFFF  # the mover's hand first
-    count, low = bits[0], bits[1]
-    mine = low[_packed(_nibbles_equal(board, LION, ones))]
-    theirs = low[_packed(_nibbles_equal(board, THEIRS | LION, ones))]
-    if image_first(mine, theirs, board, squares):
-        board = mirrored_cells(board, squares)
-        mine, theirs = mirror_square(mine), mirror_square(theirs)
-    index = slots[lion_pair(mine, theirs, squares)] * shares[0, squares - 2]
-    free_squares = ((1 << squares) - 1) & ~((1 << mine) | (1 << theirs))
-    kinds_only = board & (ones * 7)  # owners dropped
+    mine = int(low[packed & 0xFFF])
+    theirs = int(low[(packed >> FIELD) & 0xFFF])
+    pair = lions[mine * 12 + theirs]
+    flip = (pair >> MIRRORED) & 1
+    if (pair >> SHARED) & 1:  # both lions in column B: the boards decide
+        flip = int(_image_first(code, mine, theirs, squares))
+    flip = -flip  # all ones when mirrored
+    packed ^= (packed ^ mirrored_rows(packed)) & flip
+    owners_and_hens ^= (owners_and_hens ^ mirrored_rows(owners_and_hens)) & flip
+    index = (pair & 0xFFFF) * shares[0, squares - 2]
+    free_squares = ((1 << squares) - 1) & ~((packed | (packed >> FIELD)) & 0xFFF)
+    their_squares = owners_and_hens & 0xFFF
+    hens = (owners_and_hens >> FIELD) & 0xFFF
     free = squares - 2
     for i in range(kinds.shape[0]):
+        # Without a branch on how many of the kind stand on the board (k): the lowest
+        # square of an empty mask reads as 0, below which no square is free.
         kind = kinds[i]
-        mask = _packed(_nibbles_equal(kinds_only, kind, ones))
-        if kind == CHICK:
-            mask |= _packed(_nibbles_equal(kinds_only, HEN, ones))
-        k = count[mask]
-        states = 4 if kind == CHICK else 2
-        subset = owners = 0
-        if k >= 1:
-            first = low[mask]
-            subset = count[free_squares & ((1 << first) - 1)]
-            owners = _owner_digit((board >> (4 * first)) & 15, kind)
-            if k == 2:
-                second = low[mask & (mask - 1)]
-                place = count[free_squares & ((1 << second) - 1)]
-                subset += place * (place - 1) // 2
-                owners = owners * states + _owner_digit((board >> (4 * second)) & 15, kind)
-        power = 1 if k == 0 else (states if k == 1 else states * states)
-        held = 2 - k
-        within = (subset * power + owners) * (held + 1) + ((hands >> (2 * (kind - GIRAFFE))) & 3)
+        mask = (packed >> (FIELD * kind)) & 0xFFF  # (a chick's field holds the hens too)
+        k = int(count[mask])
+        one, two = int(k >= 1), int(k == 2)
+        digit = 2 if kind == CHICK else 1  # bits of one piece's owner digit
+        first, second = int(low[mask]), int(low[mask & (mask - 1)])
+        place = int(count[free_squares & ((1 << second) - 1)])
+        subset = int(count[free_squares & ((1 << first) - 1)]) + ((place * (place - 1)) >> 1)
+        owners = (_owner_digit(their_squares, hens, first, digit) * one) << (digit * two)
+        owners |= _owner_digit(their_squares, hens, second, digit) * two
+        within = ((subset << (digit * k)) | owners) * (3 - k)
+        within += (hands >> (2 * (kind - GIRAFFE))) & 3
         index += offsets[i, free, k] + within * shares[i + 1, free - k]
         free -= k
         free_squares &= ~mask
     return int(index)
 
 
+@inlined_kernel
+def _owner_digit(their_squares: int, hens: int, square: int, digit: int) -> int:
+    """Who owns the piece on ``square`` (and, for chicks, whether it is a hen), as
+    ``rank_code`` numbers them: 0-1 (the other player's is 1), for chicks (``digit`` = 2
+    bits) 0-3 (2 the other's, +1 a hen: only a chick's square can hold one)."""
+    return (((their_squares >> square) & 1) << (digit - 1)) | ((hens >> square) & 1)
+
+
+@inlined_kernel
+def _image_first(code: int, mine: int, theirs: int, squares: int) -> bool:
+    """Whether the mirror image of the mover's view of ``code`` is its key (the view's
+    cells turned where gote moves)."""
+    board = code & ((1 << (4 * squares)) - 1)
+    if (code >> GOTE) & 1:
+        board = _turned_cells(board, squares)
+    return image_first(mine, theirs, board, squares)
+
+
+@inlined_kernel
+def _turned_cells(board: int, squares: int) -> int:
+    """The cells of a board in reverse order (turned half a turn), each piece's owner bit
+    flipped: the other player's view."""
+    ones = 0x111111111111 & ((1 << (4 * squares)) - 1)
+    turned = ((board & 0x0F0F0F0F0F0F) << 4) | ((board >> 4) & 0x0F0F0F0F0F0F)
+    turned = ((turned & 0x00FF00FF00FF) << 8) | ((turned >> 8) & 0x00FF00FF00FF)
+    turned = ((turned & 0xFFFF) << 32) | (turned & 0xFFFF0000) | ((turned >> 32) & 0xFFFF)
+    turned >>= 4 * (12 - squares)  # the cells in reverse order
+    return turned ^ (((turned | (turned >> 1) | (turned >> 2) | (turned >> 3)) & ones) << 3)
+
+
 @kernel
 def batch_rank(
-    codes: Codes, height: int, kinds: I64, shares: I64, offsets: I64, slots: I64, bits: I64
+    codes: Codes,
+    height: int,
+    kinds: I64,
+    shares: I64,
+    offsets: I64,
+    lions: I64,
+    bits: I64,
+    rows: I64,
 ) -> I64:
     """The index of each code's key (its mover's view, canonical)."""
     out = np.empty(codes.shape[0], dtype=np.int64)
+    count, low = bits[0], bits[1]
     for i in range(codes.shape[0]):
-        out[i] = rank_code(codes[i], height * WIDTH, kinds, shares, offsets, slots, bits)
+        out[i] = rank_code(codes[i], height * WIDTH, kinds, shares, offsets, lions, count, low,
+                           rows)  # fmt: skip
     return out
 
 
@@ -135,7 +168,42 @@ def bit_tables() -> I64:
     for bit in reversed(range(12)):
         count += (masks >> bit) & 1
         low = np.where((masks >> bit) & 1 == 1, bit, low)
-    return np.stack([count, low])
+    return np.stack([count, low]).astype(np.uint8)
+
+
+def row_tables() -> I64:
+    """``rank_code``'s row tables: ``rows[turned, cells, w]`` for the 4-bit cells of one
+    row of a code (12 bits), as the mover sees them (``turned``: gote moves, so the row is
+    read right to left and each piece's owner flipped), the squares (bit c of each field
+    of 12 bits, c the column in the mover's view) of: in word 0, the mover's lion (field
+    0), the other lion (1), giraffes (2), elephants (3), chicks and hens (4), each kind in
+    the field of its number; in word 1, the other player's pieces (0) and hens (1).
+    Shifted by three bits a row, fields and all, and or-ed, they give the whole view."""
+    rows = np.zeros((2, 4096, 2), dtype=np.int64)
+    for turned in range(2):
+        for cells in range(4096):
+            for column in range(WIDTH):
+                piece = (cells >> (4 * column)) & 15
+                if piece == 0:
+                    continue
+                if turned:
+                    piece ^= THEIRS
+                    column = WIDTH - 1 - column
+                kind = piece & 7
+                if piece == LION:
+                    field = 0
+                elif piece == THEIRS | LION:
+                    field = 1
+                elif kind in (GIRAFFE, ELEPHANT, CHICK, HEN):
+                    field = CHICK if kind == HEN else kind
+                else:
+                    continue  # no piece has this number
+                rows[turned, cells, 0] |= 1 << (FIELD * field + column)
+                if piece & THEIRS:
+                    rows[turned, cells, 1] |= 1 << column
+                if kind == HEN:
+                    rows[turned, cells, 1] |= 1 << (FIELD + column)
+    return rows
 
 
 @inlined_kernel
@@ -230,6 +298,31 @@ def batch_unrank(
     for i in range(indices.shape[0]):
         out[i] = unrank_index(indices[i], height * WIDTH, kinds, shares, offsets, pairs, bits)
     return out
+
+
+MIRRORED, SHARED = 16, 17
+"""Bits of an entry of ``lion_table`` above the slot: the image's pair is kept, or both
+lions stand in column B (the pair is its own image: the boards decide)."""
+
+
+def lion_table(squares: int) -> I64:
+    """``rank_code``'s table of lion squares: at ``mine * 12 + theirs``, the slot of the
+    kept pair of the two (``lion_slots``: the pair's or its image's), with the bits
+    MIRRORED and SHARED."""
+    slots, _ = lion_slots(squares)
+    table = np.zeros(144, dtype=np.int64)
+    for mine in range(squares):
+        for theirs in range(squares):
+            if theirs == mine:
+                continue
+            pair = lion_pair.function(mine, theirs, squares)
+            image = lion_pair.function(mirror_square.function(mine),
+                                       mirror_square.function(theirs), squares)  # fmt: skip
+            kept = min(pair, image)
+            table[mine * 12 + theirs] = (
+                int(slots[kept]) | (int(image < pair) << MIRRORED) | (int(image == pair) << SHARED)
+            )
+    return table
 
 
 def lion_slots(squares: int) -> tuple[I64, I64]:

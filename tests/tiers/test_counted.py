@@ -1,0 +1,165 @@
+"""First records counted while a tier alone in its game is marked in bits (``counted``):
+the same tier as counting them in a pass of their own, whatever stops or spoils the file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from stops import stopping_at
+from test_tablebase import one_loopy_tier, same_answers, wide_loopy_tier
+
+from perfectplay import build_tablebase
+from perfectplay.errors import InterruptedSolve
+from perfectplay.games import Dobutsu
+from perfectplay.tiers import counted, retrograde_in_records
+from perfectplay.tiers import graph as tier_graph
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:
+    """A list that grows by one each time ``module.name`` runs."""
+    calls: list[int] = []
+    function = getattr(module, name)
+
+    def spied(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return function(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, spied)
+    return calls
+
+
+def _build(directory: Path, game: Any) -> dict[str, Any]:
+    build_tablebase(game, directory)
+    return json.loads((directory / "header.json").read_text())
+
+
+def _progress(directory: Path) -> dict[str, Any]:
+    return json.loads((directory / "progress.json").read_text())
+
+
+class _NoEnds(Dobutsu):
+    """Dobutsu whose ranked children come without their ends."""
+
+    def batch_ranked_children(self, tier: int, codes: Any) -> Any:
+        parents, indices, _ = super().batch_ranked_children(tier, codes)
+        return parents, indices
+
+
+@pytest.mark.parametrize(("height", "pieces"), [(3, "c"), (3, "ge"), (4, "c")])
+def test_first_records_counted_while_marking_give_the_tier_a_pass_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, height: int, pieces: str
+) -> None:
+    """Dobutsu variants: the marking counts a first record for every reached position
+    (scattered, no counting pass), and the file is byte for byte the one a game without
+    the children's ends gives (counted in a pass of their own); the file goes with the bit
+    sets once the tablebase is whole."""
+    scattered = _spy(monkeypatch, retrograde_in_records, "_scatter_counted")
+    passes = _spy(monkeypatch, retrograde_in_records, "_count_moves")
+    with_ends = _build(tmp_path / "ends", Dobutsu(height, pieces))
+    assert scattered and not passes
+    positions = with_ends["tiers"][0]["positions"]
+    assert _progress(tmp_path / "ends")["counted"] == {"0": positions}
+    assert not list((tmp_path / "ends").glob("*.counted"))
+    scattered.clear()
+    without = _build(tmp_path / "pass", _NoEnds(height, pieces))
+    assert passes and not scattered
+    assert "counted" not in _progress(tmp_path / "pass")
+    assert without["tiers"] == with_ends["tiers"]
+
+
+def test_a_counted_file_cut_short_or_gone_is_counted_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A solve stopped in its levels, its file of first records then cut short (or
+    removed): run again, the moves are counted in a pass and the tier is the same."""
+    game = Dobutsu(3, "ge")
+    whole = _build(tmp_path / "whole", game)
+    for spoil in ("cut", "gone"):
+        directory = tmp_path / spoil
+        with monkeypatch.context() as patch:
+            stop = stopping_at(retrograde_in_records._apply, 3)
+            patch.setattr(retrograde_in_records, "_apply", stop)
+            with pytest.raises(InterruptedSolve):
+                build_tablebase(game, directory)
+        (path,) = directory.glob("*.counted")
+        if spoil == "cut":
+            with path.open("r+b") as handle:
+                handle.truncate(path.stat().st_size - 6)
+        else:
+            path.unlink()
+        with monkeypatch.context() as patch:
+            passes = _spy(patch, retrograde_in_records, "_count_moves")
+            again = _build(directory, game)
+        assert passes, spoil
+        assert again["tiers"] == whole["tiers"], spoil
+
+
+def test_a_marking_stopped_midway_counts_every_position_when_it_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped after a few chunks, the marking goes on following every reached position
+    again: the file is written anew, whole (a row per position), and scattered."""
+    game = Dobutsu(3, "ge")
+    whole = _build(tmp_path / "whole", game)
+    monkeypatch.setattr(tier_graph, "CHUNK", 64)
+    with monkeypatch.context() as patch:
+        stop = stopping_at(counted.CountedWriter.write, 5)
+        patch.setattr(counted.CountedWriter, "write", stop)
+        with pytest.raises(InterruptedSolve):
+            build_tablebase(game, tmp_path / "stopped")
+    scattered = _spy(monkeypatch, retrograde_in_records, "_scatter_counted")
+    again = _build(tmp_path / "stopped", game)
+    assert scattered
+    assert _progress(tmp_path / "stopped")["counted"] == {"0": whole["tiers"][0]["positions"]}
+    assert again["tiers"] == whole["tiers"]
+
+
+def test_first_records_read_the_ends_of_moves() -> None:
+    """By hand: a position with no move loses at once; one whose moves all reach won ends
+    loses at 1; a move to a lost end wins at 1; else the moves not reaching a won end are
+    counted; the ends keep their value at remoteness 0."""
+    shift = 13
+    outcome = np.array([0, 0, 0, 0, 1, 2], dtype=np.int8)
+    open_rows = np.array([0, 1, 2, 3])
+    parents = np.array([1, 1, 2, 2, 3, 3, 3])
+    ends = np.array([1, 1, 1, 2, 0, 1, 0], dtype=np.int8)
+    first = counted.first_records(outcome, open_rows, parents, ends, shift, "t")
+    assert first.tolist() == [
+        2 << shift,  # no move
+        (2 << shift) | 1,  # both moves to won ends
+        (1 << shift) | 1,  # a move to a lost end
+        (7 << shift) | 2,  # three moves, one to a won end: two left
+        1 << shift,
+        2 << shift,
+    ]
+
+
+def test_rows_of_a_tier_of_four_billion_indices_hold_wider_indices(tmp_path: Path) -> None:
+    for size, width in ((1 << 32) - 1, 4), (1 << 32, 8):
+        assert counted.row_type(size)["index"].itemsize == width
+    writer = counted.CountedWriter(tmp_path / "t.counted", 1 << 33)
+    writer.write(np.array([5, (1 << 32) + 7]), np.array([1, 2], dtype=np.uint16))
+    assert writer.finish() == 2
+    (indices, records), *rest = counted.counted_pieces(tmp_path / "t.counted", 1 << 33, 2)
+    assert not rest and indices.tolist() == [5, (1 << 32) + 7] and records.tolist() == [1, 2]
+    assert counted.counted_pieces(tmp_path / "t.counted", 1 << 33, 3) is None
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.one_of(one_loopy_tier(), wide_loopy_tier()))
+def test_one_loopy_tier_counted_in_a_pass_equals_explored_retrograde(
+    tmp_path_factory: Any, game: Any
+) -> None:
+    """Random single loopy tiers (their first records counted while marking, tested with
+    the tablebase's), here with the file ignored: the counting pass over the slots."""
+    directory = tmp_path_factory.mktemp("tb")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(retrograde_in_records, "counted_pieces", lambda *_: None)
+        build_tablebase(game, directory)
+    same_answers(game, directory)
