@@ -2,13 +2,14 @@
 
 Run: .venv/bin/python bench/dobutsu_phases.py [--dir D]
 Solves the 3x4 game into D (emptied first) with the solver's steps wrapped in timers: the
-marking of what play reaches (wall time), the first pass counting every open position's
-moves or scattering the first records the marking counted (wall time), and inside the levels the workers' time following un-moves (summed over
-the threads; finding the indices of slots and the slots of indices, summed apart), the main
-thread's time applying them and finding each level's frontier, and the settling of decided
-bytes into the tier's file. The levels' wall time is what is left of the total. A
-measurement aid beside bench/clausecker.py (which times whole solves in fresh processes):
-the timers themselves cost little (a call per chunk of 16,384 positions).
+marking of what play reaches (wall time); the first pass counting every open position's
+moves, or scattering the first records the marking counted (wall time); inside the levels
+the workers' time following un-moves (summed over the threads; finding the indices of
+slots and the slots of indices, summed apart), the main thread's time applying them and
+finding each level's frontier; and the settling of decided bytes into the tier's file.
+The levels' wall time is what is left of the total. A measurement aid beside
+bench/clausecker.py (which times whole solves in fresh processes): the timers themselves
+cost little (a call per chunk of 16,384 positions).
 """
 
 from __future__ import annotations

@@ -374,10 +374,10 @@ class TierCheck(Check):
             )
         if len(found) == 3 and not (want - got) + (got - want) and self.rules.batch is not None:
             ends = self.array("batch_outcome", self.rules.batch.batch_outcome, moves.children)
-            said = Counter(zip(ranked.tolist(), ends.tolist(), strict=False))
+            truth = Counter(zip(ranked.tolist(), ends.tolist(), strict=False))
             given = Counter(zip(index, np.asarray(found[2]).tolist(), strict=False))
-            for i, end in sorted((said - given) + (given - said))[:1]:
-                told = {e for (j, e) in said if j == i}
+            for i, end in sorted((truth - given) + (given - truth))[:1]:
+                told = {e for (j, e) in truth if j == i}
                 self.add(
                     hook,
                     f"tier {tier}: gives end {end} for a child of index {i}; batch_outcome "

@@ -89,7 +89,7 @@ def test_the_kernels_on_a_codes_bits_run_alike_interpreted(height: int, pieces: 
     game = Dobutsu(height, pieces)
     rng = np.random.default_rng(11)
     indices = rng.integers(-2, game.size + 2, 1500)
-    tables = (height, game.kinds, game.shares, game.offsets, game.pairs, game.bits)
+    tables = (height, game.kinds, game.shares, game.offsets, game.pairs, game.places)
     codes = ranking.batch_unrank.compiled(indices, *tables)
     assert np.array_equal(ranking.batch_unrank.interpreted(indices, *tables), codes)
     codes = codes[codes >= 0]

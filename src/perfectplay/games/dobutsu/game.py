@@ -88,6 +88,7 @@ class Dobutsu:
         self.bits = ranking.bit_tables()
         self.rows = ranking.row_tables()
         self.lions = ranking.lion_table(self.squares)
+        self.places = ranking.place_tables()
         self.size = int(self.pairs.shape[0]) * int(self.shares[0, self.squares - 2])
 
     # --- the plain protocol, written apart from the kernels (check compares the two) ----------
@@ -360,7 +361,13 @@ class Dobutsu:
         """The view of each index (sente to move)."""
         indices = np.asarray(indices, dtype=np.int64)
         return ranking.batch_unrank(
-            indices, self.height, self.kinds, self.shares, self.offsets, self.pairs, self.bits
+            indices,
+            self.height,
+            self.kinds,
+            self.shares,
+            self.offsets,
+            self.pairs,
+            self.places,
         )
 
     def batch_parents(self, tier: int, codes: Codes) -> Expansion:

@@ -42,7 +42,7 @@ MOST_MOVES = 64
 MOST_UNMOVES = 512
 
 
-@kernel
+@inlined_kernel
 def moves_into(code: int, height: int, out: Codes, ends: I8, at: int) -> int:
     """Write the children of ``code`` (open: no lion can be taken) from ``out[at]`` on,
     and where each ends for its mover (``end_of_code``: 1 a WIN, 2 a LOSS, 0 it goes on)

@@ -14,12 +14,14 @@ hole, which no code ranks to, play never reaches and ``batch_unrank`` gives as -
 
 ``ranking_tables`` counts the arrangements once per variant (exact Python integers),
 ``lion_slots`` numbers the kept pairs; ``batch_rank`` (on a code's bits, with the small
-tables of ``bit_tables``) and ``batch_unrank`` (its inverse, also on the bits) read them.
+tables of ``bit_tables``, ``row_tables`` and ``lion_table``) and ``batch_unrank`` (its
+inverse, also on the bits, with ``place_tables``) read them.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from ...protocol import inlined_kernel, kernel
 from .board import CHICK, ELEPHANT, GIRAFFE, GOTE, HANDS, HEN, I64, LION, THEIRS, WIDTH, Codes
@@ -207,14 +209,6 @@ def row_tables() -> I64:
 
 
 @inlined_kernel
-def _nth_square(squares: int, n: int, low: I64) -> int:
-    """The n-th (from 0) square of the mask ``squares``."""
-    for _ in range(n):
-        squares &= squares - 1
-    return int(low[squares])
-
-
-@inlined_kernel
 def _piece(kind: int, digit: int) -> int:
     """The piece of ``kind`` whose owner digit (``_owner_digit``) is ``digit``."""
     if kind == CHICK:
@@ -223,81 +217,92 @@ def _piece(kind: int, digit: int) -> int:
 
 
 @kernel
-def unrank_index(
-    index: int, squares: int, kinds: I64, shares: I64, offsets: I64, pairs: I64, bits: I64
-) -> int:
-    """The view (gote's bit clear) of an index, -1 outside the range and for a hole: the
-    inverse of ``rank_code``, built on the code's bits. Divisions by the small counts
-    (owners, what each hand holds) are shifts or a division by 3, one division a kind is
-    left; the squares come from masks (filling a board square by square took about 155 ns
-    an index, this 90, 2026-11-27; a floating-point division in place of the one left
-    measured no faster)."""
-    block = shares[0, squares - 2]
-    if index < 0 or index >= pairs.shape[0] * block:
-        return -1
-    low = bits[1]
-    slot = index // block
-    rest = index - slot * block
-    pair = pairs[slot]
-    mine = pair // (squares - 1)
-    theirs = pair - mine * (squares - 1)
-    theirs += 1 if theirs >= mine else 0
-    code = (LION << (4 * mine)) | ((THEIRS | LION) << (4 * theirs))
-    free_squares = ((1 << squares) - 1) & ~((1 << mine) | (1 << theirs))
-    free = squares - 2
-    for j in range(kinds.shape[0]):
-        kind = kinds[j]
-        digits = 2 if kind == CHICK else 1  # bits of one piece's owner digit
-        k = 0
-        while k < 2 and rest >= offsets[j, free, k + 1]:
-            k += 1
-        rest -= offsets[j, free, k]
-        after = shares[j + 1, free - k]
-        within = rest // after
-        rest -= within * after
-        held = 2 - k
-        mover_holds = 0
-        if held == 2:
-            mover_holds = within % 3
-            within //= 3
-        elif held == 1:
-            mover_holds = within & 1
-            within >>= 1
-        owners = within & ((1 << (digits * k)) - 1)
-        subset = within >> (digits * k)
-        if k == 1:
-            at = _nth_square(free_squares, subset, low)
-            code |= _piece(kind, owners) << (4 * at)
-            free_squares &= ~(1 << at)
-        elif k == 2:
-            second = 1
-            while (second + 1) * second // 2 <= subset:
-                second += 1
-            first = subset - second * (second - 1) // 2
-            at = _nth_square(free_squares, first, low)
-            later = _nth_square(free_squares, second, low)
-            code |= _piece(kind, owners >> digits) << (4 * at)
-            code |= _piece(kind, owners & ((1 << digits) - 1)) << (4 * later)
-            free_squares &= ~((1 << at) | (1 << later))
-        hand = HANDS + 2 * (kind - GIRAFFE)
-        code |= (mover_holds << hand) | ((held - mover_holds) << (hand + 6))
-        free -= k
-    if image_first(mine, theirs, code & ((1 << (4 * squares)) - 1), squares):
-        return -1  # a hole: the image is the canonical one (both lions in column B)
-    return int(code)
-
-
-@kernel
 def batch_unrank(
-    indices: I64, height: int, kinds: I64, shares: I64, offsets: I64, pairs: I64, bits: I64
+    indices: I64,
+    height: int,
+    kinds: I64,
+    shares: I64,
+    offsets: I64,
+    pairs: I64,
+    places: npt.NDArray[np.uint8],
 ) -> Codes:
-    """The view (gote's bit clear) of each index; -1 outside the range and for a hole (see
-    the module docstring). ``pairs`` lists the kept pairs of lion squares by slot
-    (``lion_slots``)."""
+    """The view (gote's bit clear) of each index, -1 outside the range and for a hole: the
+    inverse of ``rank_code``, built on the code's bits (see the module docstring).
+    ``pairs`` lists the kept pairs of lion squares by slot (``lion_slots``). One division
+    a kind by a count of arrangements; how the pieces off the board are shared between
+    the hands is a multiplication (``HAND_SHARES``); a piece's square is read from
+    ``places`` (``place_tables``: the n-th square of a mask; the places of the n-th pair in
+    ``PAIR_PLACES``); nothing branches on how many of a kind stand on the board (a piece
+    not there is written as nothing, a factor of 0). Filling a board square by square took
+    about 155 ns an index, this 42; written in the loop, not as a kernel of one index,
+    which numba inlined at twice the cost; multiplying by inverses in place of the
+    divisions measured no faster (2026-11-27)."""
+    squares = height * WIDTH
+    block = shares[0, squares - 2]
+    size = pairs.shape[0] * block
     out = np.empty(indices.shape[0], dtype=np.int64)
     for i in range(indices.shape[0]):
-        out[i] = unrank_index(indices[i], height * WIDTH, kinds, shares, offsets, pairs, bits)
+        index = indices[i]
+        if index < 0 or index >= size:
+            out[i] = -1
+            continue
+        slot = index // block
+        rest = index - slot * block
+        pair = pairs[slot]
+        mine = pair // (squares - 1)
+        theirs = pair - mine * (squares - 1)
+        theirs += 1 if theirs >= mine else 0
+        code = (LION << (4 * mine)) | ((THEIRS | LION) << (4 * theirs))
+        free_squares = ((1 << squares) - 1) & ~((1 << mine) | (1 << theirs))
+        free = squares - 2
+        for j in range(kinds.shape[0]):
+            kind = kinds[j]
+            digits = 2 if kind == CHICK else 1  # bits of one piece's owner digit
+            k = int(rest >= offsets[j, free, 1]) + int(rest >= offsets[j, free, 2])
+            rest -= offsets[j, free, k]
+            after = shares[j + 1, free - k]
+            within = rest // after
+            rest -= within * after
+            held = 2 - k
+            shared = (within * HAND_SHARES[held]) >> 33  # within // (held + 1)
+            mover_holds = within - shared * (held + 1)
+            owners = shared & ((1 << (digits * k)) - 1)
+            subset = shared >> (digits * k)
+            one, two = int(k >= 1), int(k == 2)
+            both = PAIR_PLACES[subset] if two else subset  # places among the free squares
+            at = int(places[free_squares, both & 15])
+            later = int(places[free_squares, both >> 4])
+            code |= (_piece(kind, owners >> (digits * two)) * one) << (4 * at)
+            code |= (_piece(kind, owners & ((1 << digits) - 1)) * two) << (4 * later)
+            free_squares &= ~((one << at) | (two << later))
+            hand = HANDS + 2 * (kind - GIRAFFE)
+            code |= (mover_holds << hand) | ((held - mover_holds) << (hand + 6))
+            free -= k
+        cells = code & ((1 << (4 * squares)) - 1)
+        if mine % WIDTH == 1 == theirs % WIDTH and image_first(mine, theirs, cells, squares):
+            code = -1  # both lions in column B, and the image is the canonical one: a hole
+        out[i] = code
     return out
+
+
+HAND_SHARES = np.array([1 << 33, 1 << 32, 0xAAAAAAAB], dtype=np.int64)
+"""x // (h + 1) = (x * HAND_SHARES[h]) >> 33 for 0 <= x < 2**31: how the 2 - k pieces of a
+kind not on the board are shared between the hands (a division by 1, 2 or 3)."""
+PAIR_PLACES = np.array(
+    [first + 16 * second for second in range(12) for first in range(second)], dtype=np.int64
+)
+"""The n-th pair of places (a, b), a < b, among a mask's squares in the ranking's order
+(the pair comes at b (b - 1) / 2 + a), as a + 16 b."""
+
+
+def place_tables() -> npt.NDArray[np.uint8]:
+    """``unrank_index``'s squares: row ``mask`` holds at n the n-th square of the mask
+    (from the lowest)."""
+    table = np.zeros((4096, 16), dtype=np.uint8)
+    for mask in range(4096):
+        held = [s for s in range(12) if mask >> s & 1]
+        table[mask, : len(held)] = held
+    return table
 
 
 MIRRORED, SHARED = 16, 17
