@@ -65,7 +65,7 @@ def test_first_records_counted_while_marking_give_the_tier_a_pass_gives(
     assert scattered and not passes
     positions = with_ends["tiers"][0]["positions"]
     assert _progress(tmp_path / "ends")["counted"] == {"0": positions}
-    assert not list((tmp_path / "ends").glob("*.counted"))
+    assert not list((tmp_path / "ends").glob("*.counted*"))
     scattered.clear()
     without = _build(tmp_path / "pass", _NoEnds(height, pieces))
     assert passes and not scattered
@@ -87,10 +87,10 @@ def test_a_counted_file_cut_short_or_gone_is_counted_again(
             patch.setattr(retrograde_in_records, "_apply", stop)
             with pytest.raises(InterruptedSolve):
                 build_tablebase(game, directory)
-        (path,) = directory.glob("*.counted")
+        (path,) = directory.glob("*.counted")  # the records (beside them, their indices)
         if spoil == "cut":
             with path.open("r+b") as handle:
-                handle.truncate(path.stat().st_size - 6)
+                handle.truncate(path.stat().st_size - 2)
         else:
             path.unlink()
         with monkeypatch.context() as patch:
@@ -140,15 +140,50 @@ def test_first_records_read_the_ends_of_moves() -> None:
     ]
 
 
-def test_rows_of_a_tier_of_four_billion_indices_hold_wider_indices(tmp_path: Path) -> None:
+def _first_records_by_numpy(outcome: Any, open_rows: Any, parents: Any, ends: Any) -> Any:
+    """The first records written apart, in whole-array passes."""
+    shift, width = 13, open_rows.shape[0]
+    moves = np.zeros(outcome.shape[0], dtype=np.int64)
+    wins = np.zeros(outcome.shape[0], dtype=bool)
+    losing = np.zeros(outcome.shape[0], dtype=np.int64)
+    moves[open_rows] = np.bincount(parents, minlength=width)
+    wins[open_rows] = np.bincount(parents[ends == 2], minlength=width) > 0
+    losing[open_rows] = np.bincount(parents[ends == 1], minlength=width)
+    ended, left = outcome != 0, moves - losing
+    record = np.where(ended, outcome.astype(np.int64) << shift, (7 << shift) | left)
+    record[~ended & (left == 0)] = (2 << shift) | 1
+    record[~ended & wins] = (1 << shift) | 1
+    record[~ended & (moves == 0)] = 2 << shift
+    return record.astype(np.uint16)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), width=st.integers(0, 300))
+def test_first_records_interpreted_and_compiled_are_whole_array_passes(
+    seed: int, width: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    outcome = rng.choice([0, 0, 0, 1, 2, 3], width).astype(np.int8)
+    open_rows = np.flatnonzero(outcome == 0)
+    parents = np.sort(rng.integers(0, max(1, open_rows.shape[0]), 4 * open_rows.shape[0]))
+    ends = rng.choice([0, 0, 1, 2], parents.shape[0]).astype(np.int8)
+    expected = _first_records_by_numpy(outcome, open_rows, parents, ends)
+    for run in (counted._first_records.interpreted, counted._first_records.compiled):
+        records = np.empty(width, dtype=np.uint16)
+        run(outcome, open_rows, parents, ends, 13, records)
+        assert np.array_equal(records, expected)
+
+
+def test_a_tier_of_four_billion_indices_counts_in_wider_indices(tmp_path: Path) -> None:
     for size, width in ((1 << 32) - 1, 4), (1 << 32, 8):
-        assert counted.row_type(size)["index"].itemsize == width
-    writer = counted.CountedWriter(tmp_path / "t.counted", 1 << 33)
+        assert counted.index_type(size).itemsize == width
+    paths = (tmp_path / "t.counted-at", tmp_path / "t.counted")
+    writer = counted.CountedWriter(paths, 1 << 33)
     writer.write(np.array([5, (1 << 32) + 7]), np.array([1, 2], dtype=np.uint16))
     assert writer.finish() == 2
-    (indices, records), *rest = counted.counted_pieces(tmp_path / "t.counted", 1 << 33, 2)
+    (indices, records), *rest = counted.counted_pieces(paths, 1 << 33, 2)
     assert not rest and indices.tolist() == [5, (1 << 32) + 7] and records.tolist() == [1, 2]
-    assert counted.counted_pieces(tmp_path / "t.counted", 1 << 33, 3) is None
+    assert counted.counted_pieces(paths, 1 << 33, 3) is None
 
 
 @settings(max_examples=120, deadline=None)

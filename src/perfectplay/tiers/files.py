@@ -213,11 +213,16 @@ class TierFiles:
         """Remove a tier's reached bit set and the first records its marking counted (its
         records are final)."""
         (self.directory / tier_file_name(tier, "reached")).unlink(missing_ok=True)
-        self.counted_path(tier).unlink(missing_ok=True)
+        for path in self.counted_paths(tier):
+            path.unlink(missing_ok=True)
 
-    def counted_path(self, tier: int) -> Path:
-        """The file of first records a marking in bits counted (``counted``)."""
-        return self.directory / tier_file_name(tier, "counted")
+    def counted_paths(self, tier: int) -> tuple[Path, Path]:
+        """The files of first records a marking in bits counted (``counted``): their
+        indices, their records."""
+        return (
+            self.directory / tier_file_name(tier, "counted-at"),
+            self.directory / tier_file_name(tier, "counted"),
+        )
 
     def counted_rows(self, tier: int) -> int | None:
         """How many first records the tier's marking counted, as noted with it; None when
@@ -258,7 +263,7 @@ class TierFiles:
         engine's tiers need no marks: every index is a position), and
         whether the marking pass also wrote the records of their positions that ended, or
         marked them in a bit set (``reached_bits_to_mark``) rather than their records, and
-        how many first records it counted (``counted_path``): one write of the progress
+        how many first records it counted (``counted_paths``): one write of the progress
         for all of them."""
         self.progress["expanded"].extend(tiers)
         if ends_recorded:

@@ -540,7 +540,7 @@ def _reach_in_bits(
     fresh = np.array(reached)  # (all zeros on a first start)
     marks = FreshMarks(reached, fresh, graph.sizes[tier])
     marks.add(np.array([root], dtype=np.int64), np.zeros(0, dtype=np.int64))
-    writer = CountedWriter(files.counted_path(tier), graph.sizes[tier])
+    writer = CountedWriter(files.counted_paths(tier), graph.sizes[tier])
     try:
         while True:
             batches = marks.batches(SCAN, CHUNK)

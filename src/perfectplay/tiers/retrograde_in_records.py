@@ -488,11 +488,11 @@ def solve_in_slots(
         raise GameError(f"tier {tier}: its reached bit set is gone; run the same solve again")
     reached = ReachedSet(words)
     rows = files.counted_rows(tier)
-    path = files.counted_path(tier)
+    paths = files.counted_paths(tier)
 
     def counted() -> Any:  # (each pass reads the file anew)
         whole = rows == reached.count
-        return counted_pieces(path, size, reached.count) if whole else None
+        return counted_pieces(paths, size, reached.count) if whole else None
 
     codes = np.zeros(reached.count, dtype=np.uint8)
     settled = SettledSlots(files, tier, size, reached)
