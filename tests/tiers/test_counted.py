@@ -17,7 +17,7 @@ from test_tablebase import one_loopy_tier, same_answers, wide_loopy_tier
 from perfectplay import build_tablebase
 from perfectplay.errors import InterruptedSolve
 from perfectplay.games import Dobutsu
-from perfectplay.tiers import counted, retrograde_in_records
+from perfectplay.tiers import counted, reached_set, retrograde_in_records
 from perfectplay.tiers import graph as tier_graph
 
 
@@ -56,14 +56,25 @@ def test_first_records_counted_while_marking_give_the_tier_a_pass_gives(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, height: int, pieces: str
 ) -> None:
     """Dobutsu variants: the marking counts a first record for every reached position
-    (scattered, no counting pass), and the file is byte for byte the one a game without
-    the children's ends gives (counted in a pass of their own); the file goes with the bit
-    sets once the tablebase is whole."""
+    (scattered, no counting pass; the ends among the children written as found, not
+    followed), and the file is byte for byte the one a game without the children's ends
+    gives (counted in a pass of their own); the files go with the bit sets once the
+    tablebase is whole."""
     scattered = _spy(monkeypatch, retrograde_in_records, "_scatter_counted")
     passes = _spy(monkeypatch, retrograde_in_records, "_count_moves")
+    ended: list[int] = []
+    add = reached_set.FreshMarks.add
+
+    def spied_add(self: Any, *args: Any) -> Any:
+        rows = add(self, *args)
+        ended.append(rows.shape[0])
+        return rows
+
+    monkeypatch.setattr(reached_set.FreshMarks, "add", spied_add)
     with_ends = _build(tmp_path / "ends", Dobutsu(height, pieces))
     assert scattered and not passes
     positions = with_ends["tiers"][0]["positions"]
+    assert 0 < sum(ended) < positions  # ends found as children, never unranked and judged
     assert _progress(tmp_path / "ends")["counted"] == {"0": positions}
     assert not list((tmp_path / "ends").glob("*.counted*"))
     scattered.clear()

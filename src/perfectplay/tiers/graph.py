@@ -433,7 +433,12 @@ def expand_marking(
         if writer is not None:
             writer.write(chunk.indices, first) if first is not None else writer.give_up()
         _mark_children(files, chunk, kids)
-        if isinstance(inside, FreshMarks):
+        if isinstance(inside, FreshMarks) and writer is not None and writer.whole:
+            # (the tier is alone in its game: every child is in it, its end known)
+            ended = inside.add(chunk.child_index, chunk.indices, chunk.child_end)
+            end = np.asarray(chunk.child_end)[ended].astype(np.uint16) << files.record.shift
+            writer.write(chunk.child_index[ended], end)
+        elif isinstance(inside, FreshMarks):
             inside.add(chunk.child_index[chunk.child_tier == tier], chunk.indices)
         elif inside is not None:
             new = chunk.child_index[chunk.child_tier == tier]

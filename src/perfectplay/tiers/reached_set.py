@@ -149,6 +149,25 @@ def add_reached(reached: U8, fresh: U8, found: I64, followed: I64) -> int:
     return new
 
 
+@kernel
+def add_reached_ended(reached: U8, fresh: U8, found: I64, ends: Any, new_ended: I64) -> int:
+    """``add_reached`` of ``found`` (nothing followed), knowing each one's end (``ends``, 0
+    goes on): one that ends is reached but not fresh (it has no moves to follow); the rows
+    of ``found`` of the new ones that end go to ``new_ended``; returns how many."""
+    n = 0
+    for row in range(found.shape[0]):
+        i = found[row]
+        byte, bit = i >> 3, np.uint8(1 << (i & 7))
+        if not reached[byte] & bit:
+            reached[byte] |= bit
+            if ends[row] == 0:
+                fresh[byte] |= bit
+            else:
+                new_ended[n] = row
+                n += 1
+    return n
+
+
 class ReachedSet:
     """The reached indices of a tier (a word array of bits, ``words``) and their slots."""
 
@@ -207,11 +226,22 @@ class FreshMarks:
             for piece in range(0, rows.shape[0], chunk):
                 yield rows[piece : piece + chunk]
 
-    def add(self, found: I64, followed: I64) -> None:
+    def add(self, found: I64, followed: I64, ends: Any = None) -> I64:
         """``found`` reached (fresh where new), then ``followed`` no longer fresh; an index
-        outside the tier is the game's ranking at fault (the kernel reads no bounds)."""
+        outside the tier is the game's ranking at fault (the kernel reads no bounds). With
+        the ``ends`` of ``found`` (0 goes on), those that end are not made fresh: the rows
+        of ``found`` of the new ones that end are returned (their first records are their
+        ends: Dobutsu shogi's 146 million ends of 247 million positions are never unranked
+        and judged); else none."""
         found = np.asarray(found, dtype=np.int64)
         if found.size and (int(found.min()) < 0 or int(found.max()) >= self.size):
             bad = int(found[(found < 0) | (found >= self.size)][0])
             raise GameError(f"a move was ranked {bad}, outside its tier of {self.size:,} indices")
-        add_reached(self.reached, self.fresh, found, np.asarray(followed, dtype=np.int64))
+        followed = np.asarray(followed, dtype=np.int64)
+        if ends is None:
+            add_reached(self.reached, self.fresh, found, followed)
+            return np.zeros(0, dtype=np.int64)
+        new_ended = np.empty(found.shape[0], dtype=np.int64)
+        n = add_reached_ended(self.reached, self.fresh, found, ends, new_ended)
+        add_reached(self.reached, self.fresh, np.zeros(0, dtype=np.int64), followed)
+        return new_ended[:n]
