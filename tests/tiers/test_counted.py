@@ -209,26 +209,3 @@ def test_one_loopy_tier_counted_in_a_pass_equals_explored_retrograde(
         patch.setattr(retrograde_in_records, "counted_pieces", lambda *_: None)
         build_tablebase(game, directory)
     same_answers(game, directory)
-
-
-@pytest.mark.parametrize("length", [0, 5, 4096, 4096 * 5 + 17])
-def test_file_hashes_are_the_sha256_of_the_file_and_of_each_block(
-    tmp_path: Path, length: int
-) -> None:
-    """The hashes a finished tier is noted with, the blocks hashed on a second thread:
-    hashlib's of the whole and of each block, in order."""
-    import hashlib
-
-    from perfectplay.tiers.files import file_hashes
-
-    data = np.random.default_rng(length).integers(0, 256, length).astype(np.uint8).tobytes()
-    path = tmp_path / "f"
-    path.write_bytes(data)
-    found = file_hashes(path, block=4096)
-    assert found["sha256"] == hashlib.sha256(data).hexdigest()
-    blocks = [data[i : i + 4096] for i in range(0, length, 4096)]
-    if len(blocks) > 1:
-        assert found["blocks"] == [hashlib.sha256(b).hexdigest() for b in blocks]
-        assert found["hash_block"] == 4096
-    else:
-        assert "blocks" not in found
