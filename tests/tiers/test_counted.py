@@ -209,3 +209,31 @@ def test_one_loopy_tier_counted_in_a_pass_equals_explored_retrograde(
         patch.setattr(retrograde_in_records, "counted_pieces", lambda *_: None)
         build_tablebase(game, directory)
     same_answers(game, directory)
+
+
+def test_counted_files_naming_a_position_not_reached_are_refused_with_a_remedy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files of the right length that do not belong to the tier's bits (an index the
+    marking did not reach): one error that says what to do, and doing it solves."""
+    from perfectplay.errors import GameError
+
+    game = Dobutsu(3, "c")
+    whole = _build(tmp_path / "whole", game)
+    directory = tmp_path / "spoilt"
+    with monkeypatch.context() as patch:
+        patch.setattr(retrograde_in_records, "_apply", stopping_at(retrograde_in_records._apply, 2))
+        with pytest.raises(InterruptedSolve):
+            build_tablebase(game, directory)
+    reached = np.unpackbits(
+        np.fromfile(directory / "tier-000000.reached", dtype=np.uint8), bitorder="little"
+    )
+    (at,) = directory.glob("*.counted-at")
+    indices = np.fromfile(at, dtype="<u4")
+    indices[0] = int(np.flatnonzero(reached == 0)[0])
+    indices.tofile(at)
+    with pytest.raises(GameError, match=r"remove the tier.s \.counted files"):
+        build_tablebase(game, directory)
+    for path in directory.glob("*.counted*"):
+        path.unlink()
+    assert _build(directory, game)["tiers"] == whole["tiers"]
