@@ -345,8 +345,9 @@ HOOKS: tuple[Hook, ...] = (
         "batch_ranked_children(tier, codes) -> (parents, indices) of the moves of codes "
         "(that go on) of a tier whose moves all lead into one tier (another, or itself: a "
         "loopy tier alone), ranked there; or None to decline. It may add a third array, "
-        "each child's end as batch_outcome gives it (int8): then a loopy tier alone counts "
-        "its moves while it is marked, not in a pass of its own",
+        "each child's end as batch_outcome gives it (int8): a loopy tier alone counts its "
+        "moves while it is marked, as it does from the children's codes without this hook; "
+        "given without the ends, the hook leaves the counting to a pass of its own",
         "the tier solver expands the codes and ranks the children (two kernels, and the "
         "children's codes built in between)",
     ),

@@ -86,7 +86,8 @@ class TierRules:
     batch_answered_by: Callable[[int, Codes], Any] | None = None
     """The index whose record answers for each index, -1 for none (batch_answered_by)."""
     batch_ranked_children: Callable[[int, Codes], Any] | None = None
-    """(parents, indices in the one child tier) of codes' moves (batch_ranked_children)."""
+    """(parents, indices in the one child tier[, the children's ends]) of codes' moves
+    (batch_ranked_children)."""
     batch_expand_tier: Callable[[int, Codes], Any] | None = None
     """(outcome, parents, child indices) of positions given by index (batch_expand_tier)."""
     batch_mark_tier: Callable[[int, int, Any, Any, Any], int | None] | None = None

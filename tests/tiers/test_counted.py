@@ -84,6 +84,62 @@ def test_first_records_counted_while_marking_give_the_tier_a_pass_gives(
     assert without["tiers"] == with_ends["tiers"]
 
 
+class _EndsForAWhile(Dobutsu):
+    """Dobutsu whose ranked children come with their ends for the first few chunks only."""
+
+    calls = 0
+
+    def batch_ranked_children(self, tier: int, codes: Any) -> Any:
+        parents, indices, found = super().batch_ranked_children(tier, codes)
+        type(self).calls += 1
+        return (parents, indices, found) if type(self).calls <= 3 else (parents, indices)
+
+
+@pytest.mark.parametrize("how", ["hook", "disk"])
+def test_first_records_given_up_midway_are_counted_in_a_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """The marking gives its first records up after a few chunks (ends among the children
+    already reached but never followed): a hook that stops giving the ends, or a disk
+    that stops taking them. The files go, the moves are counted in a pass, the same tier."""
+    whole = _build(tmp_path / "whole", Dobutsu(3, "ge"))
+    monkeypatch.setattr(tier_graph, "CHUNK", 64)
+    game: Any = Dobutsu(3, "ge")
+    if how == "hook":
+        _EndsForAWhile.calls = 0
+        game = _EndsForAWhile(3, "ge")
+    else:
+        write = counted.CountedWriter.write
+        calls = [0]
+
+        def failing(self: Any, indices: Any, records: Any) -> None:
+            calls[0] += 1
+            if calls[0] == 6:
+                self._handles[0] = _FullDisk()
+            write(self, indices, records)
+
+        monkeypatch.setattr(counted.CountedWriter, "write", failing)
+    ended = _spy(monkeypatch, reached_set, "add_reached_ended")
+    passes = _spy(monkeypatch, retrograde_in_records, "_count_moves")
+    again = _build(tmp_path / how, game)
+    assert ended and passes
+    assert "counted" not in _progress(tmp_path / how) or not _progress(tmp_path / how)["counted"]
+    assert not list((tmp_path / how).glob("*.counted*"))
+    assert again["tiers"] == whole["tiers"]
+
+
+class _FullDisk:
+    """A file whose writes fail as a full disk's do."""
+
+    closed = False
+
+    def write(self, data: Any) -> int:
+        raise OSError(28, "No space left on device")
+
+    def close(self) -> None:
+        self.closed = True
+
+
 def test_a_counted_file_cut_short_or_gone_is_counted_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -177,7 +233,7 @@ def test_first_records_interpreted_and_compiled_are_whole_array_passes(
     outcome = rng.choice([0, 0, 0, 1, 2, 3], width).astype(np.int8)
     open_rows = np.flatnonzero(outcome == 0)
     parents = np.sort(rng.integers(0, max(1, open_rows.shape[0]), 4 * open_rows.shape[0]))
-    ends = rng.choice([0, 0, 1, 2], parents.shape[0]).astype(np.int8)
+    ends = rng.choice([0, 0, 1, 2, 3], parents.shape[0]).astype(np.int8)
     expected = _first_records_by_numpy(outcome, open_rows, parents, ends)
     for run in (counted._first_records.interpreted, counted._first_records.compiled):
         records = np.empty(width, dtype=np.uint16)
@@ -216,7 +272,7 @@ def test_counted_files_naming_a_position_not_reached_are_refused_with_a_remedy(
 ) -> None:
     """Files of the right length that do not belong to the tier's bits (an index the
     marking did not reach): one error that says what to do, and doing it solves."""
-    from perfectplay.errors import GameError
+    from perfectplay.errors import TablebaseError
 
     game = Dobutsu(3, "c")
     whole = _build(tmp_path / "whole", game)
@@ -232,7 +288,7 @@ def test_counted_files_naming_a_position_not_reached_are_refused_with_a_remedy(
     indices = np.fromfile(at, dtype="<u4")
     indices[0] = int(np.flatnonzero(reached == 0)[0])
     indices.tofile(at)
-    with pytest.raises(GameError, match=r"remove the tier.s \.counted files"):
+    with pytest.raises(TablebaseError, match="remove those two files"):
         build_tablebase(game, directory)
     for path in directory.glob("*.counted*"):
         path.unlink()

@@ -102,18 +102,31 @@ class CountedWriter:
     def __init__(self, paths: tuple[Path, Path], size: int) -> None:
         self.paths, self.rows, self.whole = paths, 0, True
         self._type = index_type(size)
-        self._handles: list[Any] = [path.open("wb") for path in paths]
+        self._handles: list[Any] = []
+        try:
+            for path in paths:
+                self._handles.append(path.open("wb"))
+        except OSError:
+            self.give_up()
 
     def write(self, indices: I64, records: Any) -> None:
-        """Append the first records of a chunk's positions."""
+        """Append the first records of a chunk's positions (a disk that cannot take them,
+        full or failing, gives them up: the solve counts)."""
         if not self.whole:
             return
-        self._handles[0].write(np.ascontiguousarray(indices, dtype=self._type))
-        self._handles[1].write(np.ascontiguousarray(records, dtype="<u2"))
+        try:
+            self._handles[0].write(np.ascontiguousarray(indices, dtype=self._type))
+            self._handles[1].write(np.ascontiguousarray(records, dtype="<u2"))
+        except OSError:
+            self.give_up()
+            return
         self.rows += indices.shape[0]
 
     def give_up(self) -> None:
-        """A chunk came without its children's ends: the files go, the solve counts."""
+        """No more first records (a chunk without its children's ends, a disk that cannot
+        take them): the files go, the solve counts the moves in a pass of its own."""
+        if not self.whole:
+            return
         self.whole = False
         self.close()
         for path in self.paths:
@@ -123,9 +136,13 @@ class CountedWriter:
         """Flush the files to disk; the rows written, or None when they were given up."""
         if not self.whole:
             return None
-        for handle in self._handles:
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            for handle in self._handles:
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError:
+            self.give_up()
+            return None
         self.close()
         return self.rows
 
@@ -133,7 +150,10 @@ class CountedWriter:
         """Close the files (an interrupted marking leaves them to be written again)."""
         for handle in self._handles:
             if not handle.closed:
-                handle.close()
+                try:
+                    handle.close()
+                except OSError:  # (its last bytes not written: the files are given up)
+                    self.whole = False
 
 
 def counted_pieces(paths: tuple[Path, Path], size: int, rows: int) -> Any:

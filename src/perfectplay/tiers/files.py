@@ -71,15 +71,17 @@ def file_hashes(path: Path, block: int | None = None) -> dict[str, Any]:
     """In one reading: the SHA-256 of a file ("sha256") and, for a file longer than one
     block, of each block of ``block`` bytes ("blocks", "hash_block"), those on a second
     thread (hashlib lets go of the GIL: Dobutsu shogi's 1.7 GB tier hashed twice took
-    about 2 s on one, 2026-11-27)."""
+    about 2 s on one, 2026-11-27), three blocks in memory at most."""
     block = HASH_BLOCK if block is None else block
+    if path.stat().st_size <= block:  # one block: its hash is the file's
+        return {"sha256": file_sha256(path)}
     whole = hashlib.sha256()
     parts: list[Future[str]] = []
     with ThreadPoolExecutor(1, thread_name_prefix="perfectplay-hash") as pool:
         with path.open("rb") as handle:
             while piece := handle.read(block):
                 if len(parts) >= 2:
-                    parts[-2].result()  # two blocks in memory at most
+                    parts[-2].result()  # (one read, one waiting, one being hashed)
                 parts.append(pool.submit(_hex_sha256, piece))
                 whole.update(piece)
         hashed = [part.result() for part in parts]

@@ -287,29 +287,33 @@ def _ranked_children(
             "expected (parents, indices) or (parents, indices, ends)"
         )
     parents, child_index = (np.asarray(a, dtype=np.int64) for a in ranked[:2])
-    child_end = np.asarray(ranked[2], dtype=np.int8) if len(ranked) == 3 else None
+    given = np.asarray(ranked[2], dtype=np.int64) if len(ranked) == 3 else None
     if (
         parents.shape != child_index.shape
         or parents.ndim != 1
-        or (child_end is not None and child_end.shape != parents.shape)
+        or (given is not None and given.shape != parents.shape)
     ):
+        shapes = f"{parents.shape}, {child_index.shape}" + (
+            f" and {given.shape}" if given is not None else ""
+        )
         raise GameError(
             f"{name}.batch_ranked_children(tier {tier}, ...) gave parents, indices (and "
-            f"ends) of different shapes {parents.shape} and {child_index.shape}"
+            f"ends) of different shapes: {shapes}"
         )
     if child_index.size and child_index.min() < 0:
         return None
-    if child_end is not None and child_end.size:
-        low, high = int(child_end.min()), int(child_end.max())
-        if low < 0 or high > int(Value.TIE):
-            bad = int(child_end[(child_end < 0) | (child_end > int(Value.TIE))][0])
-            raise GameError(
-                f"{name}.batch_ranked_children(tier {tier}, ...) gave end {bad} for a "
-                "child; expected 0 (goes on), 1 WIN, 2 LOSS or 3 TIE"
-            )
-        if high > 0:
-            terminals.met_outcome(high, f"a child in tier {tier}", "batch_ranked_children")
-    return parents, child_index, child_end
+    if given is None or not given.size:
+        return parents, child_index, None if given is None else given.astype(np.int8)
+    low, high = int(given.min()), int(given.max())
+    if low < 0 or high > int(Value.TIE):
+        bad = int(given[(given < 0) | (given > int(Value.TIE))][0])
+        raise GameError(
+            f"{name}.batch_ranked_children(tier {tier}, ...) gave end {bad} for a child; "
+            "expected 0 (goes on), 1 WIN, 2 LOSS or 3 TIE"
+        )
+    if high > 0:
+        terminals.met_outcome(high, f"a child in tier {tier}", "batch_ranked_children")
+    return parents, child_index, given.astype(np.int8)
 
 
 def _unranked_child(

@@ -19,7 +19,8 @@ of which read all 1.7 GB of records before):
 1. one pass over the reached positions writes the ends (remoteness 0), the losses without
    moves, and every other position's counter; it also reads the ends among its children,
    so that a move to a lost end wins at 1 and moves to won ends are not counted (most of
-   Dobutsu shogi's positions are such ends: their un-moves are never followed);
+   Dobutsu shogi's positions are such ends: their un-moves are never followed). Where the
+   marking counted these first records (``counted``), the pass scatters them instead;
 2. for r = 0, 1, ...: through the un-moves of the wins and losses at level r (at level 0
    only the losses: the won ends were counted in pass 1), an open parent of a loss wins at
    r + 1; an open parent whose counter falls to 0 loses at r + 1;
@@ -40,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from ..compiled import inlined_kernel, kernel
-from ..errors import GameError
+from ..errors import GameError, TablebaseError
 from ..memory import SAVE_ADVICE, MemoryWatch
 from ..progress import ProgressCallback
 from ..spaces.graph import I64
@@ -245,24 +246,32 @@ def _scatter_counted(
 ) -> int:
     """Pass 1 from the first records the marking counted (as many as the reached set
     holds, which the caller checked): each piece's indices found as slots (by the
-    workers) and written there; returns how many positions the tier reaches. An index the
-    reached set does not hold is an error (the files do not belong to these bits)."""
-    found = [0]
+    workers) and written there; returns how many positions the tier reaches. Files that
+    do not belong to these bits (an index not reached, or slots whose sum is not that of
+    every slot once: one repeated where another is missing) are refused."""
+    found, total = [0], [0]
 
     def slots_of(piece: tuple[I64, U16]) -> tuple[I64, U16]:
         slots = reached_set.slots(piece[0])
         if slots.size and int(slots.min()) < 0:
-            raise GameError(
-                "the first records counted while marking name a position the marking did "
-                "not reach: remove the tier's .counted files and run the same solve again"
-            )
+            raise TablebaseError(_NOT_COUNTED)
         return slots, piece[1]
 
     def write(done: tuple[I64, U16]) -> None:
         found[0] += _write_first(flat, shift, bits.pending, bits.marks, done[0], done[1])
+        total[0] += int(done[0].sum())
 
     in_parallel(counted, slots_of, write)
+    if total[0] != found[0] * (found[0] - 1) // 2:
+        raise TablebaseError(_NOT_COUNTED)
     return found[0]
+
+
+_NOT_COUNTED = (
+    "the first records counted while marking (the tier's .counted and .counted-at files) "
+    "do not match the positions it reached: remove those two files and run the same solve "
+    "again"
+)
 
 
 def _reached_pieces(flat: Any, shift: int) -> Any:
@@ -494,11 +503,14 @@ def solve_in_slots(
 
     codes = np.zeros(reached.count, dtype=np.uint8)
     settled = SettledSlots(files, tier, size, reached)
+    first = counted()
     try:
         return solve_with_counters(graph, files, terminals, tier, codes, progress, reached,
-                                   settled, watch, counted())  # fmt: skip
+                                   settled, watch, first)  # fmt: skip
     except TooNarrow:
         del codes
+        if first is not None:
+            first.close()  # (its files, read partway)
     slots = np.full(reached.count, files.record.reached, dtype=files.record.dtype)
     summary = solve_with_counters(graph, files, terminals, tier, slots, progress, reached,
                                   None, watch, counted())  # fmt: skip

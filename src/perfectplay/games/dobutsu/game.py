@@ -84,7 +84,7 @@ class Dobutsu:
         self.squares = 3 * height
         self.kinds = np.array([KINDS[p] for p in self.pieces], dtype=np.int64)
         self.shares, self.offsets = ranking.ranking_tables(list(self.kinds), self.squares - 2)
-        self.slots, self.pairs = ranking.lion_slots(self.squares)
+        _, self.pairs = ranking.lion_slots(self.squares)
         self.bits = ranking.bit_tables()
         self.rows = ranking.row_tables()
         self.lions = ranking.lion_table(self.squares)

@@ -20,6 +20,8 @@ inverse, also on the bits, with ``place_tables``) read them.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import numpy.typing as npt
 
@@ -48,16 +50,17 @@ def rank_code(
     shares: I64,
     offsets: I64,
     lions: I64,
-    count: I64,
-    low: I64,
+    count: npt.NDArray[np.uint8],
+    low: npt.NDArray[np.uint8],
     rows: I64,
 ) -> int:
     """The index of a code's key (see the module docstring), on the code's bits: no board
     is filled. ``rows[turned, cells]`` packs the masks of the squares of one row of three
     cells (``row_tables``), as the mover sees them, so four reads give the squares of every
-    kind and owner in the mover's view at once; ``bits`` holds the population count (row
-    0) and the lowest set bit (row 1) of each 12-bit mask of squares; ``slots`` numbers
-    the kept pairs of lion squares; ``shares[i, n]`` holds the arrangements of kinds i.. on
+    kind and owner in the mover's view at once; ``count`` and ``low`` hold the population
+    count and the lowest set bit of each 12-bit mask of squares (``bit_tables``);
+    ``lions`` gives the slot of the kept pair of two lion squares and whether the image is
+    the key (``lion_table``); ``shares[i, n]`` holds the arrangements of kinds i.. on
     n free squares and ``offsets[i, n, k]`` where those with k pieces of kind i on the
     board begin (``ranking_tables``).
 
@@ -149,7 +152,7 @@ def batch_rank(
     shares: I64,
     offsets: I64,
     lions: I64,
-    bits: I64,
+    bits: npt.NDArray[np.uint8],
     rows: I64,
 ) -> I64:
     """The index of each code's key (its mover's view, canonical)."""
@@ -161,9 +164,10 @@ def batch_rank(
     return out
 
 
-def bit_tables() -> I64:
+def bit_tables() -> npt.NDArray[np.uint8]:
     """``rank_code``'s tables: the population count and the lowest set bit (0 for none) of
-    every 12-bit mask of squares, rows 0 and 1."""
+    every 12-bit mask of squares, rows 0 and 1 (bytes: the tables stay in the first-level
+    cache; read through ``int()``, so that the interpreter's arithmetic does not wrap)."""
     masks = np.arange(4096, dtype=np.int64)
     count = np.zeros(4096, dtype=np.int64)
     low = np.zeros(4096, dtype=np.int64)
@@ -173,6 +177,7 @@ def bit_tables() -> I64:
     return np.stack([count, low]).astype(np.uint8)
 
 
+@functools.cache
 def row_tables() -> I64:
     """``rank_code``'s row tables: ``rows[turned, cells, w]`` for the 4-bit cells of one
     row of a code (12 bits), as the mover sees them (``turned``: gote moves, so the row is
@@ -180,7 +185,8 @@ def row_tables() -> I64:
     of 12 bits, c the column in the mover's view) of: in word 0, the mover's lion (field
     0), the other lion (1), giraffes (2), elephants (3), chicks and hens (4), each kind in
     the field of its number; in word 1, the other player's pieces (0) and hens (1).
-    Shifted by three bits a row, fields and all, and or-ed, they give the whole view."""
+    Shifted by three bits a row, fields and all, and or-ed, they give the whole view.
+    Made once (9 ms) and shared: no kernel writes it."""
     rows = np.zeros((2, 4096, 2), dtype=np.int64)
     for turned in range(2):
         for cells in range(4096):
@@ -295,9 +301,10 @@ PAIR_PLACES = np.array(
 (the pair comes at b (b - 1) / 2 + a), as a + 16 b."""
 
 
+@functools.cache
 def place_tables() -> npt.NDArray[np.uint8]:
-    """``unrank_index``'s squares: row ``mask`` holds at n the n-th square of the mask
-    (from the lowest)."""
+    """``batch_unrank``'s squares: row ``mask`` holds at n the n-th square of the mask
+    (from the lowest). Made once and shared: no kernel writes it."""
     table = np.zeros((4096, 16), dtype=np.uint8)
     for mask in range(4096):
         held = [s for s in range(12) if mask >> s & 1]
