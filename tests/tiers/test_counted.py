@@ -267,11 +267,13 @@ def test_one_loopy_tier_counted_in_a_pass_equals_explored_retrograde(
     same_answers(game, directory)
 
 
+@pytest.mark.parametrize("spoil", ["not reached", "repeated"])
 def test_counted_files_naming_a_position_not_reached_are_refused_with_a_remedy(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spoil: str
 ) -> None:
     """Files of the right length that do not belong to the tier's bits (an index the
-    marking did not reach): one error that says what to do, and doing it solves."""
+    marking did not reach, or one repeated in place of another): one error that says
+    what to do, and doing it solves."""
     from perfectplay.errors import TablebaseError
 
     game = Dobutsu(3, "c")
@@ -286,7 +288,10 @@ def test_counted_files_naming_a_position_not_reached_are_refused_with_a_remedy(
     )
     (at,) = directory.glob("*.counted-at")
     indices = np.fromfile(at, dtype="<u4")
-    indices[0] = int(np.flatnonzero(reached == 0)[0])
+    if spoil == "not reached":
+        indices[0] = int(np.flatnonzero(reached == 0)[0])
+    else:
+        indices[1] = indices[0]
     indices.tofile(at)
     with pytest.raises(TablebaseError, match="remove those two files"):
         build_tablebase(game, directory)
