@@ -73,12 +73,14 @@ def test_slots_and_indices_are_counts_of_the_bits_below(
 def test_adding_reached_marks_the_new_ones_fresh_and_the_followed_not(how: str) -> None:
     reached = np.zeros(16, dtype=np.uint8)
     fresh = np.zeros(16, dtype=np.uint8)
-    new = _run(reached_set.add_reached, how, reached, fresh, np.array([3, 70, 3, 127]),
-               np.zeros(0, dtype=np.int64))  # fmt: skip
+    none, ends = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int8)
+    new, _ = _run(reached_set.add_reached, how, reached, fresh, np.array([3, 70, 3, 127]), ends,
+                  none, none)  # fmt: skip
     assert new == 3
     fresh_bits = np.unpackbits(fresh, bitorder="little")
     assert list(np.flatnonzero(fresh_bits)) == [3, 70, 127]
-    new = _run(reached_set.add_reached, how, reached, fresh, np.array([70, 5]), np.array([3, 70]))
+    new, _ = _run(reached_set.add_reached, how, reached, fresh, np.array([70, 5]), ends,
+                  np.array([3, 70]), none)  # fmt: skip
     assert new == 1  # 70 was reached already
     assert list(np.flatnonzero(np.unpackbits(fresh, bitorder="little"))) == [5, 127]
     assert list(np.flatnonzero(np.unpackbits(reached, bitorder="little"))) == [3, 5, 70, 127]

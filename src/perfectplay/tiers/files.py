@@ -85,8 +85,6 @@ def file_hashes(path: Path, block: int | None = None) -> dict[str, Any]:
                 parts.append(pool.submit(_hex_sha256, piece))
                 whole.update(piece)
         hashed = [part.result() for part in parts]
-    if len(hashed) <= 1:
-        return {"sha256": whole.hexdigest()}
     return {"sha256": whole.hexdigest(), "blocks": hashed, "hash_block": block}
 
 
@@ -338,27 +336,26 @@ class TierFiles:
         costs only its solve (see the module docstring)."""
         partial = self.directory / tier_file_name(tier, "partial")
         final = self.directory / tier_file_name(tier, "rec")
-        syncing = None
         if durable:
             if isinstance(records, np.memmap):
                 records.flush()
-            syncing = ThreadPoolExecutor(1, thread_name_prefix="perfectplay-fsync")
-            on_disk = syncing.submit(_fsync, partial)  # while the hash reads the page cache
-        try:
+            on_disk = self._fsync_later(partial)  # while the hash reads the page cache
             hashes = file_hashes(partial)
-        finally:
-            if syncing is not None:
-                syncing.shutdown()
-        if syncing is not None:
             on_disk.result()  # on the disk before it is renamed and noted solved
+        else:
+            hashes = file_hashes(partial)
         os.replace(partial, final)
         if not durable:  # on the disk by the end of the build, waited for there (``on_disk``)
-            if self._syncer is None:
-                self._syncer = ThreadPoolExecutor(1, thread_name_prefix="perfectplay-fsync")
-            self._syncing.append(self._syncer.submit(_fsync, final))
+            self._syncing.append(self._fsync_later(final))
         self.progress["solved"][str(tier)] = {**hashes, **summary}
         if time.monotonic() - self._noted >= NOTE_EVERY:
             self.note_progress()
+
+    def _fsync_later(self, path: Path) -> Future[None]:
+        """fsync ``path`` on this build's fsync thread (made when first needed)."""
+        if self._syncer is None:
+            self._syncer = ThreadPoolExecutor(1, thread_name_prefix="perfectplay-fsync")
+        return self._syncer.submit(_fsync, path)
 
     def on_disk(self, *others: Path) -> None:
         """Wait until every finished tier's file, ``others`` and the directory are on the

@@ -434,8 +434,10 @@ def expand_marking(
 
     def mark(expanded: tuple[Chunk, Any]) -> None:
         chunk, first = expanded
-        if writer is not None:
-            writer.write(chunk.indices, first) if first is not None else writer.give_up()
+        if writer is not None and first is not None:
+            writer.write(chunk.indices, first)
+        elif writer is not None:
+            writer.give_up()
         _mark_children(files, chunk, kids)
         if isinstance(inside, FreshMarks) and writer is not None and writer.whole:
             # (the tier is alone in its game: every child is in it, its end known)

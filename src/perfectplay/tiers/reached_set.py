@@ -133,39 +133,31 @@ def set_indices(words: U64, start: int, stop: int) -> I64:
 
 
 @kernel
-def add_reached(reached: U8, fresh: U8, found: I64, followed: I64) -> int:
+def add_reached(
+    reached: U8, fresh: U8, found: I64, ends: Any, followed: I64, new_ended: I64
+) -> tuple[int, int]:
     """Mark ``found`` (indices reached by a move) reached and fresh where they were not
-    reached, then ``followed`` (positions whose moves are now marked) no longer fresh;
-    returns how many were new. Bytes, so one thread writes them (bit by bit, no races)."""
-    new = 0
-    for i in found:
-        byte, bit = i >> 3, np.uint8(1 << (i & 7))
-        if not reached[byte] & bit:
-            reached[byte] |= bit
-            fresh[byte] |= bit
-            new += 1
-    for i in followed:
-        fresh[i >> 3] &= ~np.uint8(1 << (i & 7))
-    return new
-
-
-@kernel
-def add_reached_ended(reached: U8, fresh: U8, found: I64, ends: Any, new_ended: I64) -> int:
-    """``add_reached`` of ``found`` (nothing followed), knowing each one's end (``ends``, 0
-    goes on): one that ends is reached but not fresh (it has no moves to follow); the rows
-    of ``found`` of the new ones that end go to ``new_ended``; returns how many."""
-    n = 0
+    reached, but for those ``ends`` (one per index of ``found``, 0 goes on; empty: none
+    known) says end: reached, not fresh (no moves to follow), their rows of ``found``
+    written to ``new_ended``; then ``followed`` (positions whose moves are now marked) no
+    longer fresh. Returns (how many were new, how many of those end). Bytes, so one
+    thread writes them (bit by bit, no races)."""
+    new = ended = 0
+    known = ends.shape[0] > 0
     for row in range(found.shape[0]):
         i = found[row]
         byte, bit = i >> 3, np.uint8(1 << (i & 7))
         if not reached[byte] & bit:
             reached[byte] |= bit
-            if ends[row] == 0:
-                fresh[byte] |= bit
+            new += 1
+            if known and ends[row] != 0:
+                new_ended[ended] = row
+                ended += 1
             else:
-                new_ended[n] = row
-                n += 1
-    return n
+                fresh[byte] |= bit
+    for i in followed:
+        fresh[i >> 3] &= ~np.uint8(1 << (i & 7))
+    return new, ended
 
 
 class ReachedSet:
@@ -237,11 +229,8 @@ class FreshMarks:
         if found.size and (int(found.min()) < 0 or int(found.max()) >= self.size):
             bad = int(found[(found < 0) | (found >= self.size)][0])
             raise GameError(f"a move was ranked {bad}, outside its tier of {self.size:,} indices")
-        followed = np.asarray(followed, dtype=np.int64)
-        if ends is None:
-            add_reached(self.reached, self.fresh, found, followed)
-            return np.zeros(0, dtype=np.int64)
-        new_ended = np.empty(found.shape[0], dtype=np.int64)
-        n = add_reached_ended(self.reached, self.fresh, found, ends, new_ended)
-        add_reached(self.reached, self.fresh, np.zeros(0, dtype=np.int64), followed)
-        return new_ended[:n]
+        known = np.zeros(0, dtype=np.int8) if ends is None else np.asarray(ends, dtype=np.int8)
+        new_ended = np.empty(known.shape[0], dtype=np.int64)
+        _, ended = add_reached(self.reached, self.fresh, found, known,
+                               np.asarray(followed, dtype=np.int64), new_ended)  # fmt: skip
+        return new_ended[:ended]

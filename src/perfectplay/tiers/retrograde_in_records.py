@@ -503,14 +503,14 @@ def solve_in_slots(
 
     codes = np.zeros(reached.count, dtype=np.uint8)
     settled = SettledSlots(files, tier, size, reached)
-    first = counted()
+    pieces = counted()
     try:
         return solve_with_counters(graph, files, terminals, tier, codes, progress, reached,
-                                   settled, watch, first)  # fmt: skip
+                                   settled, watch, pieces)  # fmt: skip
     except TooNarrow:
         del codes
-        if first is not None:
-            first.close()  # (its files, read partway)
+        if pieces is not None:
+            pieces.close()  # (its files, read partway)
     slots = np.full(reached.count, files.record.reached, dtype=files.record.dtype)
     summary = solve_with_counters(graph, files, terminals, tier, slots, progress, reached,
                                   None, watch, counted())  # fmt: skip
