@@ -132,6 +132,35 @@ class TurnsKeyGame(KeyGame):
         return random_turn(p, s)
 
 
+def swapped_turn(p, s):
+    """Who moves at s when s and s ^ 1 are the same position with the players' labels
+    swapped: the class's random label, flipped by the low bit."""
+    return random_turn(p, s) ^ (s & 1)
+
+
+class SwapKeyTurnsGame(KeyGame):
+    """Pairs merged by a key that changes who is to move (s ^ 1 is s with the players'
+    labels swapped: the moves of s ^ 1 lead to the children of s, each ^ 1), and extra
+    turns. Whether a move keeps the player is the same from s and from s ^ 1."""
+
+    def play(p, s, m):
+        return child_of(p, s, m & 7) ^ (s & 1)
+
+    def to_move(p, s):
+        return swapped_turn(p, s)
+
+
+class SwapKeyGame(KeyGame):
+    """Pairs merged by a key that changes who is to move, and no extra turns: the low bit
+    is the player to move, and every move hands the turn over."""
+
+    def play(p, s, m):
+        return (child_of(p, s, m & 7) & ~1) | (1 - (s & 1))
+
+    def to_move(p, s):
+        return s & 1
+
+
 class TierGame(RandomGame):
     """Random tiers: tier = state // block, moves never lower it (mode 1: loopy tiers)."""
 
@@ -156,6 +185,26 @@ class TierKeyGame(TierGame):
 
     def key(p, s):
         return s - (s & 1)
+
+
+class TierSwapKeyTurnsGame(TierKeyGame):
+    """Random tiers, a key that changes who is to move, and extra turns."""
+
+    def play(p, s, m):
+        return child_of(p, s, m & 7) ^ (s & 1)
+
+    def to_move(p, s):
+        return swapped_turn(p, s)
+
+
+class TierSwapKeyGame(TierKeyGame):
+    """Random tiers, a key that changes who is to move, every move handing the turn over."""
+
+    def play(p, s, m):
+        return (child_of(p, s, m & 7) & ~1) | (1 - (s & 1))
+
+    def to_move(p, s):
+        return s & 1
 
 
 class TierUnmovesGame(TierGame):

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .compiled_games.loop_check import check_tier_loops
 from .errors import PerfectplayError, describe
 from .rules import BatchRules, Rules, TierRules, diagnose
 from .tiers.sweep_check import check_sweeps
@@ -57,17 +58,23 @@ def check_game(game: Any, *, samples: int = 1000, seed: int = 0) -> list[str]:
     ]
 
 
-def speed_hooks_problem(rules: Rules[Any, Any], samples: int = 200) -> str | None:
-    """Why a game's hand-written batch hooks cannot be trusted (they disagree with its plain
-    rules on a short sample), or None. Quick (a few hundred positions): run before a solve
-    that would use them, so that hooks that disagree are never solved silently wrong."""
-    if rules.batch is None or rules.engine_loops is not None:
-        return None  # no speed hooks, or a compiled game's (derived from the rules)
+def presolve_problem(rules: Rules[Any, Any], samples: int = 200) -> str | None:
+    """Why a game's optional rules cannot be trusted on a short sample, or None: a key that
+    is no symmetry of the rules, batch hooks that disagree with the plain rules, or (a
+    compiled game's) the engine's tier loops disagreeing with its moves. Quick (a few
+    hundred positions, the rules run as plain Python): run before every solve of a game
+    with such rules, so that they are never solved silently wrong."""
+    if rules.key is None and rules.batch is None:
+        return None  # nothing beyond the plain rules to distrust
     check = Check(rules, samples, 0)
     try:
         check.playouts()
-        if not check.lines and check.codes():
+        if not check.lines and rules.key is not None:
+            check.key_symmetry()
+        if not check.lines and rules.batch is not None and check.codes():
             check.batch(rules.batch)
+            if not check.lines:
+                check.engine_loops()
     except Exception as exc:  # a hook failing outright is a disagreement too
         check.lines.append(f"{rules.name}: {type(exc).__name__}: {exc}")
     if not check.lines:
@@ -247,6 +254,16 @@ class Check:
                 )
                 break
 
+    def engine_loops(self) -> None:
+        """A compiled game ranked by the engine: every tier loop a solve may run gives, on
+        the sampled codes, the moves its ``expand`` gives (``compiled_games.loop_check``)."""
+        tiers, loops_of = self.rules.tiers, self.rules.engine_loops
+        if tiers is None or not tiers.ranked_by_engine or loops_of is None or not self.states:
+            return
+        codes = np.fromiter(self.states, dtype=np.int64, count=len(self.states))
+        scored = bool(getattr(self.rules.game, "scored", False))
+        check_tier_loops(loops_of(False), codes, partial(self.add, "engine"), scored=scored)
+
     def plain_children(self, state: Any, detail: bool) -> Counter[Any]:
         """The keys of play(state, m) for every move m (with rewards and turns if detail)."""
         rules, found = self.rules, Counter[Any]()
@@ -326,6 +343,7 @@ class TierCheck(Check):
                     )
         if tiers.batch_parents is not None:
             self.unmoves(tiers, reached)
+        self.engine_loops()
 
     def ranked_children(self, tiers: TierRules, reached: dict[int, int]) -> None:
         """batch_ranked_children, where it answers, gives each sampled code's moves as

@@ -3,9 +3,10 @@
 Loading perfectplay's command line (numpy, click, rich and the package) takes a few tenths
 of a second; a Ctrl-C in that time would stop Python inside an import and print its
 traceback. This module imports nothing heavy itself, loads the command line inside a
-``try``, and turns such an interrupt into the command's own one line and exit status 2,
-as a Ctrl-C at any later time is. A Ctrl-C inside an extension module's initialisation
-(numpy's) reaches Python as an ImportError caused by the KeyboardInterrupt: the same.
+``try``, and turns such an interrupt into the command's own one line and exit status 130
+(128 + SIGINT, as shells expect), as a Ctrl-C at any later time is. A Ctrl-C inside an
+extension module's initialisation (numpy's) reaches Python as an ImportError caused by
+the KeyboardInterrupt: the same.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ def main() -> None:
 
 def _interrupted() -> None:
     print("perfectplay: error: interrupted", file=sys.stderr)
-    sys.exit(2)
+    sys.exit(130)
 
 
 def _caused_by_interrupt(error: BaseException) -> bool:

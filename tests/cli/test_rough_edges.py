@@ -5,6 +5,7 @@ or the right word."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import subprocess
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_script import SCRIPT, one_line_error, run_cli
+from cli_script import one_line_error, run_cli
 
 import perfectplay_entry
 from perfectplay.cli import main
@@ -299,7 +300,7 @@ def test_speed_hooks_that_disagree_with_the_rules_are_not_trusted(tmp_path: Path
     path = tmp_path / "take.py"
     path.write_text(WRONG_BATCH)
     for extra in ([], ["--save", str(tmp_path / "tb")]):
-        one_line_error(run_cli("solve", f"{path}:Take", *extra), "batch hooks disagree with")
+        one_line_error(run_cli("solve", f"{path}:Take", *extra), "disagree with its plain ones")
     honest = run_cli("solve", f"{path}:Take", "-p", "honest=true")
     assert honest.returncode == 0 and "loss" in honest.stdout  # 12 is a multiple of 3
 
@@ -397,22 +398,41 @@ def test_table_takes_the_book_for_a_member_too_large_and_refuses_one_by_name() -
 
 INTERRUPT_IMPORT = """
 import sys
-class Interrupt:  # a Ctrl-C that lands while click, a library of the command line, loads
+class Interrupt:  # a Ctrl-C that lands as the import of module number AT begins
+    seen = 0
     def find_spec(self, name, path, target=None):
-        if name == "click":
+        Interrupt.seen += 1
+        if Interrupt.seen == AT:
             raise KeyboardInterrupt
         return None
-sys.meta_path.insert(0, Interrupt())
 import perfectplay_entry
+sys.meta_path.insert(0, Interrupt())
 perfectplay_entry.main()
+print("imports", Interrupt.seen, file=sys.stderr)
 """
 
 
-def test_ctrl_c_while_the_command_line_loads_is_one_line() -> None:
-    done = subprocess.run([sys.executable, "-c", INTERRUPT_IMPORT], capture_output=True,
+def interrupted_at(at: int) -> subprocess.CompletedProcess[str]:
+    """``perfectplay list`` whose start-up is stopped by a Ctrl-C as the import of module
+    number ``at`` begins (counting every import from the entry point's ``main`` on)."""
+    code = INTERRUPT_IMPORT.replace("AT", str(at))
+    return subprocess.run([sys.executable, "-c", code, "list"], capture_output=True,
                           text=True, timeout=60)  # fmt: skip
-    assert done.returncode == 2
-    assert done.stderr == "perfectplay: error: interrupted\n" and done.stdout == ""
+
+
+def test_ctrl_c_at_any_import_of_the_start_up_is_one_line() -> None:
+    """The project's start-up, from its entry point on (what it controls; a signal that
+    lands earlier, inside the interpreter's own start-up, is Python's to report), stopped
+    at imports spread over all of it: one line and exit 130 every time."""
+    finished = interrupted_at(0)  # never interrupted: how many imports the start-up makes
+    assert finished.returncode == 0, finished.stderr
+    total = int(finished.stderr.split("imports")[-1])
+    assert total > 50  # (numpy, click, rich and the package)
+    for at in sorted({1, 2, 3, *range(5, total + 1, max(1, total // 12)), total}):
+        done = interrupted_at(at)
+        assert "Traceback" not in done.stderr, (at, done.stderr)
+        assert (done.returncode, done.stderr) == (130, "perfectplay: error: interrupted\n"), at
+        assert done.stdout == ""
 
 
 def test_ctrl_c_in_a_command_is_exactly_one_line(
@@ -428,24 +448,34 @@ def test_ctrl_c_in_a_command_is_exactly_one_line(
     monkeypatch.setattr(common, "refuse_hopeless", interrupted)  # (called by every solve)
     with pytest.raises(SystemExit) as stopped:
         main(["solve", "tictactoe"])
-    assert stopped.value.code == 2
+    assert stopped.value.code == 130
     assert capsys.readouterr().err == "perfectplay: error: interrupted\n"
 
 
-def test_ctrl_c_at_any_moment_of_start_up_prints_no_traceback() -> None:
-    """The real command, interrupted at moments spread over its start-up: it is either
-    killed before Python handles the signal, or says it was interrupted in one line, or
-    (interrupted after it finished) is done; never a traceback."""
-    for delay in (0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.45, 0.7):
-        child = subprocess.Popen([SCRIPT, "solve", "tictactoe"], stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)  # fmt: skip
+def test_ctrl_c_once_the_command_runs_exits_130_in_one_line() -> None:
+    """The real command and a real SIGINT, sent once the project's own code runs (its
+    entry point says so on a pipe): one line and the shells' 130, or done already."""
+    ready, told = os.pipe()
+    code = (
+        "import os, sys\n"
+        "import perfectplay_entry\n"
+        f"os.write({told}, b'1'); os.close({told})\n"
+        "sys.argv = ['perfectplay', 'solve', 'tictactoe']\n"
+        "perfectplay_entry.main()\n"
+    )
+    for delay in (0.0, 0.05, 0.1, 0.2, 0.4):
+        child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, pass_fds=(told,))  # fmt: skip
+        assert os.read(ready, 1) == b"1"
         time.sleep(delay)
         child.send_signal(signal.SIGINT)
         _out, err = child.communicate(timeout=60)
         assert "Traceback" not in err, (delay, err)
-        assert child.returncode in (0, 2, -signal.SIGINT), (delay, child.returncode, err)
-        if child.returncode == 2:  # one line, saying what was interrupted
+        assert child.returncode in (0, 130), (delay, child.returncode, err)
+        if child.returncode == 130:  # one line, saying what was interrupted
             assert err.startswith("perfectplay: error: interrupted") and err.count("\n") == 1
+    os.close(ready)
+    os.close(told)
 
 
 def test_a_tier_build_shows_the_time_left_from_its_rate() -> None:
@@ -625,7 +655,7 @@ def test_ctrl_c_inside_an_extension_import_is_one_line(
     monkeypatch.setitem(sys.modules, "perfectplay.cli", _StoppedInImport(True))
     with pytest.raises(SystemExit) as stopped:
         perfectplay_entry.main()
-    assert stopped.value.code == 2
+    assert stopped.value.code == 130
     assert capsys.readouterr().err == "perfectplay: error: interrupted\n"
     monkeypatch.setitem(sys.modules, "perfectplay.cli", _StoppedInImport(False))
     with pytest.raises(ImportError, match="broken install"):

@@ -42,8 +42,12 @@ from compiled_random import (
     RewardGame,
     RewardTurnsGame,
     ScoredGame,
+    SwapKeyGame,
+    SwapKeyTurnsGame,
     TierGame,
     TierKeyGame,
+    TierSwapKeyGame,
+    TierSwapKeyTurnsGame,
     TierTurnsGame,
     TierUnmovesGame,
     TurnsGame,
@@ -209,6 +213,8 @@ OUTCOME_CASES: dict[str, tuple[type[CompiledGame], dict[str, int]]] = {
     "graph, turns": (TurnsGame, {}),
     "graph, key": (KeyGame, {}),
     "graph, turns, key": (TurnsKeyGame, {}),
+    "graph, key swaps the mover": (SwapKeyGame, {}),
+    "graph, turns, key swaps the mover": (SwapKeyTurnsGame, {}),
 }
 TIER_CASES: dict[str, tuple[type[CompiledGame], dict[str, int]]] = {
     "loopy tiers": (TierGame, {"mode": 1}),
@@ -218,6 +224,10 @@ TIER_CASES: dict[str, tuple[type[CompiledGame], dict[str, int]]] = {
     "tiers next only, turns": (TierTurnsGame, {"mode": 3}),
     "loopy tiers, key": (TierKeyGame, {"mode": 1}),
     "tiers two ahead, key": (TierKeyGame, {"mode": 2}),
+    "loopy tiers, key swaps the mover": (TierSwapKeyGame, {"mode": 1}),
+    "loopy tiers, turns, key swaps the mover": (TierSwapKeyTurnsGame, {"mode": 1}),
+    "tiers next only, key swaps the mover": (TierSwapKeyGame, {"mode": 3}),
+    "tiers two ahead, turns, key swaps the mover": (TierSwapKeyTurnsGame, {"mode": 2}),
     "loopy tiers, unmoves": (TierUnmovesGame, {"mode": 1}),
 }
 SCORED_CASES: dict[str, type[CompiledGame]] = {
@@ -230,6 +240,10 @@ COMPILED_CASES: dict[str, tuple[type[CompiledGame], dict[str, int]]] = {
     "rewards, turns": (RewardTurnsGame, {"seed": 2, "n": 1500}),
     "loopy tiers, turns": (TierTurnsGame, {"seed": 1, "n": 2000, "block": 100, "mode": 1}),
     "tiers next only, key": (TierKeyGame, {"seed": 1, "n": 2000, "block": 100, "mode": 3}),
+    "loopy tiers, turns, key swaps the mover": (
+        TierSwapKeyTurnsGame,
+        {"seed": 1, "n": 2000, "block": 100, "mode": 1},
+    ),
     "loopy tiers, unmoves": (TierUnmovesGame, {"seed": 0, "n": 1000, "block": 50, "mode": 1}),
 }
 
@@ -316,6 +330,31 @@ def test_random_tier_games_build_tablebases_as_the_reference(case: str, tmp_path
         with open_tablebase(directory, cls(seed=seed, **params)) as tablebase:
             assert_agree(tablebase, game, solved, f"{case}, seed {seed}, tablebase")
         assert used_loops(game) == {False}
+
+
+@pytest.mark.usefixtures("interpreted", "quick_disk")
+@pytest.mark.parametrize("kernels", ["interpreted", "compiled"])
+def test_tablebases_agree_with_the_reference_however_the_engine_kernels_run(
+    kernels: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine's own kernels (records written, levels, sweeps) interpreted and compiled
+    alike: an int8 value shifted into its record lost its bits when interpreted, so every
+    tablebase solved before numba was loaded held wrong records. One loopy tier alone in its
+    game and several tiers, with and without extra turns and keys that swap the mover."""
+    from perfectplay import compiled
+
+    monkeypatch.setattr(compiled, "MODE", kernels)
+    cases = [(TierGame, {}), (TierGame, {"mode": 3}), (TierTurnsGame, {}),
+             (TierSwapKeyTurnsGame, {}), (TierSwapKeyGame, {"mode": 3})]  # fmt: skip
+    for (cls, params), seed in itertools.product(cases, SEEDS[:6]):
+        for block in (20, 40):  # several tiers; one loopy tier alone
+            game = cls(seed=seed, n=40, block=block, **{"mode": 1, **params})
+            solved = reference.solve_outcomes(game)
+            directory = tmp_path / f"{cls.__name__}-{seed}-{block}"
+            build_tablebase(game, directory)
+            fresh = cls(seed=seed, n=40, block=block, **{"mode": 1, **params})
+            with open_tablebase(directory, fresh) as tablebase:
+                assert_agree(tablebase, game, solved, f"{cls.__name__}, seed {seed}, {block}")
 
 
 @pytest.mark.usefixtures("interpreted", "quick_disk")

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from ..errors import PerfectplayError
+from ..errors import InterruptedSolve, PerfectplayError
 from .analyze import analyze_command
 from .book_command import book_command
 from .cgt_command import cgt_command
@@ -55,13 +55,16 @@ for _command in (
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: run the CLI; any error is one line on stderr and exit status 2."""
+    """Entry point: run the CLI; any error is one line on stderr and exit status 2 (130
+    after a Ctrl-C)."""
     try:
         # Not app.main(): on Ctrl-C it writes a blank line to stderr before the one line
         # below. The group is run as app.main runs it, minus that and shell completion.
         args = sys.argv[1:] if argv is None else list(argv)
         with app.make_context("perfectplay", args) as ctx:
             app.invoke(ctx)
+    except InterruptedSolve as exc:  # a Ctrl-C, said with how far the work got
+        _fail(str(exc), INTERRUPTED)
     except PerfectplayError as exc:
         _fail(str(exc))
     except click.exceptions.NoArgsIsHelpError as exc:
@@ -72,7 +75,7 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except (click.Abort, KeyboardInterrupt):
-        _fail("interrupted")
+        _fail("interrupted", INTERRUPTED)
     except Exception as exc:  # the last resort: never a traceback
         if os.environ.get("PERFECTPLAY_TRACEBACK"):
             raise
@@ -82,9 +85,13 @@ def main(argv: list[str] | None = None) -> None:
         )
 
 
-def _fail(message: str) -> None:
+INTERRUPTED = 130
+"""The exit status after a Ctrl-C, as shells give it (128 + SIGINT); 2 is bad usage."""
+
+
+def _fail(message: str, status: int = 2) -> None:
     print(f"perfectplay: error: {message}", file=sys.stderr)
-    sys.exit(2)
+    sys.exit(status)
 
 
 __all__ = ["app", "main"]

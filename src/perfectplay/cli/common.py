@@ -15,7 +15,7 @@ from ..errors import GameError, UsageProblem
 from ..games import BUILTINS
 from ..memory import default_budget, parse_size, resident_bytes, show_size
 from ..rules import Rules
-from ..selftest import speed_hooks_problem
+from ..selftest import presolve_problem
 from ..solution import Solution
 from ..solve import solve
 from .estimates import announce_last_solve, remember_solve
@@ -172,15 +172,17 @@ def refuse_hopeless(rules: Rules[Any, Any], memory: int | None) -> None:
 
 
 def trust_speed_hooks(rules: Rules[Any, Any]) -> None:
-    """Refuse, in one line, a game of the user's whose batch hooks disagree with its plain
-    rules on a short sample (built-in games are tested elsewhere)."""
+    """Refuse, in one line, a game of the user's whose key is no symmetry, or whose batch
+    hooks or compiled loops disagree with its plain rules, on a short sample (built-in
+    games are tested elsewhere)."""
     if type(rules.game) in BUILTINS.values():
         return
-    problem = speed_hooks_problem(rules)
+    problem = presolve_problem(rules)
     if problem is not None:
         raise GameError(
-            f"{rules.name}'s batch hooks disagree with its plain rules, so a solve through "
-            f"them would be wrong: {problem} (perfectplay check {rules.name} tells more)"
+            f"{rules.name}'s optional rules disagree with its plain ones, so a solve "
+            f"through them would be wrong: {problem} (perfectplay check {rules.name} "
+            "tells more)"
         )
 
 

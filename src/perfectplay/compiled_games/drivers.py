@@ -455,8 +455,11 @@ def tier_moves(
                 out_same = _grown(out_same, 2 * out_same.shape[0] + k)
         mover = _to_move(P, s) if HAS_TO_MOVE else 0
         for j in range(k):
-            child = _key(P, _play(P, s, buffer[j]))
-            same = HAS_TO_MOVE and _to_move(P, child) == mover
+            played = _play(P, s, buffer[j])
+            # Who moves is asked of the child as played: a key may hand the turn to the
+            # other player (a symmetry swapping the players' labels).
+            same = HAS_TO_MOVE and _to_move(P, played) == mover
+            child = _key(P, played)
             at = -1
             if _tier(P, child) == tier:
                 at = find_near(codes, buckets, base, shift, child, hints[j])

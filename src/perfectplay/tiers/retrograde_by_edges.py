@@ -245,8 +245,9 @@ def _take(
 def write_records(value: Any, remoteness: Any, shift: int, out: Any) -> None:
     """out[i]: the record of value[i] in remoteness[i] plies (a DRAW's remoteness is 0)."""
     for i in range(value.shape[0]):
-        plies = 0 if value[i] == _DRAW else remoteness[i]
-        out[i] = (value[i] << shift) | plies
+        v = int(value[i])  # (an int8 shifted interpreted would lose the value's bits)
+        plies = 0 if v == _DRAW else int(remoteness[i])
+        out[i] = (v << shift) | plies
 
 
 @kernel

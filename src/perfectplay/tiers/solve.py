@@ -347,7 +347,7 @@ def solve_rows(
             j += 1
             value, plies = _decide(win, tie, draw, loss)
         else:
-            value, plies = outcome[i], 0
+            value, plies = int(outcome[i]), 0  # (an int8 shifted interpreted loses bits)
         if plies > mask or plies >= counts.shape[1]:
             return _TOO_REMOTE
         out[indices[i] - offset] = (value << shift) | plies
