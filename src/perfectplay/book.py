@@ -79,7 +79,10 @@ def build_book(
     compiled = compiled_rules_of(rules)
     plies = getattr(compiled, "plies", None)  # the compiled rules' optional field
     if plies is None:
-        raise SolverChoiceError(f"{rules.name}: a book needs compiled rules with plies()")
+        raise SolverChoiceError(
+            f"{rules.name}: a book needs to know how many plies a game can last (a compiled "
+            "game's max_plies)"
+        )
     started = time.perf_counter()
     search = CompiledSearch(compiled, log_size)
     levels = positions_up_to(rules, depth)
@@ -281,7 +284,10 @@ class SearchAnswers(Answers[Any, Any]):
         """Told (key, score) of every position scored by search, as soon as it is known."""
         self.compiled: Any = compiled_rules_of(rules)  # with the optional plies()
         if getattr(self.compiled, "plies", None) is None:
-            raise SolverChoiceError(f"{rules.name}: answering by search needs plies()")
+            raise SolverChoiceError(
+                f"{rules.name}: answering by search needs to know how many plies a game can "
+                "last (a compiled game's max_plies)"
+            )
         self.search: CompiledSearch | None = None
         self._scores: dict[Any, int] = {}
         """The score of each position scored so far (searched, proven, or the book's)."""

@@ -241,18 +241,21 @@ class Rules(Generic[S, M]):
         if not legal:
             raise GameError("the game is over: there are no moves")
         text = text.strip()
+        shown = ", ".join(self.format_move(m) for m in legal)
         if self._parse_move is not None:
             try:
                 move = self._parse_move(text)
-            except Exception as exc:  # the user's parser: any failure means bad text
-                raise GameError(f"cannot read move {text!r}: {exc}") from None
+            except Exception:  # the user's parser: any failure means text it cannot read
+                raise GameError(
+                    f"cannot read move {text!r}: a move is written as one of the legal moves "
+                    f"here: {shown}"
+                ) from None
             if move in legal:
                 return move
         else:
             for move in legal:
                 if self.format_move(move) == text:
                     return move
-        shown = ", ".join(self.format_move(m) for m in legal)
         raise GameError(f"{text!r} is not a legal move here; legal moves: {shown}")
 
     def read_position(self, text: str) -> S:
@@ -343,6 +346,8 @@ def _replay_move(rules: Rules[Any, Any], state: Any, move: Any) -> GameError | N
 def _raised(
     rules: Rules[Any, Any], method: str, state: object, move: object, exc: BaseException
 ) -> GameError:
+    if isinstance(exc, GameError):  # the game's own words already name the rule and state
+        return exc
     args = "state" if move is None else f"state, {describe(move)}"
     return GameError(
         f"{rules.name}.{method}({args}) raised {type(exc).__name__}: {exc} "

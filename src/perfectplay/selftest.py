@@ -15,6 +15,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -58,7 +59,16 @@ def check_game(game: Any, *, samples: int = 1000, seed: int = 0) -> list[str]:
     ]
 
 
-def presolve_problem(rules: Rules[Any, Any], samples: int = 200) -> str | None:
+@dataclass(frozen=True)
+class Distrust:
+    """Why a solve must not start: one line, and whether the rules themselves failed on a
+    sampled position (else optional rules disagree with them)."""
+
+    line: str
+    rules_fail: bool
+
+
+def presolve_problem(rules: Rules[Any, Any], samples: int = 200) -> Distrust | None:
     """Why a game's optional rules cannot be trusted on a short sample, or None: a key that
     is no symmetry of the rules, batch hooks that disagree with the plain rules, or (a
     compiled game's) the engine's tier loops disagreeing with its moves. Quick (a few
@@ -67,9 +77,11 @@ def presolve_problem(rules: Rules[Any, Any], samples: int = 200) -> str | None:
     if rules.key is None and rules.batch is None:
         return None  # nothing beyond the plain rules to distrust
     check = Check(rules, samples, 0)
+    check.playouts()
+    if check.lines:
+        return Distrust(check.lines[0], True)
     try:
-        check.playouts()
-        if not check.lines and rules.key is not None:
+        if rules.key is not None:
             check.key_symmetry()
         if not check.lines and rules.batch is not None and check.codes():
             check.batch(rules.batch)
@@ -80,7 +92,7 @@ def presolve_problem(rules: Rules[Any, Any], samples: int = 200) -> str | None:
     if not check.lines:
         return None
     more = sum(check.count.values()) - 1
-    return check.lines[0] + (f" (and {more} more)" if more > 0 else "")
+    return Distrust(check.lines[0] + (f" (and {more} more)" if more > 0 else ""), False)
 
 
 class Check:

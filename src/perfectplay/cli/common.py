@@ -178,10 +178,12 @@ def trust_speed_hooks(rules: Rules[Any, Any]) -> None:
     if type(rules.game) in BUILTINS.values():
         return
     problem = presolve_problem(rules)
+    if problem is not None and problem.rules_fail:
+        raise GameError(problem.line)
     if problem is not None:
         raise GameError(
             f"{rules.name}'s optional rules disagree with its plain ones, so a solve "
-            f"through them would be wrong: {problem} (perfectplay check {rules.name} "
+            f"through them would be wrong: {problem.line} (perfectplay check {rules.name} "
             "tells more)"
         )
 

@@ -110,6 +110,9 @@ def _load_file(path_text: str) -> Any:
         raise GameNotFound(f"cannot load {path_text} as Python")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
+    folder = str(path.resolve().parent)
+    if folder not in sys.path:  # as ``python file.py`` does: the modules beside it import
+        sys.path.insert(0, folder)
     try:
         spec.loader.exec_module(module)
     except SyntaxError as exc:

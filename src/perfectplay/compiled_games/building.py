@@ -16,6 +16,7 @@ import inspect
 import re
 import threading
 import types
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -131,7 +132,7 @@ def _build(
     bound.setdefault("reward", _no_reward)
     bound.setdefault("unmoves", _no_unmoves)
     if compiled:
-        bound = _compiled_rules(cls, params, bound, cache)
+        bound = _compiled_rules(cls, params, bound, cache, scored)
     module.P = params
     module.MAX_MOVES = max_moves
     module.SCORED = scored
@@ -154,7 +155,9 @@ def _build(
         )
     loops = {name: getattr(module, name) for name in LOOPS}
     if compiled:
-        _first_calls(cls, loops, scored)
+        with warnings.catch_warnings():  # numba's own words: an error says what matters
+            warnings.simplefilter("ignore")
+            _first_calls(cls, loops, scored, functions)
     return Loops(compiled=compiled, ident=ident if compiled and cache else "", **loops)
 
 
@@ -181,7 +184,7 @@ def _no_unmoves(p: Any, s: Any, out: Any) -> int:
 
 
 def _compiled_rules(
-    cls: type, params: tuple[int, ...], functions: dict[str, Any], cache: bool
+    cls: type, params: tuple[int, ...], functions: dict[str, Any], cache: bool, scored: bool
 ) -> dict[str, Any]:
     """Each rule function compiled by numba for its arguments, now: a function numba cannot
     compile is a GameError naming it, its line and numba's reason."""
@@ -213,9 +216,12 @@ def _compiled_rules(
             for name, function in functions.items():
                 dispatcher = _jitted(function, done, cache and attempt != "uncached")
                 try:
-                    dispatcher.compile(arguments[name])
+                    with warnings.catch_warnings():  # numba's own words: the error says it
+                        warnings.simplefilter("ignore")
+                        dispatcher.compile(arguments[name])
                 except numba.core.errors.NumbaError as exc:
                     raise GameError(_numba_problem(cls, name, function, exc)) from None
+                _check_returned(cls, name, function, dispatcher, scored)
                 compiled[name] = dispatcher
             return compiled
         except GameError:
@@ -251,7 +257,7 @@ def _jitted(function: Any, done: dict[int, Any], cache: bool = True) -> Any:
             helpers[name] = value.compiled
         elif (
             isinstance(value, types.FunctionType)
-            and value.__module__ == function.__module__
+            and _users_own(value, function)
             and value is not function
         ):
             helpers[name] = _jitted(value, done, cache)
@@ -275,10 +281,56 @@ def _jitted(function: Any, done: dict[int, Any], cache: bool = True) -> Any:
     return dispatcher
 
 
+def _users_own(helper: Any, rule: Any) -> bool:
+    """Whether a function a rule calls is the user's own, to compile with it: defined in
+    the rule's module, or in a file of the same folder (a helper module beside the game)."""
+    if helper.__module__ == rule.__module__:
+        return True
+    here = Path(rule.__code__.co_filename).parent
+    return Path(helper.__code__.co_filename).parent == here and here.is_dir()
+
+
 def _cacheable(function: Any) -> bool:
     """Whether numba can cache it: defined in a real file (not a notebook or stdin)."""
     filename = function.__code__.co_filename
     return bool(filename) and not filename.startswith("<") and Path(filename).is_file()
+
+
+RETURNS = {
+    "start": "a state (an int)",
+    "moves": "the count of moves (an int)",
+    "play": "a state (an int)",
+    "outcome": "ONGOING (0), WIN (1), LOSS (2) or TIE (3)",
+    "key": "a state (an int)",
+    "tier": "an int",
+    "to_move": "an int",
+    "unmoves": "the count of un-moves (an int)",
+}
+"""What each rule returns, on every path: an integer (numba's types)."""
+COMPILED_GAMES_PAGE = "docs/tutorial/compiled-games.md"
+
+
+def _check_returned(cls: type, name: str, function: Any, dispatcher: Any, scored: bool) -> None:
+    """A GameError when numba found the rule returning something other than its kind of
+    value (a float state, None on some path, a tuple...), naming the rule and its line."""
+    import numba
+
+    returned = dispatcher.nopython_signatures[-1].return_type
+    if name == "reward" or (name == "outcome" and scored):
+        good = isinstance(returned, (numba.types.Integer, numba.types.Float))
+        wanted = "a number (a float score, NaN while the game goes on)"
+    else:
+        good = isinstance(returned, numba.types.Integer)
+        wanted = RETURNS.get(name, "an int")
+    if good:
+        return
+    code = function.__code__
+    said = f"None on some path ({returned})" if isinstance(
+        returned, (numba.types.Optional, numba.types.NoneType)) else str(returned)  # fmt: skip
+    raise GameError(
+        f"{cls.__name__}.{name}() at {Path(code.co_filename).name}:{code.co_firstlineno} "
+        f"returns {said}; it must return {wanted} on every path (see {COMPILED_GAMES_PAGE})"
+    )
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -306,11 +358,11 @@ def _numba_problem(cls: type, name: str, function: Any, exc: Exception) -> str:
             break
     return (
         f"{cls.__name__}.{name}() at {place} cannot be compiled by numba: {reason} "
-        "(compiled rules take and return int64 and numpy arrays; see the README)"
+        f"(compiled rules take and return int64 and numpy arrays; see {COMPILED_GAMES_PAGE})"
     )
 
 
-def _first_calls(cls: type, loops: dict[str, Any], scored: bool) -> None:
+def _first_calls(cls: type, loops: dict[str, Any], scored: bool, functions: dict[str, Any]) -> None:
     """Compile (or load from the cache) every loop now, on empty input: a failure shows
     here in one line, not mid-solve, and a timed solve does not pay for compiling."""
     import numba
@@ -345,4 +397,16 @@ def _first_calls(cls: type, loops: dict[str, Any], scored: bool) -> None:
         loops["count_backward"](targets, offsets)
         loops["fill_backward"](inside, targets, 0, offsets, np.zeros(0, dtype=np.int32))
     except numba.core.errors.NumbaError as exc:
-        raise GameError(_numba_problem(cls, "start", drivers.start, exc)) from None
+        raise GameError(_loop_problem(cls, functions, exc)) from None
+
+
+def _loop_problem(cls: type, functions: dict[str, Any], exc: Exception) -> str:
+    """One line for a loop that does not compile over rules that did: the rule whose line
+    numba names, else the rules as a whole, with numba's reason."""
+    text = _ANSI.sub("", str(exc))
+    for name, function in functions.items():
+        if f'"{function.__code__.co_filename}"' in text or function.__name__ in text:
+            return _numba_problem(cls, name, function, exc)
+    first = _numba_problem(cls, "start", functions["start"], exc)
+    reason = first.split("cannot be compiled by numba: ", 1)[1]
+    return f"the engine's loops over {cls.__name__}'s rules cannot be compiled by numba: {reason}"

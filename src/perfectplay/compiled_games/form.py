@@ -57,9 +57,12 @@ from ..tiers.ranking import CODES_JSON, Ranking, kept_ranking, load_kept, save_r
 from ..tiers.records import SweepCodes
 from ..values import Value
 from .building import RULES, Loops, compile_game
+from .guarded import guarded
 
 ONGOING = 0
 """What ``outcome`` returns while the game goes on (WIN, LOSS, TIE are perfectplay's)."""
+STATES = "a state as an int from 0 to 2**63 - 1 (an int64 that is not negative)"
+"""What a state is, said in the errors of rules that make one."""
 REQUIRED = ("start", "moves", "play", "outcome")
 INTERPRET_BELOW = 20_000
 """Batch calls over fewer states run the rules as plain Python while numba is not loaded."""
@@ -171,11 +174,18 @@ class CompiledGame:
 
     def initial(self) -> int:
         """The start."""
-        return int(self._plain["start"](self.params))
+        return self._state("start", (), self._rule("start"))
 
     def moves(self, state: int) -> list[int]:
         """The moves of a state, as ints."""
-        n = int(self._plain["moves"](self.params, state, self._buffer))
+        try:
+            n = self._plain["moves"](self.params, state, self._buffer)
+        except IndexError:
+            raise GameError(
+                f"{type(self).__name__}.moves() of state {state} writes past max_moves "
+                f"({self.max_moves}): raise max_moves to the most moves a state has"
+            ) from None
+        n = self._whole("moves", (state,), n, "a count of moves")
         if not 0 <= n <= self.max_moves:
             raise GameError(
                 f"{type(self).__name__}.moves() returned a count of {n} moves; expected 0.."
@@ -185,15 +195,19 @@ class CompiledGame:
 
     def play(self, state: int, move: int) -> int:
         """The state after a move."""
-        return int(self._plain["play"](self.params, state, move))
+        return self._state("play", (state, move), self._rule("play", state, move))
 
     def outcome(self, state: int) -> Value | float | None:
         """None while the game goes on, else the end for the player to move."""
-        found = self._plain["outcome"](self.params, state)
+        found = self._rule("outcome", state)
         if self.scored:
+            if not isinstance(found, (int, float, np.integer, np.floating)):
+                raise self._returned("outcome", (state,), found, "a float score, or NaN "
+                                     "while the game goes on")  # fmt: skip
             score = float(found)
             return None if math.isnan(score) else score
-        code = int(found)
+        code = self._whole("outcome", (state,), found, "ONGOING (0) while the game goes on, "
+                           "else WIN (1), LOSS (2) or TIE (3)")  # fmt: skip
         if code == ONGOING:
             return None
         try:
@@ -205,23 +219,61 @@ class CompiledGame:
             ) from None
 
     def _plain_key(self, state: int) -> int:
-        return int(self._plain["key"](self.params, state))
+        return self._state("key", (state,), self._rule("key", state))
 
     def _plain_to_move(self, state: int) -> int:
-        return int(self._plain["to_move"](self.params, state))
+        return self._whole("to_move", (state,), self._rule("to_move", state), "an int")
 
     def _plain_reward(self, state: int, move: int) -> float:
-        return float(self._plain["reward"](self.params, state, move))
+        found = self._rule("reward", state, move)
+        if not isinstance(found, (int, float, np.integer, np.floating)):
+            raise self._returned("reward", (state, move), found, "a number")
+        return float(found)
+
+    def _rule(self, name: str, *args: Any) -> Any:
+        """A rule function run as plain Python; what it raises becomes a GameError naming
+        the rule, the state and the move."""
+        try:
+            return self._plain[name](self.params, *args)
+        except GameError:
+            raise
+        except Exception as exc:
+            said = ", ".join(["p", *(str(a) for a in args)])
+            where = f" (state {args[0]})" if args else ""
+            raise GameError(
+                f"{type(self).__name__}.{name}({said}) raised {type(exc).__name__}: {exc}{where}"
+            ) from None
+
+    def _whole(self, name: str, args: tuple[Any, ...], found: Any, wanted: str) -> int:
+        """``found`` as an int, or a GameError saying what the rule returned instead."""
+        if isinstance(found, bool) or not isinstance(found, (int, np.integer)):
+            raise self._returned(name, args, found, wanted)
+        return int(found)
+
+    def _state(self, name: str, args: tuple[Any, ...], found: Any) -> int:
+        """A state a rule made, checked: an int from 0 to 2**63 - 1."""
+        code = self._whole(name, args, found, STATES)
+        if not 0 <= code < 2**63:
+            raise self._returned(name, args, code, STATES)
+        return code
+
+    def _returned(self, name: str, args: tuple[Any, ...], found: Any, wanted: str) -> GameError:
+        said = ", ".join(["p", *(str(a) for a in args)])
+        shown = f"{found!r:.60}" if not isinstance(found, int) else _shown_int(found)
+        return GameError(
+            f"{type(self).__name__}.{name}({said}) returned {shown}; a compiled rule returns "
+            f"{wanted}"
+        )
 
     # ----- the engine's loops ------------------------------------------------------------
 
     def engine_loops(self, compiled: bool = True) -> Loops:
         """The engine's loops over this game's rules, compiled by numba or plain Python."""
         if compiled not in self._loops:
-            self._loops[compiled] = compile_game(
+            self._loops[compiled] = guarded(compile_game(
                 type(self), self.params, self.rule_functions, self.max_moves, self.scored,
                 compiled,
-            )  # fmt: skip
+            ), self)  # fmt: skip
         return self._loops[compiled]
 
     def loops_for(self, work: int) -> Loops:
@@ -346,7 +398,15 @@ class CompiledGame:
         return f"state {code}"
 
     def _initial_tier(self) -> int:
-        return int(self._plain["tier"](self.params, self._root()))
+        return self.checked_tier(self._root())
+
+    def checked_tier(self, code: int) -> int:
+        """The tier of a code, by the rule run as plain Python, checked to be an int."""
+        return self._whole("tier", (code,), self._rule("tier", code), "an int")
+
+    def checked_root(self) -> int:
+        """The start, keyed, by the rules run as plain Python, checked."""
+        return self._root()
 
     def _root(self) -> int:
         start = self.initial()
@@ -535,6 +595,17 @@ class CompiledGame:
             return Expansion(rows[:0], parents[:0])
         kept = found.rank(self.loops_for(parents.shape[0]), parents) >= 0
         return Expansion(rows[kept], parents[kept])
+
+
+def _shown_int(value: int) -> str:
+    """An int as an error shows it: near a power of two, as one."""
+    if abs(value) >= 2**62:
+        bits = abs(value).bit_length()
+        near = 2 ** (bits - 1)
+        rest = abs(value) - near
+        sign = "-" if value < 0 else ""
+        return f"{sign}2**{bits - 1}" + (f" + {rest}" if rest else "")
+    return str(value)
 
 
 def _one_word(state: Any) -> tuple[int, ...]:

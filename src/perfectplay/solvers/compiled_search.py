@@ -59,6 +59,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..compiled_games.form import CompiledGame
 from ..errors import SolverChoiceError
 from ..protocol import Game, SearchRules
 from ..rules import Rules
@@ -175,10 +176,31 @@ def compiled_rules_of(rules: Rules[Any, Any]) -> SearchRules:
     """The game's compiled rules; SolverChoiceError when it has none (for these parameters)."""
     found = None if rules.compiled_rules is None else rules.compiled_rules()
     if found is None:
-        raise SolverChoiceError(
-            f"{rules.name} has no compiled rules (the compiled_rules hook) for these parameters"
-        )
+        raise SolverChoiceError(f"{rules.name} cannot be searched: {why_not_searched(rules)}")
     return found  # type: ignore[no-any-return]
+
+
+def why_not_searched(rules: Rules[Any, Any]) -> str:
+    """What keeps a game from the compiled search, and what to do, in words."""
+    game = rules.game
+    if not isinstance(game, CompiledGame):
+        if rules.compiled_rules is not None:
+            return "its compiled rules serve no search for these parameters"
+        return (
+            "the search runs on compiled rules: write the game in the compiled form "
+            "(docs/tutorial/compiled-games.md) with a method max_plies(self) -> int"
+        )
+    if game.scored:
+        return (
+            "the compiled search answers win, loss or tie, not scores: solve a scored game "
+            "whole, in memory"
+        )
+    if "to_move" in game.rule_functions:
+        return (
+            "the compiled search takes games whose every move passes the turn, not extra "
+            "turns (to_move): solve it whole (in memory, or tier by tier with --save DIR)"
+        )
+    return "add a method max_plies(self) -> int, the most plies a game of it can last"
 
 
 def _as_rules(game: Game[Any, Any] | Rules[Any, Any]) -> Rules[Any, Any]:

@@ -1,0 +1,202 @@
+"""A compiled game's own mistakes are named as the game's, never as perfectplay's: the
+rule, the state and the remedy, in one line, interpreted and compiled (issue 46, items 3
+and 4), and a Ctrl-C inside a compiled loop is a Ctrl-C (item 5)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from cli_script import one_line_error, run_cli
+
+from perfectplay import GameError, solve
+from perfectplay.compiled_games import form
+
+FILE = Path(__file__).resolve().parents[1] / "data" / "compiled_mistakes" / "mistakes.py"
+sys.path.insert(0, str(FILE.parent))
+import mistakes  # noqa: E402
+
+NAMED = {
+    "DivZero": ("DivZero.play(p, 5, 1) raised ZeroDivisionError", {}),
+    "Deep": ("Deep.play(p, 777, 1) raised ZeroDivisionError", {"n": 2000}),
+    "NoReturn": ("NoReturn.outcome(p, 0) returned None; a compiled rule returns ONGOING", {}),
+    "TooMany": ("TooMany.moves() of state 0 writes past max_moves (2): raise max_moves", {}),
+    "Huge": (
+        "Huge.play(p, 4, 1) returned 2**63 + 5; a compiled rule returns a state as an "
+        "int from 0 to 2**63 - 1",
+        {},
+    ),
+    "Negative": ("Negative.play(p, 4, 1) returned -95; a compiled rule returns a state", {}),
+    "FloatPlay": ("FloatPlay.play(p, 0, 1) returned 1.5", {}),
+}
+
+
+@pytest.mark.parametrize("mode", ["interpreted", "compiled"])
+@pytest.mark.parametrize("name", ["DivZero", "Deep", "Huge"])
+def test_a_rule_that_fails_mid_solve_is_named_with_its_state(
+    name: str, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine's loops, however they run, name the rule and the state (numba's own
+    exception says neither)."""
+    monkeypatch.setattr(form, "_MODE", mode)
+    words, params = NAMED[name]
+    if name == "Huge" and mode == "compiled":  # numba types 1 << 63 as unsigned, the sum float
+        words = "Huge.play() at mistakes.py:53 returns float64; it must return a state"
+    game = getattr(mistakes, name)(**params)
+    with pytest.raises(GameError) as failed:
+        solve(game)
+    assert words in str(failed.value)
+
+
+@pytest.mark.parametrize("name", list(NAMED))
+def test_the_command_line_names_the_rule_and_the_state(name: str) -> None:
+    words, params = NAMED[name]
+    extra = [arg for k, v in params.items() for arg in ("-p", f"{k}={v}")]
+    for command in ("solve", "check"):
+        result = run_cli(command, f"{FILE}:{name}", *extra)
+        if command == "check" and name != "Deep":  # a report, exit 1
+            assert result.returncode == 1 and words in result.stdout, result.stdout
+        elif command == "solve":
+            line = one_line_error(result)
+            assert words in line and "please report" not in line
+
+
+@pytest.mark.parametrize(
+    ("name", "rule", "words"),
+    [
+        ("FloatPlay", "play", "returns float64; it must return a state (an int) on every path "
+                              "(see docs/tutorial/compiled-games.md)"),
+        ("NoReturn", "outcome", "returns None on some path"),
+    ],
+)  # fmt: skip
+def test_a_rule_numba_types_wrong_is_named_with_its_line(name: str, rule: str, words: str) -> None:
+    cls = getattr(mistakes, name)
+    line = cls.rule_functions[rule].__code__.co_firstlineno
+    with pytest.raises(GameError) as failed:
+        cls().engine_loops(True)
+    said = str(failed.value)
+    assert f"{name}.{rule}() at mistakes.py:{line} {words}" in said and "\x1b" not in said
+
+
+def test_ctrl_c_inside_a_compiled_loop_is_a_ctrl_c() -> None:
+    """numba reports a Ctrl-C raised while its code runs as a SystemError with the
+    KeyboardInterrupt as its context: the guard raises the KeyboardInterrupt itself."""
+    game = mistakes.Base()
+    loops = game.engine_loops(False)
+
+    def stopped(*args: Any) -> Any:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise SystemError("returned a result with an exception set") from None
+
+    from perfectplay.compiled_games.guarded import guarded
+
+    stopping = guarded(__import__("dataclasses").replace(loops, expand=stopped), game)
+    with pytest.raises(KeyboardInterrupt):
+        stopping.expand(np.zeros(3, dtype=np.int64), True)
+
+
+HELPER = "def step_of(m):\n    return m + 1\n"
+RACE = """
+from helpers import step_of
+from perfectplay.compiled_games import ONGOING, CompiledGame
+
+
+class Race(CompiledGame):
+    n: int = 10
+    max_moves = 2
+
+    def start(p):
+        return 0
+
+    def moves(p, s, out):
+        out[0] = 0
+        out[1] = 1
+        return 2
+
+    def play(p, s, m):
+        return s + step_of(m)
+
+    def outcome(p, s):
+        return 2 if s >= p[0] else ONGOING
+"""
+
+
+def test_a_game_file_imports_the_modules_beside_it_compiled_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As ``python race.py`` would: the folder is importable, and a helper from a file
+    beside the game is compiled with the rules (issue 46, item 13)."""
+    (tmp_path / "helpers.py").write_text(HELPER)
+    (tmp_path / "race.py").write_text(RACE)
+    monkeypatch.setenv("PERFECTPLAY_KERNELS", "compiled")
+    done = run_cli("solve", str(tmp_path / "race.py") + ":Race", "-p", "n=30", "--json")
+    assert done.returncode == 0, done.stderr
+    assert '"value": "loss"' in done.stdout  # 30 is a multiple of 3
+
+
+SEARCHED = """
+from perfectplay.compiled_games import ONGOING, CompiledGame
+
+
+class Plain(CompiledGame):
+    max_moves = 2
+
+    def start(p):
+        return 0
+
+    def moves(p, s, out):
+        out[0] = 1
+        return 1
+
+    def play(p, s, m):
+        return s + m
+
+    def outcome(p, s):
+        return 2 if s >= 5 else ONGOING
+
+
+class Scored(Plain):
+    scored = True
+
+    def outcome(p, s):
+        return 1.0 if s >= 5 else float("nan")
+
+    def max_plies(self):
+        return 5
+
+
+class Turns(Plain):
+    def to_move(p, s):
+        return s & 1
+
+    def max_plies(self):
+        return 5
+
+
+class Fine(Plain):
+    def max_plies(self):
+        return 5
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("Plain", "add a method max_plies(self) -> int"),
+        ("Scored", "the compiled search answers win, loss or tie, not scores"),
+        ("Turns", "the compiled search takes games whose every move passes the turn"),
+    ],
+)
+def test_the_search_says_why_it_cannot_serve_a_game(name: str, words: str, tmp_path: Path) -> None:
+    """Item 12: not an internal hook's name, but the reason and what to do."""
+    (tmp_path / "searched.py").write_text(SEARCHED)
+    game = f"{tmp_path / 'searched.py'}:{name}"
+    line = one_line_error(run_cli("analyze", game, "--method", "search"))
+    assert f"{name} cannot be searched: {words}" in line and "compiled_rules" not in line
+    fine = run_cli("analyze", f"{tmp_path / 'searched.py'}:Fine", "--method", "search", "--json")
+    assert fine.returncode == 0 and '"value": "win"' in fine.stdout, fine.stderr
