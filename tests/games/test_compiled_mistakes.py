@@ -200,3 +200,52 @@ def test_the_search_says_why_it_cannot_serve_a_game(name: str, words: str, tmp_p
     assert f"{name} cannot be searched: {words}" in line and "compiled_rules" not in line
     fine = run_cli("analyze", f"{tmp_path / 'searched.py'}:Fine", "--method", "search", "--json")
     assert fine.returncode == 0 and '"value": "win"' in fine.stdout, fine.stderr
+
+
+PARAMETERS = """
+from perfectplay.compiled_games import ONGOING, CompiledGame
+
+
+class Race(CompiledGame):
+    n: int{default}
+{extra}
+    def start(p):
+        return 0
+
+    def moves(p, s, out):
+        out[0] = 1
+        return 1
+
+    def play(p, s, m):
+        return s + m
+
+    def outcome(p, s):
+        return 2 if s >= p[0] else ONGOING
+"""
+
+
+@pytest.mark.parametrize(
+    ("default", "extra", "words"),
+    [
+        ("", "", "Race.n has no default: a compiled game's parameters are annotated class "
+                 "attributes with one (n: int = ...)"),
+        (" = 3", "    rate: float = 0.5\n", "Race.rate: a compiled game's parameters are ints "
+                                            "or bools"),
+    ],
+)  # fmt: skip
+def test_a_parameter_the_compiled_form_cannot_take_is_one_line(
+    default: str, extra: str, words: str, tmp_path: Path
+) -> None:
+    """Item 15: not an AttributeError from inside the class machinery, not a float
+    silently dropped."""
+    path = tmp_path / "race.py"
+    path.write_text(PARAMETERS.format(default=default, extra=extra))
+    assert words in one_line_error(run_cli("solve", f"{path}:Race"))
+    listed = one_line_error(run_cli("solve", str(path)))  # no class named
+    assert "name the game's class after a colon" in listed or words in listed
+
+
+def test_a_file_without_a_class_named_lists_its_games() -> None:
+    line = one_line_error(run_cli("solve", str(FILE)))
+    assert "name the game's class after a colon; its games: " in line
+    assert f"{FILE}:Base" in line and f"{FILE}:FloatPlay" in line

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import GameNotFound, ParameterError
+from ..errors import GameError, GameNotFound, ParameterError
 from ..games import BUILTINS, builtin_game
 from ..rules import check_protocol
 from .params import convert, parse_assignments
@@ -29,6 +29,13 @@ def find_game_class(spec: str) -> type:
     found = builtin_game(spec)
     if found is not None:
         return found
+    if ":" not in spec and spec.endswith(".py") and Path(spec).is_file():
+        module = _load_file(spec)
+        found_here = [name for name, value in vars(module).items()
+                      if isinstance(value, type) and value.__module__ == module.__name__
+                      and callable(getattr(value, "initial", None))]  # fmt: skip
+        listed = ", ".join(f"{spec}:{name}" for name in found_here) or "none"
+        raise GameNotFound(f"{spec}: name the game's class after a colon; its games: {listed}")
     if ":" not in spec:
         raise GameNotFound(
             f"unknown game {spec!r}; built-in games: {', '.join(BUILTINS)} "
@@ -117,6 +124,8 @@ def _load_file(path_text: str) -> Any:
         spec.loader.exec_module(module)
     except SyntaxError as exc:
         raise GameNotFound(f"{path_text}:{exc.lineno}: syntax error: {exc.msg}") from None
+    except GameError as exc:  # perfectplay's words on a class it defines (a compiled game)
+        raise GameNotFound(f"{path_text}: {exc}") from None
     except Exception as exc:
         raise GameNotFound(f"{path_text} raised {type(exc).__name__}: {exc} on loading") from None
     return module

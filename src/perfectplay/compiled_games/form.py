@@ -96,7 +96,19 @@ class CompiledGame:
         names = []
         for klass in reversed(cls.__mro__):
             for name, hint in inspect.get_annotations(klass).items():
+                if hint in ("float", float) and klass is cls:
+                    raise GameError(
+                        f"{cls.__name__}.{name}: a compiled game's parameters are ints or "
+                        f"bools (the rules are compiled for them); a float is not one (say "
+                        f"it in hundredths, as an int)"
+                    )
                 if hint in ("int", "bool", int, bool) and name not in names:
+                    if not hasattr(cls, name):
+                        raise GameError(
+                            f"{cls.__name__}.{name} has no default: a compiled game's "
+                            f"parameters are annotated class attributes with one "
+                            f"({name}: {getattr(hint, '__name__', hint)} = ...)"
+                        )
                     names.append(name)
         cls.parameter_names = tuple(names)
         setattr(cls, "__init__", _make_init(cls, names))  # noqa: B010 (typed as object's)
