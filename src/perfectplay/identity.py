@@ -11,11 +11,15 @@ from __future__ import annotations
 import hashlib
 import inspect
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .rules import Rules
+
+PACKAGE = Path(__file__).resolve().parent
+"""perfectplay's own folder: games written there are the built-ins, named by name."""
 
 
 def identity_of(rules: Rules[Any, Any]) -> dict[str, Any]:
@@ -36,12 +40,31 @@ def identity_of(rules: Rules[Any, Any]) -> dict[str, Any]:
             isinstance(value, tuple) and all(isinstance(v, (int, float, str)) for v in value)
         ):
             parameters[name] = list(value) if isinstance(value, tuple) else value
-    return {
+    found = {
         "game": rules.name,
         "class": cls.__qualname__,
         "parameters": parameters,
         "fingerprint": fingerprint(rules),
     }
+    source = _source_file(cls)
+    if source is not None:  # a game of the user's: where to load it again from (verify)
+        found["file"] = source
+    return found
+
+
+def _source_file(cls: type) -> str | None:
+    """The file a game's class was written in, when it is a file of the user's (not of
+    perfectplay's own package)."""
+    try:
+        path = inspect.getsourcefile(cls)
+    except (TypeError, OSError):
+        return None
+    if not path or not Path(path).is_file():
+        return None
+    resolved = Path(path).resolve()
+    if PACKAGE in resolved.parents:
+        return None
+    return str(resolved)
 
 
 def fingerprint(rules: Rules[Any, Any], playouts: int = 8, plies: int = 200) -> str:

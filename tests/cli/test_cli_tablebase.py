@@ -496,3 +496,34 @@ def test_save_goes_on_after_ctrl_c(tmp_path: Path) -> None:
     done = json_of(*args)
     assert done["stats"]["positions"] == 15835683
     assert (done["value"], done["remoteness"]) == ("tie", 24)
+
+
+def test_verify_reloads_a_game_of_the_users_from_the_file_its_header_records(
+    tmp_path: Path,
+) -> None:
+    """Issue 46, item 11: the header names the file and class; verify tries them first,
+    and says in one line when the file has gone."""
+    game = tmp_path / "race.py"
+    game.write_text(
+        "class Race:\n"
+        "    def __init__(self, n: int = 7):\n"
+        "        self.n = n\n"
+        "    def initial(self):\n"
+        "        return 0\n"
+        "    def moves(self, s):\n"
+        "        return [1, 2]\n"
+        "    def play(self, s, m):\n"
+        "        return s + m\n"
+        "    def outcome(self, s):\n"
+        "        from perfectplay import LOSS\n"
+        "        return LOSS if s >= self.n else None\n"
+    )
+    saved = run_cli("solve", f"{game}:Race", "-p", "n=9", "--save", str(tmp_path / "tb"), "-q")
+    assert saved.returncode == 0, saved.stderr
+    header = json.loads((tmp_path / "tb" / "header.json").read_text())
+    assert header["identity"]["file"] == str(game.resolve())
+    verified = run_cli("verify", str(tmp_path / "tb"), "--json")
+    assert verified.returncode == 0 and json.loads(verified.stdout)["sound"], verified.stderr
+    game.rename(tmp_path / "elsewhere.py")
+    line = one_line_error(run_cli("verify", str(tmp_path / "tb")))
+    assert "which is no longer there" in line and ":Race" in line

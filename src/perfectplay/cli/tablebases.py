@@ -24,7 +24,7 @@ from ..tiers.records import format_for
 from ..values import Value
 from .common import explored_solve, index_space, trust_speed_hooks
 from .estimates import announce_last_solve, remember_rate, remember_solve, remembered_rate
-from .loader import build_game
+from .loader import build_game, find_game_class
 from .progress import dask_progress, duration_text, tier_progress
 
 
@@ -278,6 +278,14 @@ def game_of(directory: Path, spec: str | None, params: list[str]) -> Any:
     identity = read_header(directory).identity
     name = identity.get("game")
     cls = BUILTINS.get(name) if isinstance(name, str) else None
+    source, class_name = identity.get("file"), identity.get("class")
+    if cls is None and isinstance(source, str) and isinstance(class_name, str):
+        if not Path(source).is_file():
+            raise UsageProblem(
+                f"{directory} holds {name!r} of {source}, which is no longer there; name "
+                f"the game: perfectplay verify {directory} path/to/file.py:{class_name}"
+            )
+        cls = find_game_class(f"{source}:{class_name}")  # the file the header records
     if cls is None:
         raise UsageProblem(
             f"{directory} holds {name!r}, which is not a built-in game; name it: "
