@@ -37,7 +37,8 @@ class Example:
 
 @dataclass
 class Statistics:
-    """See the module docstring. Keys of ``values`` and ``remoteness``: win, loss, tie, draw."""
+    """See the module docstring. Keys of ``values``: win, loss, tie, draw; of ``remoteness``
+    win, loss and tie (a draw never ends: it has no remoteness to count it under)."""
 
     positions: int = 0
     values: dict[str, int] = field(default_factory=dict)
@@ -83,7 +84,8 @@ def _counted(values: Any, remoteness: Any) -> Statistics:
     for pair in np.flatnonzero(counts).tolist():
         name = NAMES[pair >> 13]
         stats.values[name] = stats.values.get(name, 0) + int(counts[pair])
-        stats.remoteness.setdefault(name, {})[pair & 0x1FFF] = int(counts[pair])
+        if name != "draw":
+            stats.remoteness.setdefault(name, {})[pair & 0x1FFF] = int(counts[pair])
     return stats
 
 
@@ -94,12 +96,12 @@ def _of_tablebase(base: Tablebase[Any, Any], progress: ProgressCallback | None) 
         code, plies = (int(part) for part in key.split(":"))
         name = NAMES[code]
         stats.values[name] = stats.values.get(name, 0) + n
-        stats.remoteness.setdefault(name, {})[plies] = n
-    for name, by_plies in stats.remoteness.items():
         if name != "draw":
-            code = next(c for c, n in NAMES.items() if n == name)
-            plies = max(by_plies)
-            stats.longest[name] = Example(plies, _find(base, code, plies))
+            stats.remoteness.setdefault(name, {})[plies] = n
+    for name, by_plies in stats.remoteness.items():
+        code = next(c for c, n in NAMES.items() if n == name)
+        plies = max(by_plies)
+        stats.longest[name] = Example(plies, _find(base, code, plies))
     stats.most_moves = _most_moves(base, progress)
     return stats
 

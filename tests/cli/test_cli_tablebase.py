@@ -289,6 +289,8 @@ def test_compress_then_answer_from_the_copy(tmp_path: Path, bases: dict[str, Pat
     assert report["bytes_after"] == disk_bytes(target)
     assert report["bits_per_position"] == round(8 * after / POSITIONS["connect-four"], 4)
     assert 0 < report["bits_per_position"] < 8
+    everything = 8 * disk_bytes(target) / POSITIONS["connect-four"]
+    assert report["all_bits_per_position"] == round(everything, 4)
     compressed = read_header(target).compressed
     assert compressed is not None and compressed["filled"] == "batch_answered_by"
     for moves in ("1,2,2", "2,3,2,3", "1,1,1,1,2,2"):

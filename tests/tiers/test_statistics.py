@@ -64,3 +64,25 @@ def test_cli_stats_in_text_and_json(tmp_path: Path) -> None:
     assert "positions per remoteness" in text.stdout
     scored = run_cli("analyze", "weighted-tictactoe", "--stats")
     assert scored.returncode == 2 and "scored" in scored.stderr
+
+
+def test_draws_are_counted_but_have_no_remoteness(tmp_path: Path) -> None:
+    """Issue 46, item 14: a draw never ends, so it is no bar at remoteness 0; it is
+    counted among the values, and the JSON's remoteness has no draw (as a draw's is null)."""
+    from compiled_random import TierGame
+
+    seed = next(s for s in range(40) if "draw" in statistics(solve(TierGame(seed=s))).values)
+    game = TierGame(seed=seed)
+    build_tablebase(game, tmp_path / "tb")
+    with open_tablebase(tmp_path / "tb", TierGame(seed=seed)) as base:
+        from_disk = statistics(base)
+    for stats in (statistics(solve(game)), from_disk):
+        assert stats.values["draw"] > 0 and "draw" not in stats.remoteness
+        counted = sum(sum(by.values()) for by in stats.remoteness.values())
+        assert counted + stats.values["draw"] == stats.positions
+    source = Path(__file__).resolve().parents[1] / "compiled_random.py"
+    done = run_cli("analyze", f"{source}:TierGame", "-p", f"seed={seed}", "--stats", "--json")
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)["statistics"]
+    assert found["values"]["draw"] == from_disk.values["draw"]
+    assert "draw" not in found["remoteness"]

@@ -103,6 +103,9 @@ def _sizes_report(
         "bytes_before": files_bytes(directory),
         "bytes_after": files_bytes(target),
         "bits_per_position": round(8 * after / positions, 4) if positions else None,
+        "all_bits_per_position": (
+            round(8 * files_bytes(target) / positions, 4) if positions else None
+        ),
         "code_bytes_before": codes_before,
         "code_bytes_after": codes_after,
     }
@@ -136,7 +139,13 @@ def _print_sizes(report: dict[str, Any], header: Header, directory: Path, target
             ),
             ("all files", f"{report['bytes_before']:,} bytes -> {report['bytes_after']:,} bytes"),
             ("positions", f"{positions:,}"),
-            ("bits per position", "-" if bits is None else f"{bits:.3f}"),
+            (
+                "bits per position",
+                "-"
+                if bits is None
+                else f"{bits:.3f} in the tier files, {report['all_bits_per_position']:.3f} in "
+                "all files (codes, scores and header too)",
+            ),
         ]
     )
 

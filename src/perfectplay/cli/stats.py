@@ -52,7 +52,7 @@ def print_statistics(stats: Statistics, answers: Answers[Any, Any]) -> None:
     out.print(f"{stats.positions:,} positions: {counts}", markup=False)
     table = Table(title="positions per remoteness (plies to the end)")
     table.add_column("remoteness", justify="right")
-    names = [n for n in ("win", "loss", "tie", "draw") if n in stats.remoteness]
+    names = [n for n in ("win", "loss", "tie") if n in stats.remoteness]
     for name in names:
         table.add_column(name, justify="right")
     table.add_column("histogram (all values)")
@@ -66,6 +66,9 @@ def print_statistics(stats: Statistics, answers: Answers[Any, Any]) -> None:
         bar = "#" * max(1, round(BAR * everything[plies] / top))
         table.add_row(str(plies), *cells, bar)
     out.print(table)
+    if stats.values.get("draw"):
+        out.print(f"{stats.values['draw']:,} draws: play never ends (no remoteness)",
+                  markup=False)  # fmt: skip
     for value, example in stats.longest.items():
         out.print(f"\nlongest {value}: {counted(example.measure, 'ply')}, for example",
                   markup=False)  # fmt: skip
