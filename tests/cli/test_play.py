@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from typing import Any
 
 import pexpect
 from cli_script import SCRIPT as CLI
@@ -192,3 +193,16 @@ def test_a_scored_game_shows_the_score_the_plies_left_and_the_points_so_far() ->
     reply = solution.best_move(after)
     mine, theirs = 0, game.reward(after, reply)
     assert f"points so far: you {mine}, perfectplay {theirs:g}" in played
+
+
+def test_the_final_score_is_signed_as_every_other_score() -> None:
+    """Issue 46, item 15: "+4" and "-8", as the hints say them, not "-8.0"."""
+    from types import SimpleNamespace
+
+    from perfectplay.cli.play import _final_words, _Turn
+
+    for points, end, human_turn, said in ((-10.0, 2.0, True, "-8"), (1.0, -3.0, False, "+4"),
+                                          (0.5, 0.0, True, "+0.5")):  # fmt: skip
+        solution: Any = SimpleNamespace(rules=SimpleNamespace(outcome=lambda state, e=end: e))
+        words = _final_words(solution, _Turn(state=0, human_turn=human_turn, human_points=points))
+        assert words == f"game over: your score minus perfectplay's is {said}"

@@ -249,3 +249,15 @@ def test_a_file_without_a_class_named_lists_its_games() -> None:
     line = one_line_error(run_cli("solve", str(FILE)))
     assert "name the game's class after a colon; its games: " in line
     assert f"{FILE}:Base" in line and f"{FILE}:FloatPlay" in line
+
+
+def test_a_subclass_drops_an_inherited_rule_by_setting_it_to_none() -> None:
+    """Issue 46, item 15: ``key = None`` in a subclass: the game has no key then."""
+    from compiled_keyed import SwappedCounters
+
+    class Unkeyed(SwappedCounters):
+        key = None
+
+    assert "key" in SwappedCounters.rule_functions and "key" not in Unkeyed.rule_functions
+    assert not hasattr(Unkeyed(), "key")
+    assert solve(Unkeyed()).value() == solve(SwappedCounters()).value()

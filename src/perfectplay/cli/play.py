@@ -306,4 +306,4 @@ def _final_words(solution: Answers[Any, Any], now: _Turn) -> str:
             "game over: you win" if mover_won == now.human_turn else "game over: perfectplay wins"
         )
     total = now.human_points + (end if now.human_turn else -end)
-    return f"game over: your score minus perfectplay's is {value_text(total)}"
+    return f"game over: your score minus perfectplay's is {_signed(total)}"

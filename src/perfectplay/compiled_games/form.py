@@ -86,6 +86,9 @@ class CompiledGame:
         for name in RULES:
             raw = cls.__dict__.get(name)
             if raw is None:
+                if name in cls.__dict__:  # ``key = None``: a subclass drops an inherited rule
+                    found.pop(name, None)
+                    delattr(cls, name)
                 continue
             function = raw.__func__ if isinstance(raw, staticmethod) else raw
             if not callable(function):
