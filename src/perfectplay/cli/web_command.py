@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 import socket
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -17,14 +17,14 @@ from ..games import BUILTINS
 from ..rules import Rules
 from .common import db_option, full_solve, out, params_option, solve_options
 from .list_command import show_default, summary
-from .loader import build_game
+from .loader import OPENSPIEL, build_game, find_game_class
 from .params import parameters
 from .search_analysis import answers_without_solving
 
 
 @click.command("explore")
 @params_option
-@click.argument("game", required=False)
+@click.argument("games", nargs=-1, metavar="[GAME]...")
 @click.option("--port", type=int, default=8000, show_default=True, help="Port to serve on.")
 @click.option(
     "--host",
@@ -36,7 +36,7 @@ from .search_analysis import answers_without_solving
 @solve_options
 @db_option
 def explore_command(
-    game: str | None,
+    games: tuple[str, ...],
     params: tuple[str, ...],
     port: int,
     host: str,
@@ -52,7 +52,9 @@ def explore_command(
 
     Answers come from a tablebase (--db DIR, instant) or a solve when the server starts.
     Without GAME, a home page lists the built-in games, their rules in a line and their
-    parameters in fields; each is solved when opened from there. Ctrl-C stops the server.
+    parameters in fields; each is solved when opened from there. With several GAMEs (your
+    own, path/to/file.py:ClassName or module:ClassName, and built-ins), the home page lists
+    those instead; their parameters are set there, not with -p. Ctrl-C stops the server.
     The JSON API is described in the README.
 
     \b
@@ -60,6 +62,7 @@ def explore_command(
       perfectplay explore --open
       perfectplay explore tictactoe --open
       perfectplay explore connect-four -p width=6 --db c4-6x4 --port 8080
+      perfectplay explore race.py:RaceToTen nim --open
     """
     for package in ("starlette", "uvicorn"):
         if importlib.util.find_spec(package) is None:
@@ -67,12 +70,20 @@ def explore_command(
     if not 0 < port < 65536:
         raise UsageProblem(f"--port must be between 1 and 65535, not {port}")
     _check_free(host, port)
-    if game is None:
+    if not games:
         if params or db is not None:
             raise UsageProblem("-p and --db name a game's parameters and tablebase: give GAME")
         _serve_home(host, port, open_browser, max_states, memory)
         return
-    rules = Rules(build_game(game, list(params)))
+    if len(games) > 1:
+        if params or db is not None:
+            raise UsageProblem(
+                "-p and --db name one game's parameters and tablebase: give one GAME "
+                "(with several, each game's parameters are set on the home page)"
+            )
+        _serve_home(host, port, open_browser, max_states, memory, user_games(games))
+        return
+    rules = Rules(build_game(games[0], list(params)))
     with answers_without_solving(rules, db, max_states, memory) as (answers, source):
         if answers is not None:
             _serve(rules, answers, source, host, port, open_browser)
@@ -110,9 +121,42 @@ def _run(app: Any, what: str, host: str, port: int, open_browser: bool) -> None:
     uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
-def home_games() -> list[dict[str, Any]]:
-    """The built-in games as the home page lists them: name, rules in a line, parameters
-    (name, type, default as ``-p`` takes it, or None when required)."""
+def user_games(specs: Sequence[str]) -> dict[str, tuple[str, type]]:
+    """The games given on the command line, by the name the home page lists each under,
+    with the spec it was given as (to build it as ``explore GAME`` would) and its class (to
+    list its rules and parameters). The name is the game's own (a built-in's, a class's
+    ``name``, else its class name), or the spec as given where two games would share one.
+    Each class is found now, so that a wrong file or class is one line before serving."""
+    found: list[tuple[str, type]] = []
+    seen: dict[tuple[str, str], str] = {}
+    for spec in specs:
+        if spec.startswith(OPENSPIEL):  # its parameters are OpenSpiel's, not a constructor's
+            raise UsageProblem(f"{spec}: an OpenSpiel game is explored alone, not on a home page")
+        cls = find_game_class(spec)
+        # A file loaded twice gives two classes, both in the module named after its path.
+        same = (cls.__module__, cls.__qualname__)
+        if same in seen:
+            raise UsageProblem(f"{seen[same]} and {spec} are the same game: give it once")
+        seen[same] = spec
+        found.append((spec, cls))
+    names = [_own_name(cls) for _, cls in found]
+    shared = {name for name in names if names.count(name) > 1}
+    listed: dict[str, tuple[str, type]] = {}
+    for name, (spec, cls) in zip(names, found, strict=True):
+        listed[spec if name in shared else name] = (spec, cls)
+    return listed
+
+
+def _own_name(cls: type) -> str:
+    """A game class's name as ``Rules`` names its games: its ``name``, else the class's."""
+    name = getattr(cls, "name", None)
+    return name if isinstance(name, str) else cls.__name__
+
+
+def home_games(games: Mapping[str, type] | None = None) -> list[dict[str, Any]]:
+    """The games as the home page lists them (``games``, name to class; the built-ins
+    without it): name, rules in a line, parameters (name, type, default as ``-p`` takes
+    it, or None when required)."""
     return [
         {
             "name": name,
@@ -126,19 +170,24 @@ def home_games() -> list[dict[str, Any]]:
                 for p in parameters(cls)
             ],
         }
-        for name, cls in BUILTINS.items()
+        for name, cls in (BUILTINS if games is None else games).items()
     ]
 
 
 def home_opener(
-    stack: ExitStack, max_states: int | None, memory: int | None
+    stack: ExitStack,
+    max_states: int | None,
+    memory: int | None,
+    specs: Mapping[str, str] | None = None,
 ) -> Callable[[str, list[str]], tuple[Rules[Any, Any], Any, str]]:
-    """How the home page opens a game: built and checked as on the command line, answered
-    from the book shipped for it or by search when it is far too large to solve, else
-    solved (a game too large for memory is refused in one line, with the routes)."""
+    """How the home page opens a game: built and checked as on the command line (from its
+    spec in ``specs``, by listed name; a built-in's name is its spec), answered from the
+    book shipped for it or by search when it is far too large to solve, else solved (a
+    game too large for memory is refused in one line, with the routes)."""
 
     def open_game(name: str, assignments: list[str]) -> tuple[Rules[Any, Any], Any, str]:
-        rules = Rules(build_game(name, assignments))
+        spec = name if specs is None else specs[name]
+        rules = Rules(build_game(spec, assignments))
         answers, source = stack.enter_context(
             answers_without_solving(rules, None, max_states, memory)
         )
@@ -150,11 +199,20 @@ def home_opener(
 
 
 def _serve_home(
-    host: str, port: int, open_browser: bool, max_states: int | None, memory: int | None
+    host: str,
+    port: int,
+    open_browser: bool,
+    max_states: int | None,
+    memory: int | None,
+    games: Mapping[str, tuple[str, type]] | None = None,
 ) -> None:
-    """The home page of the built-in games, until Ctrl-C."""
+    """The home page of ``games`` (as ``user_games`` gives them; the built-ins without),
+    until Ctrl-C."""
     from ..web.hub import create_hub
 
+    listed = None if games is None else {name: cls for name, (_, cls) in games.items()}
+    specs = None if games is None else {name: spec for name, (spec, _) in games.items()}
+    what = "the built-in games" if games is None else "the games " + ", ".join(games)
     with ExitStack() as stack:  # the tablebases (books) of games opened stay open
-        hub = create_hub(home_games(), home_opener(stack, max_states, memory))
-        _run(hub, "the built-in games", host, port, open_browser)
+        hub = create_hub(home_games(listed), home_opener(stack, max_states, memory, specs))
+        _run(hub, what, host, port, open_browser)

@@ -7,9 +7,10 @@ builds and solves one (or finds its book, or its search) and answers ``{"url": .
 address of its explorer (``/g/KEY/``, the same page as ``create_app`` serves), or ``400``
 with ``{"error": "..."}`` in one line; ``/g/KEY/...`` that explorer and its API.
 
-The hub knows no game itself: the command line hands it the list and a function that opens
-one (``Opener``), so that a game opened here is built, checked and solved exactly as
-``perfectplay explore GAME`` does it.
+The hub knows no game itself: the command line hands it the list (the built-ins, or the
+games named by ``perfectplay explore GAME GAME...``, the user's own included) and a function
+that opens one (``Opener``), so that a game opened here is built, checked and solved exactly
+as ``perfectplay explore GAME`` does it.
 """
 
 from __future__ import annotations
