@@ -30,7 +30,7 @@ LAYERS = [
     ),
     ("protocol", "drawing"),
     ("cgt",),
-    ("rules", "terminals", "identity"),
+    ("rules", "terminals", "identity", "notebook"),
     (
         "spaces",
         "compiled_games",
@@ -54,7 +54,7 @@ LAYERS = [
     ),
     ("answers", "tablebase.header", "tablebase.write", "solution"),
     ("solve", "sums", "outcomes", "selftest", "tiers.sweep_check", "book"),
-    ("tablebase", "statistics", "tiers.build", "tiers.on_dask"),
+    ("tablebase", "statistics", "plots", "tiers.build", "tiers.on_dask"),
     ("__init__", "tiers.__init__"),
 ]
 GAMES_MAY_IMPORT = ("protocol", "drawing", "values", "games")

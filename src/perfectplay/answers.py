@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Generic
 
 from .errors import SolverChoiceError, UnexploredStateError, describe
+from .notebook import PositionView
 from .protocol import M, S
 from .rules import Rules
 from .values import GameValue, Value, preference_key
@@ -75,6 +76,15 @@ class Answers(ABC, Generic[S, M]):
                 f"{self.rules.name}, so it has no solution here"
             )
         return found
+
+    def position(self, state: S = NO_STATE) -> PositionView:
+        """``state`` (the start by default) as a notebook shows it: drawn, with its value,
+        remoteness and every move's value (``perfectplay.notebook``)."""
+        return PositionView(self, self.initial if state is NO_STATE else state)
+
+    def _repr_html_(self) -> str:
+        """A notebook shows a solved game as its start, drawn and valued."""
+        return PositionView(self, self.initial, f"{self.rules.name}: the start")._repr_html_()
 
     def value(self, state: S = NO_STATE) -> GameValue:
         """The value of ``state`` for the player to move."""

@@ -350,7 +350,7 @@ def test_tablebases_agree_with_the_reference_however_the_engine_kernels_run(
         for block in (20, 40):  # several tiers; one loopy tier alone
             game = cls(seed=seed, n=40, block=block, **{"mode": 1, **params})
             solved = reference.solve_outcomes(game)
-            directory = tmp_path / f"{cls.__name__}-{seed}-{block}"
+            directory = tmp_path / f"{cls.__name__}-{params}-{seed}-{block}"
             build_tablebase(game, directory)
             fresh = cls(seed=seed, n=40, block=block, **{"mode": 1, **params})
             with open_tablebase(directory, fresh) as tablebase:
