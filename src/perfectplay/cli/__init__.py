@@ -9,8 +9,10 @@ import sys
 import click
 
 from ..errors import InterruptedSolve, PerfectplayError
+from ..progress import listen
 from .analyze import analyze_command
 from .book_command import book_command
+from .cache_command import cache_command
 from .cgt_command import cgt_command
 from .check import check_command
 from .compress import compress_command
@@ -50,6 +52,7 @@ for _command in (
     cgt_command,
     explore_command,
     book_command,
+    cache_command,
 ):
     app.add_command(_command)
 
@@ -57,6 +60,8 @@ for _command in (
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI; any error is one line on stderr and exit status 2 (130
     after a Ctrl-C)."""
+    if sys.stderr.isatty():  # a person waits: say what takes seconds before any progress
+        listen(lambda text: print(f"perfectplay: {text}", file=sys.stderr, flush=True))
     try:
         # Not app.main(): on Ctrl-C it writes a blank line to stderr before the one line
         # below. The group is run as app.main runs it, minus that and shell completion.

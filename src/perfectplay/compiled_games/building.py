@@ -25,6 +25,7 @@ import numpy as np
 
 from ..compiled import cached_jit, read_only
 from ..errors import GameError
+from ..progress import announce
 from ..specialised import jit_in_place, template_copy
 from . import drivers
 
@@ -45,6 +46,10 @@ LOOPS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "unmoves", "find
 
 _lock = threading.Lock()
 _built: dict[tuple[str, bool], Loops] = {}
+
+FIRST_COMPILE = "10 to 30 s"
+"""What a game's first compile takes on a 2-core machine (Connect Four 10.9 s, Quixo
+about 20 s, a small test game 8 s, 2026-11-28), said when one starts."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +130,12 @@ def _build(
     scored: bool, compiled: bool, cache: bool = True,
 ) -> Loops:  # fmt: skip
     module: Any = _driver_module(cls, ident, compiled and cache)
+    if compiled and not (cache and _cached(module)):  # said: the first compile takes seconds
+        announce(
+            f"compiling {cls.__name__}'s rules with numba for parameters {params} (the first "
+            f"time takes {FIRST_COMPILE}; then they load from the cache, perfectplay cache "
+            "lists it)"
+        )
     bound = dict(functions)
     bound.setdefault("key", _same)
     bound.setdefault("tier", _zero)
@@ -159,6 +170,12 @@ def _build(
             warnings.simplefilter("ignore")
             _first_calls(cls, loops, scored, functions)
     return Loops(compiled=compiled, ident=ident if compiled and cache else "", **loops)
+
+
+def _cached(module: types.ModuleType) -> bool:
+    """Whether numba has machine code of this copy of the loops in its cache already."""
+    path = Path(module.__file__ or "")
+    return any((path.parent / "__pycache__").glob(f"{path.stem}.*.nbi"))
 
 
 def _driver_module(cls: type, ident: str, compiled: bool) -> types.ModuleType:
