@@ -50,3 +50,17 @@ def test_a_first_compile_is_announced_and_a_cached_one_is_not(
     TicTacToe().engine_loops(True)
     assert len(heard) == 1, heard
     assert os.listdir(tmp_path / "cache" / "games")
+
+
+def test_a_small_tiered_game_runs_as_plain_python_with_no_compile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 46, item 9: a 12-position game with a tier took a 20 s first compile; small
+    tiered work runs interpreted as small untiered work does, in memory and saved."""
+    monkeypatch.setenv("PERFECTPLAY_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("PERFECTPLAY_KERNELS", raising=False)
+    for extra in ([], ["--save", str(tmp_path / "tb")]):
+        done = run_cli("solve", f"{GAME}:SwappedCounters", "--json", *extra)
+        assert done.returncode == 0 and '"value": "win"' in done.stdout, done.stderr
+    found = json.loads(run_cli("cache", "--json").stdout)["folders"]["games"]
+    assert found["copies"] == {}, found
