@@ -500,6 +500,26 @@ def test_a_tier_build_shows_the_time_left_from_its_rate() -> None:
     assert "(3 tiers), 40 positions" in line and "left" not in line
 
 
+def test_marking_and_exploring_show_the_time_left_when_a_last_solve_is_remembered() -> None:
+    """Issue 46, item 18: the phase whose size is unknown until done (the marking, the
+    exploration) is estimated from the size of the last solve of the same game here."""
+    from perfectplay.cli.progress import time_left
+
+    now = [0.0]
+    display = TierDisplay(clock=lambda: now[0], expected=1000)
+    assert "left" not in display.describe(1, 0)
+    now[0] = 10.0
+    assert display.describe(250, 1).endswith("about 30 s left")  # 250 in 10 s, 750 to go
+    unknown = TierDisplay(clock=lambda: now[0])
+    unknown.describe(1, 0)
+    now[0] = 20.0
+    assert "left" not in unknown.describe(250, 1)
+    assert time_left(30.0, 100, 400) == ", about 90 s left"
+    assert time_left(1.0, 100, 400) == ""  # too early for a rate
+    assert time_left(30.0, 500, 400) == ""  # past what was remembered: no estimate
+    assert time_left(30.0, 100, None) == ""
+
+
 def test_a_save_the_disk_cannot_hold_is_refused_at_once_and_its_size_said_otherwise(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

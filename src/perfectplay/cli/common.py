@@ -116,8 +116,8 @@ def explored_solve(
 ) -> Solution[Any, Any]:
     """The solve in memory itself, with its progress on stderr, said up front from the last
     solve of the same game here, and remembered for the next (the game's hooks trusted)."""
-    announce_last_solve(rules, "memory", quiet)
-    with progress_reporter("exploring", quiet=quiet) as report:
+    expected = announce_last_solve(rules, "memory", quiet)
+    with progress_reporter("exploring", quiet=quiet, expected=expected) as report:
         solution = solve(rules, method, max_states=max_states, progress=report, memory=memory)
     remember_solve(rules, "memory", solution.stats.states, solution.stats.seconds)
     return solution

@@ -82,22 +82,25 @@ def remember_solve(rules: Rules[Any, Any], route: str, positions: int, seconds: 
         _write(SOLVES, key, [int(positions), float(seconds)])
 
 
-def announce_last_solve(rules: Rules[Any, Any], route: str, quiet: bool) -> None:
+def announce_last_solve(rules: Rules[Any, Any], route: str, quiet: bool) -> int | None:
     """Before a solve whose size is unknown until it is done: "N positions; its last solve
-    here took T", when that took ANNOUNCE_SECONDS or more."""
+    here took T", when that took ANNOUNCE_SECONDS or more. Returns the positions of the
+    last solve of this game here (the progress display's estimate of the time left), or
+    None when none is remembered."""
     known = {} if quiet else _read(SOLVES)
     key = _key(rules, route) if known else None  # (no fingerprint while nothing is known)
     if key is None:
-        return
+        return None
     last = known.get(key)
     if not (isinstance(last, list) and len(last) == 2):
-        return
+        return None
     positions, seconds = last
     if not (isinstance(positions, int) and isinstance(seconds, (int, float))):
-        return
+        return None
     if seconds >= ANNOUNCE_SECONDS:
         print(
             f"{rules.name}: {positions:,} positions; its last solve here took "
             f"{duration_text(seconds)}",
             file=sys.stderr,
         )
+    return positions

@@ -64,8 +64,12 @@ def peak_memory_mb() -> float:
 
 
 @contextmanager
-def progress_reporter(label: str, *, quiet: bool = False) -> Iterator[ProgressCallback | None]:
-    """A callback that shows (done, found) counts with a rate (see the module docstring)."""
+def progress_reporter(
+    label: str, *, quiet: bool = False, expected: int | None = None
+) -> Iterator[ProgressCallback | None]:
+    """A callback that shows (done, found) counts with a rate (see the module docstring),
+    and, when the work's size is ``expected`` (a last solve of the same game remembered),
+    the time left at that rate."""
     if quiet:
         yield None
         return
@@ -75,7 +79,8 @@ def progress_reporter(label: str, *, quiet: bool = False) -> Iterator[ProgressCa
 
         def plain(done: int, found: int, /, level: int | None = None) -> None:
             where = "" if level is None else f"level {level}, "
-            lines.say(f"{label}: {where}{done:,} done, {found:,} found")
+            left = time_left(time.perf_counter() - started, done, expected)
+            lines.say(f"{label}: {where}{done:,} done, {found:,} found{left}")
 
         yield plain
         return
@@ -92,10 +97,11 @@ def progress_reporter(label: str, *, quiet: bool = False) -> Iterator[ProgressCa
         def report(done: int, found: int, /, level: int | None = None) -> None:
             rate = done / max(time.perf_counter() - started, 1e-9)
             where = "" if level is None else f"level {level}, "
+            left = time_left(time.perf_counter() - started, done, expected)
             bar.update(
                 task,
                 description=f"{label}: {where}{done:,} done, {found:,} found, "
-                f"{rate:,.0f}/s, {peak_memory_mb():,.0f} MB",
+                f"{rate:,.0f}/s, {peak_memory_mb():,.0f} MB{left}",
             )
 
         yield report
@@ -110,8 +116,13 @@ class TierDisplay:
     (rough: the tiers near the leaves cost less a position than those near the root).
     """
 
-    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(
+        self, clock: Callable[[], float] = time.perf_counter, expected: int | None = None
+    ) -> None:
         self.clock = clock
+        self.expected = expected
+        """The positions a last build of the game here marked (the marking's time left)."""
+        self.marking_since: float | None = None
         self.solving_since: float | None = None
         self.solving = False
         self.last: int | None = None
@@ -128,7 +139,11 @@ class TierDisplay:
         if not self.solving:
             self.reached.add(tier)
             self.total = done
-            return f"marking reachable positions: tier {tier}, {done:,} positions"
+            now = self.clock()
+            if self.marking_since is None:
+                self.marking_since = now
+            left = time_left(now - self.marking_since, done, self.expected)
+            return f"marking reachable positions: tier {tier}, {done:,} positions{left}"
         self.solved.add(tier)
         now = self.clock()
         if self.solving_since is None:
@@ -142,6 +157,14 @@ class TierDisplay:
         if self.total >= done > 0 and elapsed >= 2:
             text += f", about {duration_text(elapsed * (self.total - done) / done)} left"
         return text
+
+
+def time_left(elapsed: float, done: int, expected: int | None) -> str:
+    """ ", about T left" at the rate so far when the whole is known (and 2 s have gone by
+    to measure the rate), else nothing."""
+    if expected is None or not 0 < done < expected or elapsed < 2:
+        return ""
+    return f", about {duration_text(elapsed * (expected - done) / done)} left"
 
 
 def duration_text(seconds: float) -> str:
@@ -167,12 +190,15 @@ def _bar() -> Progress:
 
 
 @contextmanager
-def tier_progress(*, quiet: bool = False) -> Iterator[ProgressCallback | None]:
-    """A callback showing a tier-by-tier build's tiers and positions."""
+def tier_progress(
+    *, quiet: bool = False, expected: int | None = None
+) -> Iterator[ProgressCallback | None]:
+    """A callback showing a tier-by-tier build's tiers and positions (``expected``: the
+    positions a last build of the game marked, for the marking's time left)."""
     if quiet:
         yield None
         return
-    display = TierDisplay()
+    display = TierDisplay(expected=expected)
     if not sys.stderr.isatty():
         lines = _PlainLines("building the tablebase")
 

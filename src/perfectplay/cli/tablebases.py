@@ -142,9 +142,10 @@ def _build_by_tiers(
     """The tablebase solved tier by tier on disk in this process; a whole build's rate (or
     size and time) remembered to say what to expect next time."""
     fresh = not directory.is_dir() or not any(directory.iterdir())
+    expected = None
     if slots is None and fresh:  # ranked by the engine: its size comes from a last solve
-        announce_last_solve(rules, "tiers", quiet)
-    with tier_progress(quiet=quiet) as report:
+        expected = announce_last_solve(rules, "tiers", quiet)
+    with tier_progress(quiet=quiet, expected=expected) as report:
         header, seconds = build_tablebase(rules, directory, progress=report, memory=memory)
     if fresh and slots is not None and slots >= ANNOUNCE_SLOTS:
         # A whole large build: its rate says what to expect of the next one of this game. A
