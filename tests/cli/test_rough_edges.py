@@ -514,7 +514,7 @@ def test_marking_and_exploring_show_the_time_left_when_a_last_solve_is_remembere
     unknown.describe(1, 0)
     now[0] = 20.0
     assert "left" not in unknown.describe(250, 1)
-    assert time_left(30.0, 100, 400) == ", about 90 s left"
+    assert time_left(20.0, 100, 400) == ", about 60 s left"
     assert time_left(1.0, 100, 400) == ""  # too early for a rate
     assert time_left(30.0, 500, 400) == ""  # past what was remembered: no estimate
     assert time_left(30.0, 100, None) == ""
