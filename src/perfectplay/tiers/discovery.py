@@ -364,8 +364,8 @@ class _Discovery:
                 self.memory.check(
                     f"finding the positions of {self.name}", self.found + self.pending.held,
                     "give more with --memory (the budget counts the whole process: Python, "
-                    "numpy and the compiled code too); finished tiers are on disk, but the "
-                    "positions found for later tiers are held in memory",
+                    "numpy and the compiled code too); the positions found for the tiers "
+                    "not yet finished are held in memory",
                 )  # fmt: skip
 
         in_parallel(_chunks(frontier, self.ranking), compute, gather)
