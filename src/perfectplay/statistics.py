@@ -158,3 +158,56 @@ def _most_moves(base: Tablebase[Any, Any], progress: ProgressCallback | None) ->
             if best is None or count > best[0]:
                 best = (count, 0, index)
     return None if best is None else Example(best[0], _state(base, best[1], best[2]))
+
+
+@dataclass
+class ScoreStatistics:
+    """A scored game's counts: positions per score (for the player to move), the longest
+    game under perfect play with a position that starts it, and the widest position."""
+
+    positions: int = 0
+    scores: dict[float, int] = field(default_factory=dict)
+    """Positions per score, lowest score first."""
+    longest: Example | None = None
+    most_moves: Example | None = None
+
+
+def score_statistics(
+    answers: Answers[Any, Any], *, progress: ProgressCallback | None = None
+) -> ScoreStatistics:
+    """The statistics of a solved scored game (a Solution, or a Tablebase of one)."""
+    if not answers.scored:
+        raise TypeError("an outcome game has wins and losses: see statistics()")
+    if isinstance(answers, Solution):
+        graph: StateGraph = answers.graph
+        scores = np.asarray(answers.solved.values, dtype=np.float64)
+        remoteness = np.asarray(answers.solved.remoteness, dtype=np.int64)
+        stats = _scores_counted(scores)
+        if scores.shape[0]:
+            longest = int(np.argmax(remoteness))
+            stats.longest = Example(int(remoteness[longest]), graph.state(longest))
+        degree = np.diff(graph.offsets)
+        widest = int(np.argmax(degree))
+        stats.most_moves = Example(int(degree[widest]), graph.state(widest))
+        return stats
+    if isinstance(answers, Tablebase):
+        header = answers.header
+        assert header.scores is not None and header.layout == "graph"
+        scores = np.asarray(answers.mapped(header.scores["file"], header.scores["sha256"], "<f8"))
+        records = np.asarray(answers.tier_records(0))
+        remoteness = (records & answers.record.max_remoteness).astype(np.int64)
+        stats = _scores_counted(scores)
+        if scores.shape[0]:
+            longest = int(np.argmax(remoteness))
+            stats.longest = Example(int(remoteness[longest]), _state(answers, 0, longest))
+        stats.most_moves = _most_moves(answers, progress)
+        return stats
+    raise TypeError(f"statistics of {type(answers).__name__} are not known")
+
+
+def _scores_counted(scores: Any) -> ScoreStatistics:
+    """Positions per score (np.unique sorts them)."""
+    found, counts = np.unique(scores, return_counts=True)
+    stats = ScoreStatistics(positions=int(scores.shape[0]))
+    stats.scores = {float(s): int(n) for s, n in zip(found.tolist(), counts.tolist(), strict=True)}
+    return stats

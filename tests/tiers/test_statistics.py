@@ -63,7 +63,7 @@ def test_cli_stats_in_text_and_json(tmp_path: Path) -> None:
     assert "longest win: 5 plies" in text.stdout
     assert "positions per remoteness" in text.stdout
     scored = run_cli("analyze", "weighted-tictactoe", "--stats")
-    assert scored.returncode == 2 and "scored" in scored.stderr
+    assert scored.returncode == 0 and "positions per score" in scored.stdout, scored.stderr
 
 
 def test_draws_are_counted_but_have_no_remoteness(tmp_path: Path) -> None:
@@ -86,3 +86,31 @@ def test_draws_are_counted_but_have_no_remoteness(tmp_path: Path) -> None:
     found = json.loads(done.stdout)["statistics"]
     assert found["values"]["draw"] == from_disk.values["draw"]
     assert "draw" not in found["remoteness"]
+
+
+def test_a_scored_games_statistics_count_positions_per_score(tmp_path: Path) -> None:
+    """Issue 46, item 8: --stats of a scored game, from memory and from a tablebase alike,
+    against a count of every reachable position's score; the longest game's example
+    starts a game that long."""
+    from collections import Counter
+
+    from perfectplay.games import Invisible
+    from perfectplay.statistics import score_statistics
+
+    game = Invisible((3, -1, 5), (2, 4))
+    solution = solve(game)
+    states = [solution.graph.state(i) for i in range(solution.stats.states)]
+    want = Counter(float(solution.value(s)) for s in states)
+    build_tablebase(game, tmp_path / "tb")
+    with open_tablebase(tmp_path / "tb", game) as base:
+        from_disk = score_statistics(base)
+    for stats, answers in ((score_statistics(solution), solution), (from_disk, solution)):
+        assert stats.scores == dict(sorted(want.items()))
+        assert stats.positions == len(states) and len(stats.scores) > 3
+        assert stats.longest is not None
+        assert stats.longest.measure == max(solution.remoteness(s) for s in states)
+        assert answers.remoteness(stats.longest.state) == stats.longest.measure
+    done = run_cli("analyze", "invisible", "--stats", "--json")
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)["statistics"]
+    assert sum(found["scores"].values()) == found["positions"]

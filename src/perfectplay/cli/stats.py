@@ -7,8 +7,7 @@ from typing import Any
 from rich.table import Table
 
 from ..answers import Answers
-from ..errors import UsageProblem
-from ..statistics import Statistics, statistics
+from ..statistics import ScoreStatistics, Statistics, score_statistics, statistics
 from .common import out
 from .present import counted, published_remoteness
 from .progress import progress_reporter
@@ -16,17 +15,33 @@ from .progress import progress_reporter
 BAR = 40  # characters of the longest bar
 
 
-def game_statistics(answers: Answers[Any, Any], quiet: bool) -> Statistics:
-    """The statistics, with progress on a terminal; one line for a scored game."""
-    if answers.scored:
-        raise UsageProblem("--stats counts wins, losses and ties: this game is scored")
+def game_statistics(answers: Answers[Any, Any], quiet: bool) -> Statistics | ScoreStatistics:
+    """The statistics (a scored game's: positions per score), with progress on a terminal."""
     with progress_reporter("statistics: positions expanded", quiet=quiet) as report:
+        if answers.scored:
+            return score_statistics(answers, progress=report)
         return statistics(answers, progress=report)
 
 
-def statistics_json(stats: Statistics, answers: Answers[Any, Any]) -> dict[str, Any]:
+def statistics_json(
+    stats: Statistics | ScoreStatistics, answers: Answers[Any, Any]
+) -> dict[str, Any]:
     """The statistics as the JSON field ``statistics`` (see the README)."""
     rules = answers.rules
+    if isinstance(stats, ScoreStatistics):
+        return {
+            "positions": stats.positions,
+            "scores": {_score(s): n for s, n in stats.scores.items()},
+            "longest": None
+            if stats.longest is None
+            else {"remoteness": stats.longest.measure, "position": rules.show(stats.longest.state)},
+            "most_moves": None
+            if stats.most_moves is None
+            else {
+                "moves": stats.most_moves.measure,
+                "position": rules.show(stats.most_moves.state),
+            },
+        }
     return {
         "positions": stats.positions,
         "values": stats.values,
@@ -44,8 +59,38 @@ def statistics_json(stats: Statistics, answers: Answers[Any, Any]) -> dict[str, 
     }
 
 
-def print_statistics(stats: Statistics, answers: Answers[Any, Any]) -> None:
+def _score(score: float) -> str:
+    """A score as JSON keys and tables say it: +4, -2, 0, 2.5."""
+    number = int(score) if float(score).is_integer() else score
+    return f"{number:+}" if number else "0"
+
+
+def print_score_statistics(stats: ScoreStatistics, answers: Answers[Any, Any]) -> None:
+    """Positions per score for the player to move (a histogram), the longest game and the
+    widest position."""
+    rules = answers.rules
+    out.print()
+    out.print(f"{stats.positions:,} positions", markup=False)
+    table = Table(title="positions per score (for the player to move)")
+    table.add_column("score", justify="right")
+    table.add_column("positions", justify="right")
+    table.add_column("histogram")
+    top = max(stats.scores.values(), default=1)
+    for score, n in stats.scores.items():
+        table.add_row(_score(score), f"{n:,}", "#" * max(1, round(BAR * n / top)))
+    out.print(table)
+    for label, example, unit in (("longest game", stats.longest, "ply"),
+                                 ("most moves", stats.most_moves, "move")):  # fmt: skip
+        if example is not None:
+            out.print(f"\n{label}: {counted(example.measure, unit)}, for example", markup=False)
+            out.print(rules.show(example.state), markup=False)
+
+
+def print_statistics(stats: Statistics | ScoreStatistics, answers: Answers[Any, Any]) -> None:
     """Counts per value, a histogram of remoteness, the longest games and the widest position."""
+    if isinstance(stats, ScoreStatistics):
+        print_score_statistics(stats, answers)
+        return
     rules = answers.rules
     out.print()
     counts = ", ".join(f"{n:,} {name}" for name, n in sorted(stats.values.items()))
