@@ -12,9 +12,9 @@ The hints come from reading the rules with the standard library, never from runn
 a numpy array made inside a rule (an allocation on every call: ``dis`` finds the call, in
 the rule or a helper it calls) and a key that moves the board cell by cell in a loop
 (``ast`` finds a shift or an index by a name the loop sets), said only when the key also
-costs a few times play's time or the largest share. A solve of Quixo written so (a grid
-array in every play, the eight symmetries applied cell by cell) took 1.5x GamesmanOne's
-time where ``examples/quixo.py`` takes 0.8x.
+takes a few times what a key of shifts and masks takes here; and the rule the time goes
+to. A solve of Quixo written so (a grid array in every play, the eight symmetries applied
+cell by cell) took 1.5x GamesmanOne's time where ``examples/quixo.py`` takes 0.8x.
 """
 
 from __future__ import annotations
@@ -50,12 +50,17 @@ ALLOCATING = frozenset(
      "repeat", "linspace", "eye", "identity"}
 )  # fmt: skip
 """numpy functions that make a new array."""
-KEY_TIMES = 3.0
-"""A key this many times play's time (or taking the largest share) is worth a hint."""
+KEY_TIMES = 2.5
+"""A key that loops cell by cell is worth a hint once it takes this many times what a key
+of shifts and masks takes here (``_bit_board_key``, 20-30 ns on a 2-core machine with
+others at work, 2026-11-28). Tic-tac-toe's key written cell by cell took 4.7-5.3 times
+that, ``examples/quixo.py``'s 4 x 4 key 1.1-1.6 times. Against play's time instead, as
+first meant, Quixo's key (0.9x play's, 42% of the time) drew the hint from the cell loop
+of its other sizes, which never runs at 4 x 4."""
 MIN_CALLS = 10_000
 """Each timed loop calls its rule at least this many times (the inputs repeated)."""
 ROUND_SECONDS = 0.01
-ROUNDS = 3
+ROUNDS = 5
 """Each rule is timed in ROUNDS rounds of about ROUND_SECONDS; the fastest round counts."""
 EXAMPLES = (
     "the image functions of perfectplay's examples/teeko.py (image) and examples/quixo.py "
@@ -157,6 +162,7 @@ class Sample:
 
     @property
     def mean_moves(self) -> float:
+        """Moves per position that goes on."""
         counts = [len(moves) for moves in self.positions.values() if moves is not None]
         return sum(counts) / len(counts) if counts else 0.0
 
@@ -246,6 +252,8 @@ def _array(values: list[int]) -> Any:
 
 
 # ----- the timing ---------------------------------------------------------------------
+# The loops numba compiles around a rule: each call's result is summed and returned, so
+# that the calls are not optimised away.
 
 
 def _each_start(rule: Any, p: Any, n: int) -> Any:
@@ -282,6 +290,8 @@ _rules: dict[tuple[int, bool], Any] = {}
 """Compiled once a process: the timing loops, and each rule function (by id; its helpers
 too), cached or not on disk."""
 _helpers: dict[bool, dict[int, Any]] = {True: {}, False: {}}
+_bit_board: list[float] = []
+"""What ``bit_board_key_ns`` found, once a process."""
 
 
 def _loop(name: str) -> Any:
@@ -325,9 +335,12 @@ def _time_rule(game: Any, name: str, arrays: tuple[Any, ...]) -> float:
             loop(*arguments)  # compiles the rule and the loop around it; warms them
         except numba.core.errors.NumbaError as exc:
             raise GameError(_numba_problem(type(game), name, function, exc)) from None
-        except Exception:
+        except Exception as exc:
             if not cache:
-                raise
+                raise GameError(
+                    f"{type(game).__name__}.{name}() raised {type(exc).__name__}: {exc} "
+                    "when compiled, on the sampled positions"
+                ) from None
             continue
         run = arguments
         break
@@ -371,18 +384,19 @@ def _hints(game: Any, rules: tuple[RuleTime, ...]) -> Iterator[Hint]:
     times = {timed.rule: timed for timed in rules}
     key, play = times.get("key"), times.get("play")
     largest = max(rules, key=lambda timed: timed.share)
-    if key is not None and play is not None:
-        loop = cell_loop(functions["key"])
-        costly = key.ns_per_call >= KEY_TIMES * play.ns_per_call or largest is key
-        if loop is not None and costly:
+    loop = cell_loop(functions["key"]) if key is not None else None
+    if key is not None and loop is not None:
+        bits = bit_board_key_ns()
+        if key.ns_per_call >= KEY_TIMES * bits:
+            against = f", {_times(key, play)} play's" if play is not None else ""
             yield Hint(
                 "key-cells",
                 "key",
-                f"key takes {key.ns_per_call:,.1f} ns a call, {_times(key, play)} play's, "
-                f"{key.share:.0%} of the rules' time, and moves the board cell by cell in "
-                f"a loop ({loop}): the eight symmetries of a square board can be applied to "
-                "a bit board with a few shifts and masks each, as "
-                f"{EXAMPLES} do",
+                f"key takes {key.ns_per_call:,.1f} ns a call{against}, {key.share:.0%} of "
+                f"the rules' time, and moves the board cell by cell in a loop ({loop}): "
+                "the eight symmetries of a square board can be applied to a bit board with "
+                f"a few shifts and masks each ({bits:,.1f} ns a call here for two 5 x 5 "
+                f"boards), as {EXAMPLES} do",
             )
     if largest.share > 0:
         yield Hint(
@@ -392,6 +406,60 @@ def _hints(game: Any, rules: tuple[RuleTime, ...]) -> Iterator[Hint]:
             f"time per position ({largest.ns_per_call:,.1f} ns a call, "
             f"{largest.calls_per_position:.2f} calls a position)",
         )
+
+
+def bit_board_key_ns() -> float:
+    """What a key of shifts and masks takes here, per call, in nanoseconds: the least of
+    the eight images of a position of two 5 x 5 bit boards (``_bit_board_key``)."""
+    with _lock:
+        if _bit_board:
+            return _bit_board[0]
+    states = np.random.default_rng(0).integers(0, 1 << 51, MIN_CALLS, dtype=np.int64)
+    key = _compiled(_bit_board_key, False)
+    loop = _loop("_each_state")
+    loop(key, (), states)
+    found = _seconds(loop, (key, (), states)) / states.size * 1e9
+    with _lock:
+        _bit_board[:] = [found]
+    return found
+
+
+_COLUMN = sum(1 << (5 * r) for r in range(5))
+_DIAGONALS = tuple(sum(1 << (6 * r + k) for r in range(5 - k)) for k in range(5))
+"""Bits of a 5 x 5 board (bit 5r + c): its first column; cells (r, r + k) for each k."""
+
+
+def _image(x: int, t: int) -> int:
+    """A 5 x 5 board of bits transposed (t & 4), rows reversed (t & 1), columns reversed
+    (t & 2), by moving bits in groups (as ``examples/teeko.py``)."""
+    if t & 4:  # cell (r, r + k) and cell (r + k, r) are 4k bits apart
+        a1, a2, a3, a4 = _DIAGONALS[1], _DIAGONALS[2], _DIAGONALS[3], _DIAGONALS[4]
+        x = (
+            (x & _DIAGONALS[0])
+            | ((x & a1) << 4) | ((x >> 4) & a1)
+            | ((x & a2) << 8) | ((x >> 8) & a2)
+            | ((x & a3) << 12) | ((x >> 12) & a3)
+            | ((x & a4) << 16) | ((x >> 16) & a4)
+        )  # fmt: skip
+    if t & 1:
+        x = (
+            ((x & 31) << 20) | (((x >> 5) & 31) << 15) | (x & (31 << 10))
+            | (((x >> 15) & 31) << 5) | ((x >> 20) & 31)
+        )  # fmt: skip
+    if t & 2:
+        c0, c1 = _COLUMN, _COLUMN << 1
+        x = ((x & c0) << 4) | ((x >> 4) & c0) | ((x & c1) << 2) | ((x >> 2) & c1) | (
+            x & (_COLUMN << 2))  # fmt: skip
+    return x
+
+
+def _bit_board_key(p: Any, s: int) -> int:
+    """The least of a position's eight images: two 5 x 5 boards, then whose turn it is."""
+    first, second, turn = s & 0x1FFFFFF, (s >> 25) & 0x1FFFFFF, s & (1 << 50)
+    best = s
+    for t in range(1, 8):
+        best = min(best, _image(first, t) | (_image(second, t) << 25) | turn)
+    return best
 
 
 def _times(key: RuleTime, play: RuleTime) -> str:
@@ -407,9 +475,12 @@ def _helpers_called(function: Any, names: Any) -> Iterator[Any]:
     """The user's own functions among ``names`` of ``function``'s globals (its helpers)."""
     for name in names:
         value = function.__globals__.get(name)
-        if isinstance(value, types.FunctionType) and value is not function:
-            if _users_own(value, function):
-                yield value
+        if (
+            isinstance(value, types.FunctionType)
+            and value is not function
+            and _users_own(value, function)
+        ):
+            yield value
 
 
 def allocations(function: Any) -> list[tuple[str, str]]:
@@ -435,9 +506,9 @@ def allocations(function: Any) -> list[tuple[str, str]]:
                     if _numpy_maker(value):
                         found.append((str(instruction.argval), _place(function, line)))
                     continue
-                if instruction.opname in ("LOAD_ATTR", "LOAD_METHOD") and numpy_before:
-                    if instruction.argval in ALLOCATING:
-                        found.append((str(instruction.argval), _place(function, line)))
+                attribute = instruction.opname in ("LOAD_ATTR", "LOAD_METHOD")
+                if attribute and numpy_before and instruction.argval in ALLOCATING:
+                    found.append((str(instruction.argval), _place(function, line)))
                 numpy_before = False
         for helper in _helpers_called(function, function.__code__.co_names):
             visit(helper)
@@ -469,9 +540,10 @@ def cell_loop(function: Any) -> str | None:
         tree = _tree(function)
         if tree is None:
             return None
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.For, ast.While)) and _cell_by_cell(function, node):
-                return _place(function, function.__code__.co_firstlineno + node.lineno - 1)
+        loops = [node for node in ast.walk(tree) if isinstance(node, (ast.For, ast.While))
+                 and _cell_by_cell(function, node)]  # fmt: skip
+        if loops:  # the innermost (a loop comes after the loops around it in the walk)
+            return _place(function, function.__code__.co_firstlineno + loops[-1].lineno - 1)
         called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call)
                   and isinstance(n.func, ast.Name)}  # fmt: skip
         for helper in _helpers_called(function, sorted(called)):
