@@ -206,3 +206,19 @@ def test_small_solve_runs_without_numba() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["tie", "5478", "False"]
+
+
+def test_a_command_loads_its_own_modules_only() -> None:
+    """The command line imports a command's module when it runs: a judge's `contest` loads
+    neither the explorer, nor the tablebase commands, nor the compiled form."""
+    code = (
+        "import sys; from perfectplay.cli import main\n"
+        "try:\n"
+        "    main(['contest', '--list'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in ('perfectplay.cli.web_command', 'perfectplay.cli.tablebases', "
+        "'perfectplay.compiled_games.form', 'perfectplay.cli.contest') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "['perfectplay.cli.contest']"

@@ -22,7 +22,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .compiled_games.loop_check import check_tier_loops
 from .errors import PerfectplayError, describe
 from .rules import BatchRules, Rules, TierRules, diagnose
 from .tiers.sweep_check import check_sweeps
@@ -272,6 +271,8 @@ class Check:
         tiers, loops_of = self.rules.tiers, self.rules.engine_loops
         if tiers is None or not tiers.ranked_by_engine or loops_of is None or not self.states:
             return
+        from .compiled_games.loop_check import check_tier_loops  # (only compiled games)
+
         codes = np.fromiter(self.states, dtype=np.int64, count=len(self.states))
         scored = bool(getattr(self.rules.game, "scored", False))
         check_tier_loops(loops_of(False), codes, partial(self.add, "engine"), scored=scored)

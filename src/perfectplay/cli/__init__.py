@@ -3,6 +3,7 @@ for tablebases and games of one's own verify, compress and check."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 
@@ -10,51 +11,51 @@ import click
 
 from ..errors import InterruptedSolve, PerfectplayError
 from ..progress import listen
-from .analyze import analyze_command
-from .book_command import book_command
-from .cache_command import cache_command
-from .cgt_command import cgt_command
-from .check import check_command
-from .compress import compress_command
-from .contest import contest_command
-from .grade_command import grade_command
-from .list_command import list_games
-from .octal_command import octal_command
-from .play import play_command
-from .solve_command import solve_command
-from .stress import stress_command
-from .table import table_command
-from .verify import verify_command
-from .web_command import explore_command
+
+COMMANDS = {
+    "list": ("list_command", "list_games"),
+    "solve": ("solve_command", "solve_command"),
+    "analyze": ("analyze", "analyze_command"),
+    "play": ("play", "play_command"),
+    "table": ("table", "table_command"),
+    "contest": ("contest", "contest_command"),
+    "stress": ("stress", "stress_command"),
+    "verify": ("verify", "verify_command"),
+    "compress": ("compress", "compress_command"),
+    "check": ("check", "check_command"),
+    "grade": ("grade_command", "grade_command"),
+    "octal": ("octal_command", "octal_command"),
+    "cgt": ("cgt_command", "cgt_command"),
+    "explore": ("web_command", "explore_command"),
+    "book": ("book_command", "book_command"),
+    "cache": ("cache_command", "cache_command"),
+}
+"""Each command's module and function, in the order --help lists them. A command's module
+is imported only when the command runs (or --help lists it): a judge's `contest` does not
+pay for the explorer's, the tablebases' and the CGT's imports."""
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """A group that imports a command's module when the command is asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*COMMANDS, *(name for name in self.commands if name not in COMMANDS)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = COMMANDS.get(cmd_name)
+        if found is None:
+            return self.commands.get(cmd_name)
+        module = importlib.import_module(f"{__name__}.{found[0]}")
+        command: click.Command = getattr(module, found[1])
+        return command
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 def app() -> None:
     """Solve finite two-player games of perfect information exactly.
 
     Example: perfectplay solve tictactoe
     """
-
-
-for _command in (
-    list_games,
-    solve_command,
-    analyze_command,
-    play_command,
-    table_command,
-    contest_command,
-    stress_command,
-    verify_command,
-    compress_command,
-    check_command,
-    grade_command,
-    octal_command,
-    cgt_command,
-    explore_command,
-    book_command,
-    cache_command,
-):
-    app.add_command(_command)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -59,7 +59,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..compiled_games.form import CompiledGame
 from ..errors import SolverChoiceError
 from ..protocol import Game, SearchRules
 from ..rules import Rules
@@ -182,6 +181,8 @@ def compiled_rules_of(rules: Rules[Any, Any]) -> SearchRules:
 
 def why_not_searched(rules: Rules[Any, Any]) -> str:
     """What keeps a game from the compiled search, and what to do, in words."""
+    from ..compiled_games.form import CompiledGame  # (not loaded by `import perfectplay`)
+
     game = rules.game
     if not isinstance(game, CompiledGame):
         if rules.compiled_rules is not None:
