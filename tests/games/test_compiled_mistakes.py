@@ -261,3 +261,15 @@ def test_a_subclass_drops_an_inherited_rule_by_setting_it_to_none() -> None:
     assert "key" in SwappedCounters.rule_functions and "key" not in Unkeyed.rule_functions
     assert not hasattr(Unkeyed(), "key")
     assert solve(Unkeyed()).value() == solve(SwappedCounters()).value()
+
+
+def test_a_budget_too_small_to_compile_in_is_refused_before_compiling() -> None:
+    """Issue 46, item 15: --memory 50M ran the compile (seconds) before refusing."""
+    example = Path(__file__).resolve().parents[2] / "examples" / "connect_four.py"
+    line = one_line_error(
+        run_cli(
+            "solve", f"{example}:ConnectFour", "-p", "width=5", "-p", "height=4", "--memory", "50M"
+        )  # fmt: skip
+    )
+    assert "is less than compiling ConnectFour's rules takes" in line
+    assert "on disk" not in line

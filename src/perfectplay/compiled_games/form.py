@@ -46,7 +46,7 @@ import numpy as np
 
 from ..compiled import read_only
 from ..errors import GameError
-from ..memory import MemoryWatch
+from ..memory import MemoryBudgetExceeded, MemoryWatch, show_size
 from ..progress import ProgressCallback
 from ..protocol import Expansion, SearchRules
 from ..spaces.pipeline import in_parallel
@@ -386,7 +386,10 @@ class CompiledGame:
                 if found is not None:
                     self._ranking = found
                     return found
-            loops = self.engine_loops(self._ranked_compiled())
+            compiled = self._ranked_compiled()
+            if compiled and memory is not None and memory.limit is not None:
+                _compiling_fits(type(self).__name__, memory.limit)
+            loops = self.engine_loops(compiled)
             if directory is None:
                 found = discover(loops, type(self).__name__, progress, memory, self._describe)
             else:
@@ -653,6 +656,21 @@ class CompiledGame:
             return Expansion(rows[:0], parents[:0])
         kept = found.rank(self.loops_for(parents.shape[0]), parents) >= 0
         return Expansion(rows[kept], parents[kept])
+
+
+COMPILED_PROCESS = 300 << 20
+"""About what a process holds once numba has compiled a game's rules (numba, LLVM and the
+machine code: 255 MB measured for tic-tac-toe's, 2026-11-28), before any position."""
+
+
+def _compiling_fits(name: str, limit: int) -> None:
+    """Refuse at once, not after a compile of seconds, a budget that compiling exceeds."""
+    if limit < COMPILED_PROCESS:
+        raise MemoryBudgetExceeded(
+            f"the memory budget of {show_size(limit)} is less than compiling {name}'s rules "
+            f"takes (about {show_size(COMPILED_PROCESS)}: numba and the machine code, before "
+            "any position); give more with --memory"
+        )
 
 
 def _shown_int(value: int) -> str:
