@@ -266,10 +266,7 @@ def test_a_subclass_drops_an_inherited_rule_by_setting_it_to_none() -> None:
 def test_a_budget_too_small_to_compile_in_is_refused_before_compiling() -> None:
     """Issue 46, item 15: --memory 50M ran the compile (seconds) before refusing."""
     example = Path(__file__).resolve().parents[2] / "examples" / "connect_four.py"
-    line = one_line_error(
-        run_cli(
-            "solve", f"{example}:ConnectFour", "-p", "width=5", "-p", "height=4", "--memory", "50M"
-        )  # fmt: skip
-    )
+    size = ["-p", "width=5", "-p", "height=4"]
+    line = one_line_error(run_cli("solve", f"{example}:ConnectFour", *size, "--memory", "50M"))
     assert "is less than compiling ConnectFour's rules takes" in line
     assert "on disk" not in line
