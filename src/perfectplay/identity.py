@@ -18,8 +18,8 @@ import numpy as np
 
 from .rules import Rules
 
-PACKAGE = Path(__file__).resolve().parent
-"""perfectplay's own folder: games written there are the built-ins, named by name."""
+LOADED_FROM_FILE = "perfectplay_user_"
+"""How the command line's loader names the module of a game file it loads by path."""
 
 
 def identity_of(rules: Rules[Any, Any]) -> dict[str, Any]:
@@ -47,24 +47,37 @@ def identity_of(rules: Rules[Any, Any]) -> dict[str, Any]:
         "fingerprint": fingerprint(rules),
     }
     source = _source_file(cls)
-    if source is not None:  # a game of the user's: where to load it again from (verify)
-        found["file"] = source
+    if source is not None:  # a game loaded from a file: where to load it again (verify)
+        found[SOURCE] = source
     return found
 
 
+SOURCE = "file"
+"""The identity's note of the file a game was loaded from: not part of what must match (a
+moved file, a Dask worker that got the class by value, a solve begun before it was noted
+are the same game)."""
+
+
+def same_game(found: dict[str, Any], expected: dict[str, Any]) -> bool:
+    """Whether two identities name the same game and parameters, with the same rules."""
+    return {k: v for k, v in found.items() if k != SOURCE} == {
+        k: v for k, v in expected.items() if k != SOURCE
+    }
+
+
 def _source_file(cls: type) -> str | None:
-    """The file a game's class was written in, when it is a file of the user's (not of
-    perfectplay's own package)."""
+    """The file of a game the command line loaded by its path (``file.py:Class``): not a
+    module's class (run again as a bare file, its relative imports would fail), nor a
+    script's, nor perfectplay's own."""
+    if not cls.__module__.startswith(LOADED_FROM_FILE) or "." in cls.__qualname__:
+        return None
     try:
         path = inspect.getsourcefile(cls)
     except (TypeError, OSError):
         return None
     if not path or not Path(path).is_file():
         return None
-    resolved = Path(path).resolve()
-    if PACKAGE in resolved.parents:
-        return None
-    return str(resolved)
+    return str(Path(path).resolve())
 
 
 def fingerprint(rules: Rules[Any, Any], playouts: int = 8, plies: int = 200) -> str:

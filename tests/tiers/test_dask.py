@@ -244,3 +244,20 @@ def test_a_tier_marked_in_bits_in_one_process_is_solved_alike_on_dask(
     build_on_dask(Rules(game), tmp_path / "moved", workers=2)
     assert checksums(tmp_path / "moved") == checksums(tmp_path / "here")
     assert not list((tmp_path / "moved").glob("*.reached"))  # the bit set is gone
+
+
+def test_a_game_loaded_from_a_file_solves_on_dask_and_resumes(tmp_path: Path) -> None:
+    """A game the command line loads by its path: its header notes the file (for verify),
+    which a worker that gets the class by value cannot see; the workers' identity and a
+    solve begun before the file was noted are the same game all the same."""
+    source = Path(__file__).resolve().parents[1] / "compiled_keyed.py"
+    spec = f"{source}:SwappedCounters"
+    done = run_cli("solve", spec, "--save", str(tmp_path / "d"), "--workers", "1", "--json")
+    assert done.returncode == 0 and '"value": "win"' in done.stdout, done.stderr
+    header = json.loads((tmp_path / "d" / "header.json").read_text())
+    assert header["identity"]["file"] == str(source)
+    from perfectplay.identity import same_game
+
+    noted = header["identity"]
+    assert same_game(noted, {k: v for k, v in noted.items() if k != "file"})
+    assert not same_game(noted, {**noted, "parameters": {"goal": 9}})

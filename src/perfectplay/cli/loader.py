@@ -16,6 +16,7 @@ from typing import Any
 
 from ..errors import GameError, GameNotFound, ParameterError
 from ..games import BUILTINS, builtin_game
+from ..identity import LOADED_FROM_FILE
 from ..rules import check_protocol
 from .params import convert, parse_assignments
 
@@ -111,7 +112,8 @@ def _load_file(path_text: str) -> Any:
     if not path.is_file():
         raise GameNotFound(f"no such file: {path_text}")
     # A name stable across processes: numba's disk cache refers to functions by module.
-    name = f"perfectplay_user_{hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]}"
+    digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
+    name = f"{LOADED_FROM_FILE}{digest}"
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise GameNotFound(f"cannot load {path_text} as Python")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import GameError, PerfectplayError, UsageProblem, describe
+from ..errors import GameError, GameNotFound, PerfectplayError, UsageProblem, describe
 from ..games import BUILTINS
 from ..identity import identity_of
 from ..memory import show_size
@@ -286,7 +286,13 @@ def game_of(directory: Path, spec: str | None, params: list[str]) -> Any:
                 f"{directory} holds {name!r} of {source}, which is no longer there; name "
                 f"the game: perfectplay verify {directory} path/to/file.py:{class_name}"
             )
-        cls = find_game_class(f"{source}:{class_name}")  # the file the header records
+        try:
+            cls = find_game_class(f"{source}:{class_name}")  # the file the header records
+        except GameNotFound as exc:
+            raise UsageProblem(
+                f"{directory} holds {name!r} of {source}, which cannot be loaded again "
+                f"({exc}); name the game: perfectplay verify {directory} GAME"
+            ) from None
     if cls is None:
         raise UsageProblem(
             f"{directory} holds {name!r}, which is not a built-in game; name it: "

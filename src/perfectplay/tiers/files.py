@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import PerfectplayError
+from ..identity import same_game
 from .records import RecordFormat
 
 HASH_CHUNK = 1 << 22
@@ -141,7 +142,8 @@ class TierFiles:
                 found = json.loads(self.progress_path.read_text())
             except (OSError, ValueError) as exc:
                 raise PerfectplayError(f"{self.progress_path}: unreadable ({exc})") from None
-            if found.get("identity") != identity or found.get("record_bytes") != record.bytes:
+            same = same_game(found.get("identity") or {}, identity)
+            if not same or found.get("record_bytes") != record.bytes:
                 raise PerfectplayError(
                     f"{directory} holds an unfinished solve of another game or other "
                     "parameters; use another directory or empty this one"

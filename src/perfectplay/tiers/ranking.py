@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import TablebaseError
+from ..identity import same_game
 from .code_sets import CodeSet, PackedCodeSet, mapped
 from .files import file_sha256
 from .packed_codes import ENCODING
@@ -187,7 +188,7 @@ def kept_ranking(directory: Path, identity: dict[str, Any]) -> Ranking | None:
         return None
     try:
         data = json.loads(path.read_text())
-        if data.get("identity") != identity:
+        if not same_game(data.get("identity") or {}, identity):
             return None
         return load_ranking(directory, data["tiers"], int(data["initial_tier"]))
     except (TablebaseError, ValueError, KeyError, TypeError):
