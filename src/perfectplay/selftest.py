@@ -11,6 +11,7 @@ may list itself: a loopy tier, whose positions also move among themselves). Only
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 from collections import Counter
@@ -278,7 +279,21 @@ class Check:
         check_tier_loops(loops_of(False), codes, partial(self.add, "engine"), scored=scored)
 
     def plain_children(self, state: Any, detail: bool) -> Counter[Any]:
-        """The keys of play(state, m) for every move m (with rewards and turns if detail)."""
+        """The keys of play(state, m) for every move m (with rewards and turns if detail),
+        found once a state (the key's check asks again for every state sharing a key)."""
+        cache = self.__dict__.setdefault("_children_of", {})
+        try:
+            known = cache.get((state, detail))
+        except TypeError:  # a state that cannot be hashed: found every time
+            known, cache = None, {}
+        if known is not None:
+            return Counter(known)
+        found = self._plain_children(state, detail)
+        with contextlib.suppress(TypeError):
+            cache[(state, detail)] = found
+        return Counter(found)
+
+    def _plain_children(self, state: Any, detail: bool) -> Counter[Any]:
         rules, found = self.rules, Counter[Any]()
         for move in rules.moves(state):
             child = rules.play(state, move)
