@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .errors import PerfectplayError, describe
+from .errors import GameError, PerfectplayError, describe
 from .rules import BatchRules, Rules, TierRules, diagnose
 from .tiers.sweep_check import check_sweeps
 from .values import Value, is_score
@@ -87,6 +87,8 @@ def presolve_problem(rules: Rules[Any, Any], samples: int = 200) -> Distrust | N
             check.batch(rules.batch)
             if not check.lines:
                 check.engine_loops()
+    except GameError as exc:  # the plain rules failing on a position the checks met
+        return Distrust(str(exc), True)
     except Exception as exc:  # a hook failing outright is a disagreement too
         check.lines.append(f"{rules.name}: {type(exc).__name__}: {exc}")
     if not check.lines:

@@ -270,3 +270,98 @@ def test_a_budget_too_small_to_compile_in_is_refused_before_compiling() -> None:
     line = one_line_error(run_cli("solve", f"{example}:ConnectFour", *size, "--memory", "50M"))
     assert "is less than compiling ConnectFour's rules takes" in line
     assert "on disk" not in line
+
+
+BOOLS_AND_LOGS = '''
+import numpy as np
+
+from perfectplay.compiled_games import ONGOING, CompiledGame
+
+
+class BoolTier(CompiledGame):
+    """A race to 6 whose tier is a comparison: a bool, which numba reads as 0 or 1."""
+
+    max_moves = 2
+
+    def start(p):
+        return 0
+
+    def moves(p, s, out):
+        out[0] = 1
+        out[1] = 2
+        return 2
+
+    def play(p, s, m):
+        return s + m
+
+    def outcome(p, s):
+        return 2 if s >= 6 else ONGOING
+
+    def tier(p, s):
+        return s >= 3
+
+
+class LogScore(CompiledGame):
+    """Three steps, then an end worth log(0) = -inf to the player to move (numba's value;
+    numpy's warns of a division by zero, which is no mistake of the rules)."""
+
+    scored = True
+    max_moves = 1
+
+    def start(p):
+        return 0
+
+    def moves(p, s, out):
+        out[0] = 1
+        return 1
+
+    def play(p, s, m):
+        return s + m
+
+    def outcome(p, s):
+        if s >= 3:
+            return np.log(float(s - s))
+        return np.nan
+'''
+
+
+@pytest.mark.parametrize("mode", ["interpreted", "compiled"])
+def test_a_bool_tier_and_a_float_that_numba_lets_be_solve_alike(
+    mode: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tier that returns a comparison was an int to numba before the rules were checked,
+    and stays one; log(0) in a score is -inf interpreted as compiled (the interpreted loops
+    raise on a division by zero only where the rules' own replay fails)."""
+    import importlib.util
+
+    path = tmp_path / "bools_and_logs.py"
+    path.write_text(BOOLS_AND_LOGS)
+    spec = importlib.util.spec_from_file_location("bools_and_logs", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bools_and_logs"] = module
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(form, "_MODE", mode)
+    assert solve(module.BoolTier()).value() == solve(module.BoolTier()).value()
+    from perfectplay import build_tablebase, open_tablebase
+
+    build_tablebase(module.BoolTier(), tmp_path / "tb")
+    with open_tablebase(tmp_path / "tb", module.BoolTier()) as base:
+        assert base.value() == solve(mistakes.Base(n=6)).value()
+    assert solve(module.LogScore()).value() == float("inf")
+
+
+def test_a_loop_that_does_not_compile_names_the_rule_at_numbas_line() -> None:
+    """The rule whose lines hold the line numba names, not the first rule of the file."""
+    from perfectplay.compiled_games.building import _loop_problem
+
+    functions = mistakes.FloatPlay.rule_functions
+    play = functions["play"].__code__
+    text = (
+        f"Failed in nopython mode\\nNo implementation of function rshift\\n"
+        f'File "{play.co_filename}", line {play.co_firstlineno + 1}:\\n'
+    )
+    said = _loop_problem(mistakes.FloatPlay, dict(functions), Exception(text))
+    assert said.startswith(f"FloatPlay.play() at mistakes.py:{play.co_firstlineno + 1}")
+    elsewhere = _loop_problem(mistakes.FloatPlay, dict(functions), Exception("no line"))
+    assert elsewhere.startswith("the engine's loops over FloatPlay's rules")

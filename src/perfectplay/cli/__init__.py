@@ -61,12 +61,12 @@ def app() -> None:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI; any error is one line on stderr and exit status 2 (130
     after a Ctrl-C)."""
-    if sys.stderr.isatty():  # a person waits: say what takes seconds before any progress
-        listen(lambda text: print(f"perfectplay: {text}", file=sys.stderr, flush=True))
+    args = sys.argv[1:] if argv is None else list(argv)
+    if sys.stderr.isatty() and not {"-q", "--quiet"} & set(args):
+        _listen_once()  # a person waits: say what takes seconds before any progress
     try:
         # Not app.main(): on Ctrl-C it writes a blank line to stderr before the one line
         # below. The group is run as app.main runs it, minus that and shell completion.
-        args = sys.argv[1:] if argv is None else list(argv)
         with app.make_context("perfectplay", args) as ctx:
             app.invoke(ctx)
     except InterruptedSolve as exc:  # a Ctrl-C, said with how far the work got
@@ -89,6 +89,16 @@ def main(argv: list[str] | None = None) -> None:
             f"{type(exc).__name__}: {exc} (unexpected: PERFECTPLAY_TRACEBACK=1 shows where; "
             "please report it)"
         )
+
+
+_listening: list[bool] = []
+
+
+def _listen_once() -> None:
+    """Print what the library announces (a first compile), once however often main runs."""
+    if not _listening:
+        _listening.append(True)
+        listen(lambda text: print(f"perfectplay: {text}", file=sys.stderr, flush=True))
 
 
 INTERRUPTED = 130

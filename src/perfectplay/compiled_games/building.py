@@ -336,8 +336,8 @@ def _check_returned(cls: type, name: str, function: Any, dispatcher: Any, scored
     if name == "reward" or (name == "outcome" and scored):
         good = isinstance(returned, (numba.types.Integer, numba.types.Float))
         wanted = "a number (a float score, NaN while the game goes on)"
-    else:
-        good = isinstance(returned, numba.types.Integer)
+    else:  # (a bool is an int to numba: ``return s >= 64`` makes a tier of 0 or 1)
+        good = isinstance(returned, (numba.types.Integer, numba.types.Boolean))
         wanted = RETURNS.get(name, "an int")
     if good:
         return
@@ -421,9 +421,12 @@ def _loop_problem(cls: type, functions: dict[str, Any], exc: Exception) -> str:
     """One line for a loop that does not compile over rules that did: the rule whose line
     numba names, else the rules as a whole, with numba's reason."""
     text = _ANSI.sub("", str(exc))
-    for name, function in functions.items():
-        if f'"{function.__code__.co_filename}"' in text or function.__name__ in text:
-            return _numba_problem(cls, name, function, exc)
+    for path, line in reversed(re.findall(r'File "([^"]+)", line (\d+)', text)):
+        for name, function in functions.items():
+            code = function.__code__
+            last = max((n for _, _, n in code.co_lines() if n is not None), default=0)
+            if path == code.co_filename and code.co_firstlineno <= int(line) <= last:
+                return _numba_problem(cls, name, function, exc)
     first = _numba_problem(cls, "start", functions["start"], exc)
     reason = first.split("cannot be compiled by numba: ", 1)[1]
     return f"the engine's loops over {cls.__name__}'s rules cannot be compiled by numba: {reason}"

@@ -262,8 +262,9 @@ class CompiledGame:
             ) from None
 
     def _whole(self, name: str, args: tuple[Any, ...], found: Any, wanted: str) -> int:
-        """``found`` as an int, or a GameError saying what the rule returned instead."""
-        if isinstance(found, bool) or not isinstance(found, (int, np.integer)):
+        """``found`` as an int (a bool too: numba reads one as 0 or 1), or a GameError saying
+        what the rule returned instead."""
+        if not isinstance(found, (int, np.integer, np.bool_)):
             raise self._returned(name, args, found, wanted)
         return int(found)
 
@@ -506,7 +507,7 @@ class CompiledGame:
         return out
 
     def _tier_index(self, code: int) -> tuple[int, int]:
-        tier = int(self._plain["tier"](self.params, code))
+        tier = self.checked_tier(code)
         found = self._set(tier)
         if found is None:
             return tier, -1

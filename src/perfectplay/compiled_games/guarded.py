@@ -44,6 +44,14 @@ def _guard(loop: Callable[..., Any], name: str, game: Any, compiled: bool) -> Ca
             # as Python does) and wrap around loudly (numba wraps quietly).
             with np.errstate(divide="raise", over="ignore"):
                 return loop(*args)
+        except FloatingPointError:
+            # A rule divided by zero (named by the replay), or a float that numba lets be
+            # (np.log(0) is -inf there): then run again as numba would.
+            found = _first_failure(game, _codes_of(args))
+            if found is not None:
+                raise found from None
+            with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+                return loop(*args)
         except (GameError, KeyboardInterrupt, MemoryError):
             raise
         except SystemError as exc:  # numba's word for a Ctrl-C inside compiled code
@@ -60,7 +68,7 @@ def _guard(loop: Callable[..., Any], name: str, game: Any, compiled: bool) -> Ca
 
 def _named(game: Any, loop: str, args: tuple[Any, ...], error: Exception) -> GameError:
     """The GameError of the first position of the loop's input whose rules fail."""
-    codes = next((a for a in args if isinstance(a, np.ndarray) and a.dtype == np.int64), None)
+    codes = _codes_of(args)
     if loop == "start":
         codes = np.array([game.checked_root()], dtype=np.int64)  # (raises when start fails)
     found = None if codes is None else _first_failure(game, codes)
@@ -73,8 +81,15 @@ def _named(game: Any, loop: str, args: tuple[Any, ...], error: Exception) -> Gam
     )
 
 
+def _codes_of(args: tuple[Any, ...]) -> Any:
+    """The loop's positions: its first int64 array (codes, or a tier's codes)."""
+    return next((a for a in args if isinstance(a, np.ndarray) and a.dtype == np.int64), None)
+
+
 def _first_failure(game: Any, codes: Any) -> GameError | None:
     """Each code's rules run as plain Python, in order, until one fails (or time is up)."""
+    if codes is None:
+        return None
     deadline = time.monotonic() + REPLAY_SECONDS
     rules = game.rule_functions
     for code in np.asarray(codes).tolist():
