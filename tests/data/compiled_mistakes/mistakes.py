@@ -4,6 +4,8 @@
 lost. Each other class breaks one rule of it.
 """
 
+import numpy as np
+
 from perfectplay.compiled_games import ONGOING, CompiledGame
 
 
@@ -62,3 +64,41 @@ class Negative(Base):
 class FloatPlay(Base):  # play returns a float
     def play(p, s, m):
         return s + m * 1.5
+
+
+class Unsearched(Base):  # no max_plies: the search cannot serve it
+    pass
+
+
+class Searched(Base):
+    def max_plies(self):
+        return self.n
+
+
+class ScoredSearched(Searched):  # scored: the search answers win, loss or tie only
+    scored = True
+
+    def outcome(p, s):
+        return 1.0 if s >= p[0] else np.nan
+
+
+class TurnsSearched(Searched):  # extra turns: the search takes moves that pass the turn
+    def to_move(p, s):
+        return s & 1
+
+
+class BoolTier(Base):  # a tier that is a comparison: a bool, which numba reads as 0 or 1
+    def tier(p, s):
+        return s >= 3
+
+
+class LogScore(Base):
+    """An end worth log(0) = -inf to the player to move (numba's value; numpy warns of a
+    division by zero, which is no mistake of the rules)."""
+
+    scored = True
+
+    def outcome(p, s):
+        if s >= p[0]:
+            return np.log(float(s - s))
+        return np.nan
