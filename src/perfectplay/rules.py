@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import linecache
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic
@@ -245,11 +246,10 @@ class Rules(Generic[S, M]):
         if self._parse_move is not None:
             try:
                 move = self._parse_move(text)
-            except Exception:  # the user's parser: any failure means text it cannot read
-                raise GameError(
-                    f"cannot read move {text!r}: a move is written as one of the legal moves "
-                    f"here: {shown}"
-                ) from None
+            except Exception as exc:  # the user's parser: any failure means text it cannot read
+                said = f"{exc}; legal moves here" if _raised_in_words(exc) else (
+                    "a move is written as one of the legal moves here")  # fmt: skip
+                raise GameError(f"cannot read move {text!r}: {said}: {shown}") from None
             if move in legal:
                 return move
         else:
@@ -283,6 +283,18 @@ class Rules(Generic[S, M]):
             f"{which} not hashable ({type(exc).__name__}: {exc}); "
             "use tuples, frozensets or ints, or define key()"
         )
+
+
+def _raised_in_words(error: BaseException) -> bool:
+    """Whether a game's own ``raise`` statement made ``error`` (its words are for people),
+    not a conversion inside it (``int('abc')``: Python's words, not the game's)."""
+    trace = error.__traceback__
+    while trace is not None and trace.tb_next is not None:
+        trace = trace.tb_next
+    if trace is None:
+        return False
+    line = linecache.getline(trace.tb_frame.f_code.co_filename, trace.tb_lineno)
+    return line.strip().startswith("raise")
 
 
 def diagnose(rules: Rules[Any, Any], state: Any, error: BaseException) -> GameError:

@@ -85,7 +85,7 @@ def test_a_missing_or_damaged_tablebase_is_one_line(command: str, damaged: Path)
         (["analyze", "tictactoe", "--moves", "10"], "not a legal move"),
         (["analyze", "tictactoe", "--position", "XXXX"], "9 cells"),
         (["book", "tictactoe", "--depth", "2", "--out", "/tmp/perfectplay-no-book"],
-         "no compiled rules"),
+         "cannot be searched"),
         (["explore", "tictactoe", "--port", "99999"], "--port"),
         (["solve", "tictactoe", "--memory", "lots"], "--memory"),
     ],

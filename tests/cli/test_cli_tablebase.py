@@ -310,7 +310,11 @@ def test_compress_text_shows_sizes(tmp_path: Path, bases: dict[str, Path]) -> No
     after = disk_bytes(tmp_path / "t", "tier-*.zst") + disk_bytes(tmp_path / "t", "tier-*.idx")
     assert rows["tier files"].startswith(f"{disk_bytes(bases['tictactoe'], '*.rec'):,} bytes")
     assert f"-> {after:,} bytes" in rows["tier files"]
-    assert rows["bits per position"] == f"{8 * after / POSITIONS['tictactoe']:.3f}"
+    everything = 8 * disk_bytes(tmp_path / "t") / POSITIONS["tictactoe"]
+    assert rows["bits per position"] == (
+        f"{8 * after / POSITIONS['tictactoe']:.3f} in the tier files, {everything:.3f} in all "
+        "files (codes, scores and header too)"
+    )
 
 
 # --------------------------------------------------------------------------- check

@@ -4,6 +4,7 @@ or the right word."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
@@ -132,7 +133,7 @@ def test_an_unexpected_failure_is_one_line_not_a_traceback(
     def broken(*args: object) -> None:
         raise RuntimeError("a bug of ours")
 
-    module = sys.modules["perfectplay.cli.solve_command"]  # (the package's name is the command)
+    module = importlib.import_module("perfectplay.cli.solve_command")  # (loaded when it runs)
     monkeypatch.setattr(module, "full_solve", broken)
     monkeypatch.delenv("PERFECTPLAY_TRACEBACK", raising=False)
     with pytest.raises(SystemExit) as stopped:
@@ -680,3 +681,43 @@ def test_ctrl_c_inside_an_extension_import_is_one_line(
     monkeypatch.setitem(sys.modules, "perfectplay.cli", _StoppedInImport(False))
     with pytest.raises(ImportError, match="broken install"):
         perfectplay_entry.main()
+
+
+def test_a_move_the_games_parser_cannot_read_says_what_a_move_looks_like() -> None:
+    """Issue 46, item 7: not Python's "invalid literal for int()", but the legal moves; a
+    game's own words (a raise of its parser) are kept before them."""
+    from perfectplay import LOSS
+    from perfectplay.errors import GameError
+    from perfectplay.rules import Rules
+
+    class Ints:
+        def initial(self) -> int:
+            return 5
+
+        def moves(self, s: int) -> list[int]:
+            return [1, 2]
+
+        def play(self, s: int, m: int) -> int:
+            return s - m
+
+        def outcome(self, s: int) -> Any:
+            return None if s > 0 else LOSS
+
+        def parse_move(self, text: str) -> int:
+            return int(text)
+
+    class Worded(Ints):
+        def parse_move(self, text: str) -> int:
+            if not text.isdigit():
+                raise ValueError("a move is how many to take, 1 or 2")
+            return int(text)
+
+    with pytest.raises(GameError) as plain:
+        Rules(Ints()).parse_move(5, "abc")
+    said = str(plain.value)
+    assert "invalid literal" not in said and said.endswith("legal moves here: 1, 2")
+    with pytest.raises(GameError) as worded:
+        Rules(Worded()).parse_move(5, "abc")
+    assert str(worded.value) == (
+        "cannot read move 'abc': a move is how many to take, 1 or 2; legal moves here: 1, 2"
+    )

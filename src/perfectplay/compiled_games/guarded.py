@@ -63,6 +63,7 @@ def _guard(loop: Callable[..., Any], name: str, game: Any, compiled: bool) -> Ca
 
     run.__name__ = name
     run.__doc__ = loop.__doc__
+    run.__wrapped__ = loop  # type: ignore[attr-defined]  # (inspect.unwrap: the dispatcher)
     return run
 
 
