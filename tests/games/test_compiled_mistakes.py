@@ -226,6 +226,7 @@ def test_a_budget_too_small_to_compile_in_is_refused_before_compiling() -> None:
     assert "on disk" not in line
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # (numpy's, which numba does not give)
 @pytest.mark.parametrize("mode", ["interpreted", "compiled"])
 def test_a_bool_tier_and_a_float_that_numba_lets_be_solve_alike(
     mode: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

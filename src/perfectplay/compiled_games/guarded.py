@@ -93,13 +93,15 @@ def _first_failure(game: Any, codes: Any) -> GameError | None:
         return None
     deadline = time.monotonic() + REPLAY_SECONDS
     rules = game.rule_functions
-    for code in np.asarray(codes).tolist():
-        if time.monotonic() > deadline:
-            return None
-        try:
-            _replay(game, rules, int(code))
-        except GameError as exc:
-            return exc
+    # Quiet as numba is: a float it lets be (log 0) is no warning on the user's terminal.
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for code in np.asarray(codes).tolist():
+            if time.monotonic() > deadline:
+                return None
+            try:
+                _replay(game, rules, int(code))
+            except GameError as exc:
+                return exc
     return None
 
 
