@@ -59,14 +59,15 @@ def _moves_by_row(loops: Any, codes: Codes) -> tuple[Any, ...]:
 
 
 def _check_tier(loops: Any, tier: int, here: Codes, report: Report, scored: bool) -> None:
-    parents, children, _ = _moves_by_row(loops, here)
+    moves = _moves_by_row(loops, here)
+    parents, children, _ = moves
     kid_tiers = np.empty_like(children)
     loops.tiers(children, kid_tiers)
     _check_marking(loops, tier, here, parents, children, kid_tiers, report, scored)
     if scored:
         return  # the loops below serve WIN/LOSS/TIE games only
-    inside = np.union1d(here, children[kid_tiers == tier])
-    _check_layout(loops, tier, here, inside, report)
+    inside = CodeSet.of(np.union1d(here, children[kid_tiers == tier]))
+    _check_layout(loops, tier, here, moves, inside, report)
     _check_reversed(loops, tier, inside, report)
     others = np.unique(kid_tiers[kid_tiers != tier])
     if others.shape[0]:
@@ -102,10 +103,13 @@ def _check_marking(
                "differ from expand's")  # fmt: skip
 
 
-def _check_layout(loops: Any, tier: int, here: Codes, inside: Codes, report: Report) -> None:
+def _check_layout(
+    loops: Any, tier: int, here: Codes, moves: tuple[Any, ...], kept: CodeSet, report: Report
+) -> None:
     """tier_moves (a loopy tier's moves laid out): for each sampled code, its children and
-    whether each move keeps the player to move, inside the tier and out of it."""
-    kept = CodeSet.of(inside)
+    whether each move keeps the player to move, inside the tier and out of it, as
+    ``moves`` (``expand``'s of ``here``) has them; ``kept``: the tier's codes met."""
+    inside = np.asarray(kept.codes)
     laid = loops.tier_moves(
         kept.codes, kept.buckets, kept.base, kept.shift, tier, 0, inside.shape[0]
     )
@@ -113,30 +117,30 @@ def _check_layout(loops: Any, tier: int, here: Codes, inside: Codes, report: Rep
     got: dict[int, Counter[tuple[int, int]]] = {}
     e = 0
     for i in range(inside.shape[0]):
-        moves = got.setdefault(int(inside[i]), Counter())
+        row_moves = got.setdefault(int(inside[i]), Counter())
         for at in targets[e : e + int(counts[i])].tolist():
-            moves[(int(inside[~at if at < 0 else at]), int(at < 0))] += 1
+            row_moves[(int(inside[~at if at < 0 else at]), int(at < 0))] += 1
         e += int(counts[i])
     turns = out_same if out_same.shape[0] else np.zeros(out_rows.shape[0], np.uint8)
     for row, child, again in zip(out_rows.tolist(), out_children.tolist(), turns.tolist(),
                                  strict=True):  # fmt: skip
         got[int(inside[row])][(int(child), int(again))] += 1
-    parents, children, same = _moves_by_row(loops, here)
+    parents, children, same = moves
     want: dict[int, Counter[tuple[int, int]]] = {int(c): Counter() for c in here}
     for p, child, again in zip(parents.tolist(), children.tolist(), same.tolist(), strict=True):
         want[int(here[p])][(int(child), int(again))] += 1
-    for code, moves in want.items():
-        if got.get(code, Counter()) != moves:
+    for code, expected in want.items():
+        if got.get(code, Counter()) != expected:
             report(f"tier_moves: tier {tier}: code {code} has moves (child, keeps the turn) "
                    f"{sorted(got.get(code, Counter()).elements())} laid out, but expand gives "
-                   f"{sorted(moves.elements())}")  # fmt: skip
+                   f"{sorted(expected.elements())}")  # fmt: skip
             return
 
 
-def _check_reversed(loops: Any, tier: int, inside: Codes, report: Report) -> None:
-    """reverse_edges (un-moves derived from the moves inside the tier): each code's
-    parents are the codes whose moves lead to it, as often."""
-    kept = CodeSet.of(inside)
+def _check_reversed(loops: Any, tier: int, kept: CodeSet, report: Report) -> None:
+    """reverse_edges (un-moves derived from the moves inside the tier): each code of
+    ``kept`` has as parents the codes whose moves lead to it, as often."""
+    inside = np.asarray(kept.codes)
     offsets, parents = loops.reverse_edges(kept.codes, kept.buckets, kept.base, kept.shift, tier)
     rows, children, _ = _moves_by_row(loops, inside)
     position = {int(c): i for i, c in enumerate(inside.tolist())}
