@@ -11,7 +11,6 @@ may list itself: a loopy tier, whose positions also move among themselves). Only
 
 from __future__ import annotations
 
-import contextlib
 import math
 import random
 from collections import Counter
@@ -109,6 +108,7 @@ class Check:
         self.coded: list[list[int]] = []  # the playouts as codes
         self.children: dict[int, list[int]] = {}  # batch_expand's children of open codes
         self.listed: dict[int, list[int]] = {}  # child_tiers, asked once per tier
+        self.children_of: dict[tuple[Any, bool], Counter[Any]] = {}  # plain_children's
 
     def add(self, hook: str, message: str) -> None:
         self.count[hook] += 1
@@ -283,16 +283,13 @@ class Check:
     def plain_children(self, state: Any, detail: bool) -> Counter[Any]:
         """The keys of play(state, m) for every move m (with rewards and turns if detail),
         found once a state (the key's check asks again for every state sharing a key)."""
-        cache = self.__dict__.setdefault("_children_of", {})
         try:
-            known = cache.get((state, detail))
+            return Counter(self.children_of[(state, detail)])
+        except KeyError:
+            pass
         except TypeError:  # a state that cannot be hashed: found every time
-            known, cache = None, {}
-        if known is not None:
-            return Counter(known)
-        found = self._plain_children(state, detail)
-        with contextlib.suppress(TypeError):
-            cache[(state, detail)] = found
+            return self._plain_children(state, detail)
+        found = self.children_of[(state, detail)] = self._plain_children(state, detail)
         return Counter(found)
 
     def _plain_children(self, state: Any, detail: bool) -> Counter[Any]:
