@@ -71,10 +71,15 @@ def _of_solution(solution: Solution[Any, Any]) -> Statistics:
             continue
         chosen = np.flatnonzero((values == code) & (remoteness == max(stats.remoteness[name])))
         stats.longest[name] = Example(max(stats.remoteness[name]), graph.state(int(chosen[0])))
+    stats.most_moves = _widest(graph)
+    return stats
+
+
+def _widest(graph: StateGraph) -> Example:
+    """The explored position with the most moves."""
     degree = np.diff(graph.offsets)
     widest = int(np.argmax(degree))
-    stats.most_moves = Example(int(degree[widest]), graph.state(widest))
-    return stats
+    return Example(int(degree[widest]), graph.state(widest))
 
 
 def _counted(values: Any, remoteness: Any) -> Statistics:
@@ -186,9 +191,7 @@ def score_statistics(
         if scores.shape[0]:
             longest = int(np.argmax(remoteness))
             stats.longest = Example(int(remoteness[longest]), graph.state(longest))
-        degree = np.diff(graph.offsets)
-        widest = int(np.argmax(degree))
-        stats.most_moves = Example(int(degree[widest]), graph.state(widest))
+        stats.most_moves = _widest(graph)
         return stats
     if isinstance(answers, Tablebase):
         header = answers.header
