@@ -7,7 +7,6 @@ as such at once; at the end another game is offered."""
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from ..rules import Rules
 from ..values import LOSS, TIE, WIN, Value
 from .common import db_option, full_solve, game_options, out, solve_options
 from .loader import build_game
-from .present import counted, plies_text, value_text
+from .present import counted, plies_text, points_text, signed_text, value_text
 from .search_analysis import answers_without_solving
 
 QUIT = ("quit", "q", "exit")
@@ -149,8 +148,9 @@ def play_session(
             if now.last:
                 console.print(f"last move: {now.last}", markup=False, highlight=False)
             if rules.reward is not None:
-                console.print(f"points so far: you {_number(now.mine)}, perfectplay "
-                              f"{_number(now.theirs)}", markup=False, highlight=False)  # fmt: skip
+                mine, theirs = points_text(now.mine), points_text(now.theirs)
+                console.print(f"points so far: you {mine}, perfectplay {theirs}",
+                              markup=False, highlight=False)  # fmt: skip
             shown_state = now.state
         legal = rules.legal_moves(now.state)
         if not legal:
@@ -183,24 +183,13 @@ def _reply(solution: Answers[Any, Any], state: Any, console: Console) -> Any:
     # A move of perfect play is worth to its player what the position is worth to it.
     value, remoteness = solution.value(state), solution.remoteness(state)
     worth = (
-        f"score {_signed(value)} for it, {_left(remoteness)}"
+        f"score {signed_text(value)} for it, {_left(remoteness)}"
         if solution.scored
         else f"{value_text(value)} for it, {plies_text(remoteness)}"
     )
     line = f"perfectplay plays {solution.rules.format_move(move)} ({worth})"
     console.print(Text(line, style=STYLE.get(value_text(value), "")))
     return move
-
-
-def _number(points: float) -> str:
-    return str(int(points)) if float(points).is_integer() else str(points)
-
-
-def _signed(value: Any) -> str:
-    """A score with its sign: +2, -1, 0, +inf."""
-    if isinstance(value, Value) or math.isinf(value):
-        return value_text(value)
-    return ("+" if value > 0 else "") + _number(value)
 
 
 def _left(remoteness: int | None) -> str:
@@ -223,9 +212,9 @@ def _thrown_away(solution: Answers[Any, Any], state: Any, move: Any) -> str:
         if after.value >= before:
             return ""
         return (
-            f"{shown} costs you {_number(before - after.value)} "
+            f"{shown} costs you {points_text(before - after.value)} "
             f"{'point' if before - after.value == 1 else 'points'}: the score for you is now "
-            f"{_signed(after.value)} (it was {_signed(before)})"
+            f"{signed_text(after.value)} (it was {signed_text(before)})"
         )
     if not isinstance(before, Value) or not isinstance(after.value, Value):
         return ""
@@ -288,7 +277,7 @@ def _hint(solution: Answers[Any, Any], state: Any) -> str:
     value, remoteness = solution.value(state), solution.remoteness(state)
     best = ", ".join(rules.format_move(m) for m in solution.best_moves(state))
     if solution.scored:
-        worth = f"score {_signed(value)} for you, {_left(remoteness)}"
+        worth = f"score {signed_text(value)} for you, {_left(remoteness)}"
     else:
         worth = f"a {value_text(value)} for you ({plies_text(remoteness)})"
     return f"hint: this position is {worth}; best: {best}"
@@ -306,4 +295,4 @@ def _final_words(solution: Answers[Any, Any], now: _Turn) -> str:
             "game over: you win" if mover_won == now.human_turn else "game over: perfectplay wins"
         )
     total = now.human_points + (end if now.human_turn else -end)
-    return f"game over: your score minus perfectplay's is {_signed(total)}"
+    return f"game over: your score minus perfectplay's is {signed_text(total)}"

@@ -25,6 +25,18 @@ def value_text(value: GameValue) -> str:
     return str(value)
 
 
+def points_text(points: float) -> str:
+    """Points as a whole number where they are one: 4, 2.5."""
+    return str(int(points)) if float(points).is_integer() else str(points)
+
+
+def signed_text(value: Any) -> str:
+    """A score with its sign: +2, -1, 0, 2.5 as +2.5, +inf."""
+    if isinstance(value, Value) or math.isinf(value):
+        return value_text(value)
+    return ("+" if value > 0 else "") + points_text(value)
+
+
 def published_remoteness(answers: Answers[Any, Any]) -> int | None:
     """The start's distance as a published count of the game gives it (the game's
     ``published_plies`` added at the end of perfect play), or None without that hook."""

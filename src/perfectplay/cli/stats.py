@@ -9,7 +9,7 @@ from rich.table import Table
 from ..answers import Answers
 from ..statistics import ScoreStatistics, Statistics, score_statistics, statistics
 from .common import out
-from .present import counted, published_remoteness
+from .present import counted, published_remoteness, signed_text
 from .progress import progress_reporter
 
 BAR = 40  # characters of the longest bar
@@ -31,7 +31,7 @@ def statistics_json(
     if isinstance(stats, ScoreStatistics):
         return {
             "positions": stats.positions,
-            "scores": {_score(s): n for s, n in stats.scores.items()},
+            "scores": {signed_text(s): n for s, n in stats.scores.items()},
             "longest": None
             if stats.longest is None
             else {"remoteness": stats.longest.measure, "position": rules.show(stats.longest.state)},
@@ -59,12 +59,6 @@ def statistics_json(
     }
 
 
-def _score(score: float) -> str:
-    """A score as JSON keys and tables say it: +4, -2, 0, 2.5."""
-    number = int(score) if float(score).is_integer() else score
-    return f"{number:+}" if number else "0"
-
-
 def print_score_statistics(stats: ScoreStatistics, answers: Answers[Any, Any]) -> None:
     """Positions per score for the player to move (a histogram), the longest game and the
     widest position."""
@@ -77,7 +71,7 @@ def print_score_statistics(stats: ScoreStatistics, answers: Answers[Any, Any]) -
     table.add_column("histogram")
     top = max(stats.scores.values(), default=1)
     for score, n in stats.scores.items():
-        table.add_row(_score(score), f"{n:,}", "#" * max(1, round(BAR * n / top)))
+        table.add_row(signed_text(score), f"{n:,}", "#" * max(1, round(BAR * n / top)))
     out.print(table)
     for label, example, unit in (("longest game", stats.longest, "ply"),
                                  ("most moves", stats.most_moves, "move")):  # fmt: skip
