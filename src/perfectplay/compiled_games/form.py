@@ -255,10 +255,9 @@ class CompiledGame:
         except GameError:
             raise
         except Exception as exc:
-            said = ", ".join(["p", *(str(a) for a in args)])
             where = f" (state {args[0]})" if args else ""
             raise GameError(
-                f"{type(self).__name__}.{name}({said}) raised {type(exc).__name__}: {exc}{where}"
+                f"{self._call(name, args)} raised {type(exc).__name__}: {exc}{where}"
             ) from None
 
     def _whole(self, name: str, args: tuple[Any, ...], found: Any, wanted: str) -> int:
@@ -276,12 +275,14 @@ class CompiledGame:
         return code
 
     def _returned(self, name: str, args: tuple[Any, ...], found: Any, wanted: str) -> GameError:
-        said = ", ".join(["p", *(str(a) for a in args)])
         shown = f"{found!r:.60}" if not isinstance(found, int) else _shown_int(found)
         return GameError(
-            f"{type(self).__name__}.{name}({said}) returned {shown}; a compiled rule returns "
-            f"{wanted}"
+            f"{self._call(name, args)} returned {shown}; a compiled rule returns {wanted}"
         )
+
+    def _call(self, name: str, args: tuple[Any, ...]) -> str:
+        """A rule's call as an error names it: ``Game.play(p, 4, 1)``."""
+        return f"{type(self).__name__}.{name}({', '.join(['p', *(str(a) for a in args)])})"
 
     # ----- the engine's loops ------------------------------------------------------------
 
