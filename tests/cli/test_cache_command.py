@@ -38,14 +38,15 @@ def test_a_first_compile_is_announced_and_a_cached_one_is_not(
 ) -> None:
     from compiled_keyed import TicTacToe
 
+    from perfectplay.compiled_games import building
+
     monkeypatch.setenv("PERFECTPLAY_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(form, "_MODE", "compiled")
+    monkeypatch.setattr(building, "_built", {})  # (not the loops an earlier test built)
     heard: list[str] = []
     monkeypatch.setattr(progress, "_announcers", [heard.append])
     TicTacToe().engine_loops(True)
     assert len(heard) == 1 and "compiling TicTacToe's rules with numba" in heard[0]
-    from perfectplay.compiled_games import building
-
     monkeypatch.setattr(building, "_built", {})  # a fresh process: loaded from the disk
     TicTacToe().engine_loops(True)
     assert len(heard) == 1, heard
