@@ -11,6 +11,7 @@ the KeyboardInterrupt: the same.
 
 from __future__ import annotations
 
+import signal
 import sys
 
 
@@ -24,7 +25,13 @@ def main() -> None:
         if not _caused_by_interrupt(exc):
             raise
         _interrupted()
-    run()
+    try:
+        run()
+    finally:
+        # The command has finished and said so. Python's shutdown puts back the default
+        # Ctrl-C handler, under which a late Ctrl-C would kill the process by the signal
+        # (no line, status -2); an ignored one is left ignored.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _interrupted() -> None:

@@ -479,6 +479,23 @@ def test_ctrl_c_once_the_command_runs_exits_130_in_one_line() -> None:
     os.close(told)
 
 
+def test_a_ctrl_c_after_the_command_has_finished_is_ignored() -> None:
+    """Python's shutdown would put the default handler back, and a late Ctrl-C would kill
+    the process by the signal with no line (status -2): once the command is done, none."""
+    code = (
+        "import os, signal, sys\n"
+        "import perfectplay_entry\n"
+        "sys.argv = ['perfectplay', '--help']\n"
+        "try:\n"
+        "    perfectplay_entry.main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "os.kill(os.getpid(), signal.SIGINT)\n"
+    )
+    child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert child.returncode == 0, (child.returncode, child.stderr)
+
+
 def test_a_tier_build_shows_the_time_left_from_its_rate() -> None:
     now = [0.0]
     display = TierDisplay(clock=lambda: now[0])
