@@ -276,3 +276,47 @@ class RewardTurnsGame(RewardGame):
 
     def to_move(p, s):
         return rnd(p[0], s, 3) & 1
+
+
+class TierScoredGame(ScoredGame):
+    """The random scored game in tiers of ``block`` states: a move leads 1..6 states
+    further, so into the same tier (moves inside a tier, never a cycle) or later ones."""
+
+    block: int = 7
+
+    def tier(p, s):
+        return s // p[3]
+
+
+class TierRewardTurnsGame(RewardTurnsGame):
+    """Tiers, rewards and extra turns."""
+
+    block: int = 7
+
+    def tier(p, s):
+        return s // p[3]
+
+
+class TierScoredLoopGame(TierScoredGame):
+    """A scored game whose last states loop inside their tier: refused, one line."""
+
+    def moves(p, s, out):
+        if s + 2 >= p[1]:
+            out[0] = 5
+            return 1
+        r = rnd(p[0], s, 1)
+        k = p[2] if s == 0 else 0 if r % 16 == 0 else 1 + (r >> 4) % p[2]
+        for j in range(k):
+            out[j] = j * 8 + 5
+        return k
+
+    def play(p, s, m):
+        if s + 2 >= p[1]:
+            return s + 1 if s + 2 == p[1] else s - 1
+        lo = s + 1
+        return lo + rnd(p[0], s, 10 + m // 8) % min(p[1] - lo, 6)
+
+    def outcome(p, s):
+        if s + 2 < p[1] and s != 0 and rnd(p[0], s, 2) % 16 == 0:
+            return float(rnd(p[0], s, 4) % 11) - 5.0
+        return np.nan

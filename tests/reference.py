@@ -232,6 +232,35 @@ def negamax_scores(game: Any) -> Solved:
     return _recursive(game, value_of)
 
 
+def upward_scores(game: Any) -> Solved:
+    """Scores of a game whose moves all lead to larger states, rewards and extra turns
+    included: a state is worth, to its mover, the best over its moves of the move's reward
+    plus the child's value (negated when the turn passes); an end its score; a state with
+    no move -inf. Remoteness: the shortest of the best moves."""
+    to_move = getattr(game, "to_move", None)
+    reward = getattr(game, "reward", None)
+    solved: Solved = {}
+    for s in sorted(reachable(game), reverse=True):
+        end = game.outcome(s)
+        if end is not None:
+            solved[s] = (end, 0)
+            continue
+        options = []
+        for move in game.moves(s):
+            child = game.play(s, move)
+            assert child > s  # the premise of the order above
+            value, plies = solved[child]
+            same = to_move is not None and to_move(child) == to_move(s)
+            gain = reward(s, move) if reward is not None else 0.0
+            options.append(((value if same else -value) + gain, plies + 1))  # type: ignore[operator]
+        if not options:
+            solved[s] = (-math.inf, 0)
+            continue
+        best = max(v for v, _ in options)
+        solved[s] = (best, min(r for v, r in options if v == best))
+    return solved
+
+
 def grundy_values(game: Any) -> dict[State, int]:
     """Grundy value of every reachable state of an impartial game: mex of the children."""
     memo: dict[State, int] = {}

@@ -16,7 +16,7 @@ from typing import Any, Generic
 
 from .errors import GameError, UsageProblem, describe
 from .protocol import REQUIRED_METHODS, Codes, Expansion, Game, M, S, read_hooks
-from .values import GameValue
+from .values import GameValue, Value
 
 
 def _read_hooks(game: object) -> dict[str, Any]:
@@ -183,8 +183,31 @@ class Rules(Generic[S, M]):
         self.impartial = bool(hooks.get("impartial", False))
         declared = hooks.get("scored")
         self.declared_scored: bool | None = declared if isinstance(declared, bool) else None
+        self._playout_scored: bool | None = None  # (``ends_in_scores``, once found)
         self.batch: BatchRules | None = _batch_rules(hooks)
         self.tiers: TierRules | None = None if self.batch is None else _tier_rules(hooks)
+
+    def ends_in_scores(self, plies: int = 1000) -> bool:
+        """Whether the game ends in scores rather than WIN/LOSS/TIE: declared (``scored``),
+        earned by moves (``reward``), else as the end of one playout (first moves) says;
+        False when that playout does not end."""
+        if self.reward is not None or self.declared_scored:
+            return True
+        if self.declared_scored is False:
+            return False
+        if self._playout_scored is None:
+            self._playout_scored = False
+            state = self.initial_state()
+            for _ in range(plies):
+                end = self.outcome(state)
+                if end is not None:
+                    self._playout_scored = not isinstance(end, Value)
+                    break
+                moves = self.legal_moves(state)
+                if not moves:
+                    break
+                state = self.play(state, moves[0])
+        return self._playout_scored
 
     def starting_at(self, state: S) -> Rules[S, M]:
         """The same rules played from ``state``; a declared universe may not hold it, so

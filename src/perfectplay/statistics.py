@@ -194,15 +194,23 @@ def score_statistics(
         stats.most_moves = _widest(graph)
         return stats
     if isinstance(answers, Tablebase):
-        header = answers.header
-        assert header.scores is not None and header.layout == "graph"
-        scores = np.asarray(answers.mapped(header.scores["file"], header.scores["sha256"], "<f8"))
-        records = np.asarray(answers.tier_records(0))
-        remoteness = (records & answers.record.max_remoteness).astype(np.int64)
-        stats = _scores_counted(scores)
-        if scores.shape[0]:
-            longest = int(np.argmax(remoteness))
-            stats.longest = Example(int(remoteness[longest]), _state(answers, 0, longest))
+        counted: dict[float, int] = {}
+        far: tuple[int, int, int] | None = None  # (remoteness, tier, index)
+        for tier in answers.header.tiers:  # (the graph layout: one tier, 0)
+            records = np.asarray(answers.tier_records(tier))
+            held = np.flatnonzero(records >> answers.record.shift != 0)
+            scores = np.asarray(answers.tier_scores(tier))[held].astype(np.float64)
+            for score, n in _scores_counted(scores).scores.items():
+                counted[score] = counted.get(score, 0) + n
+            if held.shape[0]:
+                remoteness = (records[held] & answers.record.max_remoteness).astype(np.int64)
+                at = int(np.argmax(remoteness))
+                if far is None or int(remoteness[at]) > far[0]:
+                    far = (int(remoteness[at]), tier, int(held[at]))
+        stats = ScoreStatistics(positions=sum(counted.values()))
+        stats.scores = dict(sorted(counted.items()))
+        if far is not None:
+            stats.longest = Example(far[0], _state(answers, far[1], far[2]))
         stats.most_moves = _most_moves(answers, progress)
         return stats
     raise TypeError(f"statistics of {type(answers).__name__} are not known")

@@ -22,7 +22,6 @@ import importlib.util
 import inspect
 import itertools
 import json
-import math
 import os
 import random
 import re
@@ -97,32 +96,8 @@ def used_loops(game: CompiledGame) -> set[bool]:
 
 
 def reference_scores(game: Any) -> reference.Solved:
-    """Scores of a game whose moves all lead to larger states, rewards and extra turns
-    included: a state is worth, to its mover, the best over its moves of the move's reward
-    plus the child's value (negated when the turn passes); an end its score; a state with
-    no move -inf. Remoteness: the shortest of the best moves."""
-    to_move = getattr(game, "to_move", None)
-    reward = getattr(game, "reward", None)
-    solved: reference.Solved = {}
-    for s in sorted(reference.reachable(game), reverse=True):
-        end = game.outcome(s)
-        if end is not None:
-            solved[s] = (end, 0)
-            continue
-        options = []
-        for move in game.moves(s):
-            child = game.play(s, move)
-            assert child > s  # the premise of the order above
-            value, plies = solved[child]
-            same = to_move is not None and to_move(child) == to_move(s)
-            gain = reward(s, move) if reward is not None else 0.0
-            options.append(((value if same else -value) + gain, plies + 1))  # type: ignore[operator]
-        if not options:
-            solved[s] = (-math.inf, 0)
-            continue
-        best = max(v for v, _ in options)
-        solved[s] = (best, min(r for v, r in options if v == best))
-    return solved
+    """Scores of a game whose moves all lead to larger states (``reference.upward_scores``)."""
+    return reference.upward_scores(game)
 
 
 def expected(game: Any) -> reference.Solved:

@@ -130,8 +130,8 @@ def _print_sizes(report: dict[str, Any], header: Header, directory: Path, target
                 [
                     (
                         "scores",
-                        f"{files_bytes(target, [header.scores['file']]):,} bytes (float64, "
-                        "copied as they are)",
+                        f"{files_bytes(target, _score_files(header)):,} bytes "
+                        f"({_score_types(header)}, copied as they are)",
                     )
                 ]
                 if header.scores is not None
@@ -157,3 +157,17 @@ def _check_target(directory: Path, target: Path) -> None:
     if target.is_dir() and any(target.iterdir()):
         what = "the tablebase itself" if (target / HEADER).exists() else "other files"
         raise UsageProblem(f"{target} holds {what}; give OUT as a new or empty directory")
+
+
+def _score_files(header: Header) -> list[str]:
+    """The files of a scored game's scores: one, or one per tier."""
+    if header.scores is not None and "file" in header.scores:
+        return [header.scores["file"]]
+    return [e.scores["file"] for e in header.tiers.values() if e.scores is not None]
+
+
+def _score_types(header: Header) -> str:
+    """The types the scores are kept in (float64 for a game explored in memory)."""
+    found = {e.scores["dtype"] for e in header.tiers.values() if e.scores is not None}
+    names = {"<i1": "int8", "<i2": "int16", "<i4": "int32", "<f8": "float64"}
+    return ", ".join(names[t] for t in sorted(found, key=list(names).index)) or "float64"

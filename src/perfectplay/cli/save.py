@@ -20,7 +20,7 @@ from .present import (
     remoteness_row,
     value_text,
 )
-from .tablebases import Built, build_into, ends_in_outcomes, files_bytes
+from .tablebases import Built, build_into, files_bytes
 
 save_option = click.option(
     "--save",
@@ -82,12 +82,11 @@ def save_command(
 def solved_in_passing(rules: Rules[Any, Any], method: str, max_states: int | None) -> bool:
     """Whether ``solve`` without --save (and ``analyze`` without --db) goes tier by tier all
     the same (``solve_in_passing``): the default method, no --max-states, and a game whose
-    tiers the engine ranks (a compiled game with a ``tier`` rule) that ends in WIN, LOSS or
-    TIE."""
+    tiers the engine ranks (a compiled game with a ``tier`` rule), scored or not."""
     if method != "auto" or max_states is not None:
         return False
     tiers = rules.tiers
-    return tiers is not None and tiers.ranked_by_engine and ends_in_outcomes(rules)
+    return tiers is not None and tiers.ranked_by_engine
 
 
 def solve_in_passing(

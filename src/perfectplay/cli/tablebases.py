@@ -21,7 +21,6 @@ from ..tablebase.reader import Tablebase
 from ..tiers.build import build_tablebase, damaged_tiers, reopen_damaged
 from ..tiers.graph import TierGraph
 from ..tiers.records import format_for
-from ..values import Value
 from .common import explored_solve, index_space, trust_speed_hooks
 from .estimates import announce_last_solve, remember_rate, remember_solve, remembered_rate
 from .loader import build_game, find_game_class
@@ -99,9 +98,9 @@ def _saved_by_tiers(
     scored = not ends_in_outcomes(rules)
     if scored and on_dask:
         raise UsageProblem(
-            f"{rules.name} is scored: it is saved explored in one process, not on Dask"
+            f"{rules.name} is scored: it is saved in one process, not on Dask"
         )
-    tiered = rules.tiers is not None and not scored  # (scores are saved explored in memory)
+    tiered = rules.tiers is not None
     if tiered and (method != "auto" or max_states is not None):
         raise UsageProblem(
             f"{rules.name} is solved tier by tier on disk with --save; "
@@ -179,25 +178,13 @@ def _cleared_on_failure(directory: Path, name: str) -> Iterator[None]:
         raise TablebaseError(f"cannot save {name} as a tablebase: {exc}") from None
 
 
-def ends_in_outcomes(rules: Rules[Any, Any], plies: int = 1000) -> bool:
-    """Whether the game ends in WIN/LOSS/TIE rather than scores, judged by one playout (first
-    moves); True when that playout does not end."""
-    if rules.reward is not None or rules.declared_scored:
-        return False
-    state = rules.initial_state()
-    for _ in range(plies):
-        end = rules.outcome(state)
-        if end is not None:
-            return isinstance(end, Value)
-        moves = rules.legal_moves(state)
-        if not moves:
-            return True
-        state = rules.play(state, moves[0])
-    return True
+def ends_in_outcomes(rules: Rules[Any, Any]) -> bool:
+    """Whether the game ends in WIN/LOSS/TIE rather than scores (``Rules.ends_in_scores``)."""
+    return not rules.ends_in_scores()
 
 
 OWN_FILES = re.compile(
-    r"(tier-\d+\.(rec|partial|codes|codes-partial)|keys\.i64|grundy\.i32|scores\.f64|codes\.json"
+    r"(tier-\d+\.(rec|partial|codes|codes-partial|scores|scores-partial)|keys\.i64|grundy\.i32|scores\.f64|codes\.json"
     r"|progress\.json)(\.tmp\d*)?"
 )
 """The files a build writes: a directory holding only these is a build to go on with."""

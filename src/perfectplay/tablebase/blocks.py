@@ -268,8 +268,9 @@ def compress(
 def _copy_extras(source: Path, target: Path, header: Header) -> None:
     """The files beside the records (keys, Grundy values, scores), copied as they are once
     their checksums hold."""
-    for extra in (header.keys, header.grundy, header.scores):
-        if extra is not None:
+    tiers = [entry.scores for entry in header.tiers.values()]  # (a tiered scored game's)
+    for extra in (header.keys, header.grundy, header.scores, *tiers):
+        if extra is not None and "file" in extra:
             if file_sha256(source / extra["file"]) != extra["sha256"]:
                 raise TablebaseError(f"{source}: {extra['file']} fails its checksum")
             shutil.copyfile(source / extra["file"], target / extra["file"])

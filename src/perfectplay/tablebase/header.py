@@ -9,13 +9,17 @@ Format version 1::
       "record_bytes": 1 | 2,                 # see perfectplay.tiers.records
       "initial": {"tier": T, "index": I},
       "tiers": [{"tier", "size", "file", "sha256", "positions", "values", "remoteness",
-                 "blocks"?, "hash_block"?}],          # SHA-256 per block of hash_block bytes
+                 "blocks"?, "hash_block"?,            # SHA-256 per block of hash_block bytes
+                 "scores"?: {"file", "sha256", "dtype", "integral"}}],  # a scored game's,
+                                              # tiered: the tier's scores in dtype (<i1,
+                                              # <i2, <i4 or <f8), as ``tiers.scored``
       "keys": {"file", "sha256", "count"} | null,    # graph layout: sorted int64 keys
       "grundy": {"file", "sha256"} | null,           # graph layout: int32, in key order
       "scores"?: {"file", "sha256", "integral"},     # scored games (graph layout): float64
                                               # in key order; the records' value codes
                                               # then say the score's sign (WIN > 0, LOSS
-                                              # < 0, TIE 0) and their remoteness the plies
+                                              # < 0, TIE 0) and their remoteness the plies;
+                                              # tiered: {"integral"}, the files per tier
       "compressed": {"block_records": B, "tiers": [{"tier", "file", "sha256",
                      "index_file", "index_sha256"}]} | null,
       "book"?: {"depth", "play_depth"},              # an opening book: the first plies
@@ -60,6 +64,12 @@ class TierEntry:
     blocks: tuple[str, ...] = ()
     """SHA-256 of each block of ``hash_block`` bytes; empty for a file of one block."""
     hash_block: int = 0
+    scores: dict[str, Any] | None = None
+    """A scored game's scores of the tier: {"file", "sha256", "dtype", "integral"}."""
+
+
+SCORE_DTYPES = ("<i1", "<i2", "<i4", "<f8")
+"""The types a tiered tablebase keeps a tier's scores in."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +125,8 @@ class Header:
 
 def _entry_json(entry: TierEntry) -> dict[str, Any]:
     fields = dict(vars(entry))
+    if entry.scores is None:
+        del fields["scores"]
     if not entry.blocks:
         del fields["blocks"], fields["hash_block"]
     else:
@@ -159,17 +171,22 @@ def _parse(data: Any) -> Header:
             remoteness={str(k): int(v) for k, v in raw["remoteness"].items()},
             blocks=tuple(_digest(d) for d in raw.get("blocks", [])),
             hash_block=int(raw.get("hash_block", 0)),
+            scores=_tier_scores(raw["scores"]) if raw.get("scores") is not None else None,
         )
         if entry.blocks and (entry.hash_block <= 0 or entry.hash_block % 8):
             raise ValueError(f"tier {entry.tier}: hash_block {entry.hash_block}")
         tiers[entry.tier] = entry
     scores = data.get("scores")
-    if scores is not None:
-        scores = {"file": scores["file"], "sha256": _digest(scores["sha256"]),
+    if scores is not None and data["layout"] == "graph":
+        scores = {"file": _plain_name(scores["file"]), "sha256": _digest(scores["sha256"]),
                   "integral": bool(scores["integral"])}  # fmt: skip
-        if data.get("layout") != "graph":
-            raise ValueError("scores are kept for the graph layout only")
-    for optional in ("keys", "grundy", "scores"):
+    elif scores is not None:
+        scores = {"integral": bool(scores["integral"])}
+        if any(entry.scores is None for entry in tiers.values()):
+            raise ValueError("a tier of a scored game keeps no scores")
+    elif any(entry.scores is not None for entry in tiers.values()):
+        raise ValueError("tiers keep scores but the header says no game is scored")
+    for optional in ("keys", "grundy"):
         if data.get(optional) is not None:
             _plain_name(data[optional]["file"])
     compressed = data.get("compressed")
@@ -198,6 +215,14 @@ def _parse(data: Any) -> Header:
         if data.get("book") is None
         else {"depth": int(data["book"]["depth"]), "play_depth": int(data["book"]["play_depth"])},
     )
+
+
+def _tier_scores(raw: Any) -> dict[str, Any]:
+    """A tier's scores entry, checked."""
+    if raw["dtype"] not in SCORE_DTYPES:
+        raise ValueError(f"scores of type {raw['dtype']!r}")
+    return {"file": _plain_name(raw["file"]), "sha256": _digest(raw["sha256"]),
+            "dtype": str(raw["dtype"]), "integral": bool(raw["integral"])}  # fmt: skip
 
 
 def _plain_name(name: Any) -> str:

@@ -61,6 +61,10 @@ class Tablebase(Answers[S, M]):
         expected = []
         if self.header.compressed is None:
             expected = [(e.file, e.size * self.record.bytes) for e in self.header.tiers.values()]
+        for entry in self.header.tiers.values():
+            if entry.scores is not None:
+                item = np.dtype(entry.scores["dtype"]).itemsize
+                expected.append((entry.scores["file"], entry.size * item))
         if self.header.keys is not None:
             expected.append((self.header.keys["file"], 8 * int(self.header.keys["count"])))
             if self.header.scores is not None:
@@ -183,11 +187,18 @@ class Tablebase(Answers[S, M]):
         if code == 0:
             return None
         if self.header.scores is not None:
-            scores = self.mapped(self.header.scores["file"], self.header.scores["sha256"], "<f8")
-            score = exact(float(scores[place[1]]), self.integral_scores)
+            score = exact(float(self.tier_scores(place[0])[place[1]]), self.integral_scores)
             return score, record & self.record.max_remoteness
         value = _VALUES[code - 1]
         return value, None if value is Value.DRAW else record & self.record.max_remoteness
+
+    def tier_scores(self, tier: int) -> Any:
+        """A scored game's scores of a tier (of every position, for the graph layout)."""
+        entry = self.header.tiers[tier].scores
+        if entry is not None:
+            return self.mapped(entry["file"], entry["sha256"], entry["dtype"])
+        assert self.header.scores is not None
+        return self.mapped(self.header.scores["file"], self.header.scores["sha256"], "<f8")
 
     def probe_records(self, tier: int, indices: npt.NDArray[np.int64]) -> Any:
         """Raw records of many positions of one tier at once (see ``perfectplay.tiers.records``)."""

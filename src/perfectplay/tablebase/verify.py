@@ -30,8 +30,11 @@ def verify(base: Tablebase[Any, Any], *, samples: int = 1000, seed: int = 0) -> 
     """Problems found in a tablebase (empty when it is sound)."""
     problems = []
     header = base.header
-    for extra, dtype in ((header.keys, "<i8"), (header.grundy, "<i4"), (header.scores, "<f8")):
-        if extra is not None:
+    extras: list[tuple[dict[str, Any] | None, str]] = [
+        (header.keys, "<i8"), (header.grundy, "<i4"), (header.scores, "<f8")]  # fmt: skip
+    extras += [(e.scores, e.scores["dtype"]) for e in header.tiers.values() if e.scores]
+    for extra, dtype in extras:
+        if extra is not None and "file" in extra:
             try:
                 base.mapped(extra["file"], extra["sha256"], dtype)  # checksum first
             except TablebaseError as exc:

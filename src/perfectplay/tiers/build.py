@@ -22,6 +22,7 @@ from .files import TierFiles, file_sha256, tier_file_name
 from .graph import TierGraph
 from .ranking import CODES_JSON
 from .records import RecordFormat, format_for
+from .scored import solve_scored_tiers
 from .solve import solve_tiers
 
 
@@ -44,7 +45,8 @@ def build_tiered(
     # A loopy tier bounds no game's length: 2-byte records, remoteness up to 8,191.
     record = format_for(graph.longest if graph.longest is not None else 1 << 8)
     files = TierFiles(directory, record, identity)
-    seconds = solve_tiers(graph, files, progress, memory)
+    solver = solve_scored_tiers if graph.scored else solve_tiers
+    seconds = solver(graph, files, progress, memory)
     files.drop_stray_partials(graph.order)
     if ranking is not None:
         seconds += ranking.seconds  # finding the positions is part of the solve
@@ -105,6 +107,7 @@ def build_header(
             remoteness=done["remoteness"],
             blocks=tuple(done.get("blocks", ())),
             hash_block=int(done.get("hash_block", 0)),
+            scores=done.get("scores"),
         )
     header = Header(
         identity=files.progress["identity"],
@@ -116,6 +119,9 @@ def build_header(
         grundy=None,
         compressed=None,
         codes=codes,
+        scores={"integral": all(e.scores["integral"] for e in tiers.values() if e.scores)}
+        if graph.scored
+        else None,
     )
     write_header(files.directory, header)
     return header
@@ -130,13 +136,13 @@ def build_tablebase(
     memory: int | None = None,
 ) -> tuple[Header, float]:
     """Solve ``game`` into a tablebase directory: tier by tier when it speaks the tier
-    protocol and ends in outcomes, else explored in memory and saved (scores kept). The
+    protocol, else explored in memory and saved (scores kept either way). The
     header and the seconds it took. ``memory`` is the budget in bytes (default: most of
     the memory available)."""
     rules = game if isinstance(game, Rules) else Rules(game)
     path = Path(directory)
-    if rules.tiers is not None and not (rules.declared_scored or rules.reward is not None):
-        return build_tiered(rules, path, progress, memory)  # (scores: explored in memory)
+    if rules.tiers is not None:
+        return build_tiered(rules, path, progress, memory)
     found = existing(path, identity_of(rules))
     if found is not None:
         return found, 0.0

@@ -53,6 +53,8 @@ class TierGraph:
             raise GameError(f"{rules.name} does not speak the tier protocol")
         self.rules = rules
         self.hooks: TierRules = rules.tiers
+        self.scored = rules.ends_in_scores()
+        """Whether the game ends in scores (``scored``): solved by ``tiers.scored``."""
         self.children: dict[int, tuple[int, ...]] = {}
         """Each tier's child tiers, itself left out."""
         self.loopy: set[int] = set()
@@ -134,6 +136,10 @@ class Chunk:
     child_end: I8 | None = None
     """Each move's child's end for its mover (0 goes on, as batch_outcome), where asked for
     and known."""
+    scores: Any = None
+    """A scored game's: each position's score (NaN: it goes on)."""
+    rewards: Any = None
+    """A scored game's: the points each move earns its mover (None: no rewards)."""
 
 
 def expand_chunk(
@@ -145,20 +151,19 @@ def expand_chunk(
     rules, hooks = graph.rules, graph.hooks
     assert rules.batch is not None
     kids = graph.targets(tier)
+    if graph.scored:  # (the one-tier hooks answer in outcomes)
+        return _scored_chunk(graph, terminals, tier, indices)
     if len(kids) == 1 and kids[0] != tier and hooks.batch_expand_tier is not None:
         expanded = _expanded_indices(graph, terminals, tier, indices)
         if expanded is not None:
             return expanded
-    codes = np.asarray(hooks.batch_unrank(tier, indices), dtype=np.int64)
-    if codes.shape != indices.shape or (codes < 0).any():
-        bad = int(indices[np.flatnonzero(codes < 0)[0]]) if codes.shape == indices.shape else -1
-        raise GameError(
-            f"{rules.name}.batch_unrank(tier {tier}, ...) gave no position for index {bad}, "
-            "which play reaches"
-        )
+    codes = _unranked(graph, tier, indices)
     outcome, scores = terminals.check_batch(codes, rules.batch.batch_outcome(codes))
     if scores is not None:
-        raise GameError(f"{rules.name} is scored: tiered solving takes WIN/LOSS/TIE games")
+        raise GameError(
+            f"{rules.name} ends in scores (its first playout did not): say so with scored = "
+            "True to solve it tier by tier"
+        )
     open_rows = np.flatnonzero(outcome == UNDECIDED)
     if (
         len(kids) == 1
@@ -173,6 +178,35 @@ def expand_chunk(
                          None, kids[0], child_end)  # fmt: skip
     ends_of = terminals if with_ends else None
     return _ranked_chunk(graph, tier, indices, codes, outcome, open_rows, ends_of)
+
+
+def _unranked(graph: TierGraph, tier: int, indices: I64) -> I64:
+    """The codes of a tier's indices, checked."""
+    codes = np.asarray(graph.hooks.batch_unrank(tier, indices), dtype=np.int64)
+    if codes.shape != indices.shape or (codes < 0).any():
+        bad = int(indices[np.flatnonzero(codes < 0)[0]]) if codes.shape == indices.shape else -1
+        raise GameError(
+            f"{graph.rules.name}.batch_unrank(tier {tier}, ...) gave no position for index "
+            f"{bad}, which play reaches"
+        )
+    return codes
+
+
+def _scored_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64) -> Chunk:
+    """A chunk of a scored game: its scores (NaN: goes on) and its moves' rewards too."""
+    assert graph.rules.batch is not None
+    codes = _unranked(graph, tier, indices)
+    outcome, scores = terminals.check_batch(codes, graph.rules.batch.batch_outcome(codes))
+    if scores is None:  # (a batch with no end may come as outcome codes: all 0)
+        if (outcome != UNDECIDED).any():
+            raise GameError(
+                f"{graph.rules.name} is scored (or earns rewards) but ends in WIN/LOSS/TIE"
+            )
+        scores = np.full(codes.shape[0], np.nan)
+    open_rows = np.flatnonzero(outcome == UNDECIDED)
+    chunk = _ranked_chunk(graph, tier, indices, codes, outcome, open_rows)
+    chunk.scores = scores
+    return chunk
 
 
 def _ranked_chunk(graph: TierGraph, tier: int, indices: I64, codes: I64, outcome: Any,
@@ -197,7 +231,7 @@ def _ranked_chunk(graph: TierGraph, tier: int, indices: I64, codes: I64, outcome
                 exp.children, rules.batch.batch_outcome(exp.children)
             )
         return Chunk(indices, outcome, open_rows, exp.parents, child_tier, child_index,
-                     exp.same_mover, kids[0], child_end)  # fmt: skip
+                     exp.same_mover, kids[0], child_end, rewards=exp.rewards)  # fmt: skip
     if hooks.batch_tier is not None:
         child_tier = np.asarray(hooks.batch_tier(exp.children), dtype=np.int64)
     elif exp.children.size == 0:
@@ -222,7 +256,7 @@ def _ranked_chunk(graph: TierGraph, tier: int, indices: I64, codes: I64, outcome
         _unranked_child(graph, tier, codes[open_rows], exp.parents, exp.children, child_index)
     single = present[0] if len(present) == 1 else None
     return Chunk(indices, outcome, open_rows, exp.parents, child_tier, child_index,
-                 exp.same_mover, single)  # fmt: skip
+                 exp.same_mover, single, rewards=exp.rewards)  # fmt: skip
 
 
 def _expanded_indices(
@@ -525,6 +559,7 @@ def in_bits(graph: TierGraph, files: TierFiles, tier: int) -> bool:
         and graph.rules.to_move is None
         and not hooks.ranked_by_engine
         and files.record.bytes == 2
+        and not graph.scored
     )
 
 
@@ -751,7 +786,7 @@ def reach(
                 fresh = FRESH << files.record.shift
                 records[root] = fresh if tier in graph.loopy else files.record.reached
             swept = None
-            if tier not in graph.loopy:
+            if tier not in graph.loopy and not graph.scored:
                 swept = mark_by_sweeps(graph, files, tier, records, kids, progress, done, memory)
             if swept is not None:
                 done = swept

@@ -1,0 +1,160 @@
+"""Scored games solved tier by tier on disk (``tiers.scored``): every position's score and
+remoteness as an independent upward negamax gives them, rewards and extra turns included;
+a loop refused; an interrupted solve goes on; damaged scores are found and solved again."""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import reference
+from compiled_random import TierRewardTurnsGame, TierScoredGame, TierScoredLoopGame
+
+from perfectplay import build_tablebase, open_tablebase
+from perfectplay.compiled_games import form
+from perfectplay.errors import GameError, InterruptedSolve
+from perfectplay.statistics import score_statistics
+from perfectplay.tablebase.verify import verify
+from perfectplay.tiers import scored
+
+
+@pytest.fixture
+def interpreted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The games' loops as plain Python (small games; compiling each would take seconds)."""
+    monkeypatch.setattr(form, "_MODE", "interpreted")
+    monkeypatch.setattr(os, "fsync", lambda fd: None)  # (durability is not tested here)
+
+
+def disagreements(base: Any, game: Any) -> list[tuple[int, Any, Any]]:
+    """Every reachable state whose tablebase answer differs from the reference's."""
+    wrong = []
+    for state, (score, plies) in reference.upward_scores(game).items():
+        found = base.lookup(state)
+        if found is None or found[1] != plies or found[0] != score:
+            wrong.append((state, found, (score, plies)))
+    return wrong
+
+
+@pytest.mark.usefixtures("interpreted")
+@pytest.mark.parametrize("cls", [TierScoredGame, TierRewardTurnsGame])
+def test_random_scored_tier_games_agree_with_the_reference(tmp_path: Path, cls: Any) -> None:
+    checked = 0
+    kinds: set[str] = set()
+    for seed in range(30):
+        params = {"seed": seed, "n": 90, "block": 7 + seed % 5}
+        game = cls(**params)
+        header, _ = build_tablebase(game, tmp_path / f"s{seed}")
+        assert header.layout == "tiers" and header.scores is not None
+        kinds.update(e.scores["dtype"] for e in header.tiers.values() if e.scores)
+        with open_tablebase(tmp_path / f"s{seed}", cls(**params)) as base:
+            assert base.scored
+            wrong = disagreements(base, game)
+            assert not wrong, (seed, len(wrong), wrong[:3])
+            checked += len(reference.upward_scores(game))
+            if seed % 10 == 0:
+                assert verify(base, samples=100) == []
+    assert checked > 1000
+    assert "<i1" in kinds and "<f8" in kinds  # whole scores in a byte; -inf needs floats
+
+
+@pytest.mark.usefixtures("interpreted")
+def test_the_scored_statistics_from_tiers_match_the_reference(tmp_path: Path) -> None:
+    game = TierRewardTurnsGame(seed=3, n=90)
+    build_tablebase(game, tmp_path / "tb")
+    expected = reference.upward_scores(game)
+    with open_tablebase(tmp_path / "tb", TierRewardTurnsGame(seed=3, n=90)) as base:
+        stats = score_statistics(base)
+    counts: dict[float, int] = {}
+    for score, _ in expected.values():
+        counts[score] = counts.get(score, 0) + 1
+    assert stats.positions == len(expected)
+    assert stats.scores == dict(sorted(counts.items()))
+    assert stats.longest is not None
+    assert stats.longest.measure == max(plies for _, plies in expected.values())
+    assert expected[stats.longest.state][1] == stats.longest.measure
+
+
+@pytest.mark.usefixtures("interpreted")
+def test_a_scored_game_whose_moves_loop_is_refused_in_one_line(tmp_path: Path) -> None:
+    with pytest.raises(GameError, match=r"scored but its moves loop .* tier 8"):
+        build_tablebase(TierScoredLoopGame(seed=1, n=60), tmp_path / "tb")
+
+
+@pytest.mark.usefixtures("interpreted")
+def test_an_interrupted_scored_solve_goes_on_from_its_finished_tiers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = TierRewardTurnsGame(seed=5, n=90)
+    solved_tiers: list[int] = []
+    real = scored._solve_tier
+
+    def stop_after_three(*args: Any) -> Any:
+        if len(solved_tiers) == 3:
+            raise KeyboardInterrupt
+        solved_tiers.append(args[3])
+        return real(*args)
+
+    monkeypatch.setattr(scored, "_solve_tier", stop_after_three)
+    with pytest.raises(InterruptedSolve):
+        build_tablebase(game, tmp_path / "tb")
+    again: list[int] = []
+
+    def counting(*args: Any) -> Any:
+        again.append(args[3])
+        return real(*args)
+
+    monkeypatch.setattr(scored, "_solve_tier", counting)
+    build_tablebase(TierRewardTurnsGame(seed=5, n=90), tmp_path / "tb")
+    assert not set(again) & set(solved_tiers) and again
+    with open_tablebase(tmp_path / "tb", TierRewardTurnsGame(seed=5, n=90)) as base:
+        assert disagreements(base, game) == []
+
+
+@pytest.mark.usefixtures("interpreted")
+def test_a_damaged_scores_file_is_found_and_solved_again(tmp_path: Path) -> None:
+    game = TierScoredGame(seed=2, n=90)
+    header, _ = build_tablebase(game, tmp_path / "tb")
+    entry = max(header.tiers.values(), key=lambda e: e.positions)
+    assert entry.scores is not None
+    path = tmp_path / "tb" / entry.scores["file"]
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    path.write_bytes(bytes(data))
+    with open_tablebase(tmp_path / "tb", TierScoredGame(seed=2, n=90)) as base:
+        problems = verify(base, samples=20)
+    assert problems and f"{entry.scores['file']} fails its checksum" in problems[0]
+    # A solve that finds the tier's scores damaged (progress kept) solves that tier again.
+    (tmp_path / "tb" / "header.json").unlink()
+    build_tablebase(TierScoredGame(seed=2, n=90), tmp_path / "tb")
+    with open_tablebase(tmp_path / "tb", TierScoredGame(seed=2, n=90)) as base:
+        assert disagreements(base, game) == []
+
+
+def test_the_narrowest_exact_type_is_chosen() -> None:
+    assert scored._narrowest(np.array([-5.0, 3.0])) == "<i1"
+    assert scored._narrowest(np.array([-5.0, 300.0])) == "<i2"
+    assert scored._narrowest(np.array([70000.0])) == "<i4"
+    assert scored._narrowest(np.array([0.5])) == "<f8"
+    assert scored._narrowest(np.array([-math.inf, 1.0])) == "<f8"
+
+
+def test_a_compiled_scored_tier_game_agrees_with_its_solve_in_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine's loops compiled by numba (tiers found by the engine's ranking), against
+    the same game solved in memory by negamax and the reference."""
+    monkeypatch.setattr(form, "_MODE", "compiled")
+    game = TierRewardTurnsGame(seed=1, n=1500, degree=6, block=60)
+    header, _ = build_tablebase(game, tmp_path / "tb")
+    assert header.codes is not None  # ranked by the engine
+    expected = reference.upward_scores(game)
+    assert len(expected) > 1000
+    with open_tablebase(
+        tmp_path / "tb", TierRewardTurnsGame(seed=1, n=1500, degree=6, block=60)
+    ) as base:
+        assert disagreements(base, game) == []
+        assert True in game._loops  # compiled
