@@ -4,6 +4,7 @@ a loop refused; an interrupted solve goes on; damaged scores are found and solve
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from pathlib import Path
@@ -158,3 +159,38 @@ def test_a_compiled_scored_tier_game_agrees_with_its_solve_in_memory(
     ) as base:
         assert disagreements(base, game) == []
         assert True in game._loops  # compiled
+
+
+KALAH = str(Path(__file__).resolve().parents[2] / "examples" / "kalah.py") + ":Kalah"
+
+
+def test_kalah_from_its_file_is_saved_tier_by_tier_and_answers_as_in_memory(
+    tmp_path: Path,
+) -> None:
+    """The command line: a scored compiled game with tiers is saved tier by tier (not
+    explored in memory), and its value, statistics, compressed copy and verification
+    agree with the solve in memory by negamax."""
+    from cli_script import run_cli
+
+    size = ("-p", "houses=3", "-p", "seeds=2")
+    saved = run_cli("solve", KALAH, *size, "--save", str(tmp_path / "tb"), "--json")
+    memory = run_cli("solve", KALAH, *size, "--method", "negamax", "--json")
+    assert saved.returncode == 0 and memory.returncode == 0, saved.stderr + memory.stderr
+    on_disk, in_memory = json.loads(saved.stdout), json.loads(memory.stdout)
+    assert on_disk["tablebase"]["layout"] == "tiers"
+    for field in ("value", "remoteness", "best_moves"):
+        assert on_disk[field] == in_memory[field], field
+    stats_disk = run_cli("analyze", KALAH, *size, "--db", str(tmp_path / "tb"), "--stats", "--json")
+    stats_memory = run_cli("analyze", KALAH, *size, "--method", "negamax", "--stats", "--json")
+    assert stats_disk.returncode == 0, stats_disk.stderr
+    disk = json.loads(stats_disk.stdout)["statistics"]
+    mem = json.loads(stats_memory.stdout)["statistics"]
+    assert disk["scores"] == mem["scores"] and disk["positions"] == mem["positions"] > 1000
+    assert disk["longest"]["remoteness"] == mem["longest"]["remoteness"]
+    assert disk["most_moves"]["moves"] == mem["most_moves"]["moves"]
+    packed = run_cli("compress", str(tmp_path / "tb"), str(tmp_path / "zst"), KALAH, *size)
+    assert packed.returncode == 0, packed.stderr
+    assert "int8" in packed.stdout  # Kalah's scores in a byte each
+    for directory in ("tb", "zst"):
+        checked = run_cli("verify", str(tmp_path / directory), KALAH, *size)
+        assert checked.returncode == 0 and "sound" in checked.stdout, checked.stdout
