@@ -11,6 +11,12 @@ Each worker computes on one thread (--threads-per-worker, PERFECTPLAY_THREADS in
 workers), as a Dask worker started with one thread does: the speed-up measures how the
 solve scales over workers. For scale, the board is also solved in this process on every
 core (its chunks on a pool of threads), without Dask.
+
+A compiled game loaded by its path (--file, the example Connect Four; --file-only runs just
+this): ``perfectplay solve FILE:Class`` of --small, whole commands timed, in one process
+and with --workers 2, each run twice (the first may compile; the second loads the compiled
+copy from the cache). Target (issue 46): on 2 workers within 2x of one process once
+warm; workers that got the class by value compiled every loop afresh, 40-60 s.
 """
 
 from __future__ import annotations
@@ -19,9 +25,13 @@ import argparse
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "connect_four.py"
 
 
 def checksums(directory: Path) -> dict[int, str]:
@@ -29,12 +39,41 @@ def checksums(directory: Path) -> dict[int, str]:
     return {entry["tier"]: entry["sha256"] for entry in header["tiers"]}
 
 
+def by_path(spec: str, board: str, room: Path) -> None:
+    """The command line's solve of a game loaded by path, in one process and on 2 workers."""
+    width, height = board.split("x")
+    command = [str(Path(sys.executable).with_name("perfectplay")), "solve", spec, "--json",
+               "-p", f"width={width}", "-p", f"height={height}", "--save"]  # fmt: skip
+    seconds: dict[str, list[float]] = {"one process": [], "2 workers": []}
+    for run in (1, 2):
+        for how, extra in (("one process", []), ("2 workers", ["--workers", "2"])):
+            directory = room / f"by-path-{how.replace(' ', '-')}-{run}"
+            started = time.perf_counter()
+            done = subprocess.run([*command, str(directory), *extra], check=True,
+                                  capture_output=True, text=True)  # fmt: skip
+            seconds[how].append(time.perf_counter() - started)
+            said = json.loads(done.stdout)["stats"]["seconds"]
+            print(f"{Path(spec).name} {board}, {how}, run {run}: {seconds[how][-1]:.1f} s "
+                  f"whole, {said:.2f} s by its own count")  # fmt: skip
+    ratio = seconds["2 workers"][1] / seconds["one process"][1]
+    print(f"warm: 2 workers take {ratio:.1f}x one process (target: at most 2x)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--board", default="6x4", help="WIDTHxHEIGHT for the speed-up")
     parser.add_argument("--small", default="4x4", help="WIDTHxHEIGHT for the overhead")
     parser.add_argument("--threads-per-worker", type=int, default=1)
+    parser.add_argument("--file", default=f"{EXAMPLE}:ConnectFour", help="FILE.py:Class")
+    parser.add_argument("--file-only", action="store_true", help="only the game by path")
     args = parser.parse_args()
+    if args.file_only:
+        room = Path(tempfile.mkdtemp(prefix="perfectplay-bench-dask-"))
+        try:
+            by_path(args.file, args.small, room)
+        finally:
+            shutil.rmtree(room, ignore_errors=True)
+        return
     # Read by perfectplay at import: the threads of this process, shared out to workers.
     os.environ["PERFECTPLAY_THREADS"] = str(args.threads_per_worker)
     from perfectplay import build_tablebase
@@ -58,6 +97,7 @@ def main() -> None:
             f"{there:.1f} s (cluster start included): {there - here:+.1f} s, "
             f"checksums {'equal' if same else 'DIFFER'}"
         )
+        by_path(args.file, args.small, room)
         width, height = (int(n) for n in args.board.split("x"))
         seconds = {}
         for workers in (1, 2):

@@ -261,3 +261,60 @@ def test_a_game_loaded_from_a_file_solves_on_dask_and_resumes(tmp_path: Path) ->
     noted = header["identity"]
     assert same_game(noted, {k: v for k, v in noted.items() if k != "file"})
     assert not same_game(noted, {**noted, "parameters": {"goal": 9}})
+
+
+WORKER = """
+import inspect, json, pickle, sys
+found = []
+for path in sys.argv[1:]:
+    with open(path, "rb") as handle:
+        rules = pickle.load(handle).load()  # as a worker's first task does
+    cls = type(rules.game)
+    try:
+        source = inspect.getsourcefile(cls)
+    except TypeError:  # no module of that name here
+        source = None
+    found.append({
+        "module": cls.__module__ if sys.modules.get(cls.__module__) else None,
+        "source": source,
+        "goal": cls.goal,
+        "moves": [rules.format_move(m) for m in rules.legal_moves(rules.initial_state())],
+    })
+print(json.dumps(found))
+"""
+
+
+def test_a_game_loaded_from_a_file_reaches_workers_by_reference(tmp_path: Path) -> None:
+    """A worker loads a game's file under the module name the command line gave it, so its
+    compiled copy has the client's hash (numba's disk cache serves it: by value, the class
+    had no module and no file there, and every worker compiled every loop afresh, 40 s for
+    Connect Four 4x4); a worker that cannot read that file, or reads another text there,
+    takes the class by value."""
+    import pickle
+    import subprocess
+
+    from perfectplay.cli.loader import build_game
+    from perfectplay.tiers.on_dask import _Packed
+
+    text = (Path(__file__).resolve().parents[1] / "compiled_keyed.py").read_text()
+    packs, modules = [], []
+    for name in ("kept", "edited", "gone"):
+        (tmp_path / f"{name}.py").write_text(text)
+        game = build_game(f"{tmp_path / name}.py:Counters", ["goal=3"])
+        packed = _Packed(Rules(game))
+        assert packed.load().game.__class__ is type(game)  # this process: its own module
+        (tmp_path / f"{name}.pickle").write_bytes(pickle.dumps(packed))
+        packs.append(str(tmp_path / f"{name}.pickle"))
+        modules.append(type(game).__module__)
+    (tmp_path / "edited.py").write_text(text.replace("goal: int = 3", "goal: int = 4"))
+    (tmp_path / "gone.py").unlink()
+    done = subprocess.run(
+        [sys.executable, "-c", WORKER, *packs], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    kept, edited, gone = json.loads(done.stdout)
+    # What the compiled copy's hash reads: the class's module name and its file's text.
+    assert kept["module"] == modules[0] and kept["source"] == str(tmp_path / "kept.py")
+    assert edited["module"] is None and edited["goal"] == 3  # the text packed, not the new
+    assert gone["module"] is None and gone["source"] is None
+    assert kept["moves"] == edited["moves"] == gone["moves"] == ["1"]
