@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from perfectplay import explore
+from perfectplay import explore, solve
 from perfectplay.contest import Problem, problems
 from perfectplay.games import Invisible
 
@@ -75,6 +75,8 @@ def edpc_k_cases() -> list[Case]:
         "N=100 K=1e5 a=random from 1..1e5": sorted(rng.sample(range(1, k + 1), 100)),
         "N=1 K=1e5 a={1} (longest chain)": [1],
         "N=1 K=1e5 a={99999}": [99_999],
+        "N=100 K=1e5 a=63..162 (pile by pile, the largest a1)": list(range(63, 163)),
+        "N=100 K=1e5 a=64,66,..,262 (blocks of 64 piles)": list(range(64, 263, 2)),
     }
     return [
         Case(label, f"{len(a)} {k}\n{' '.join(map(str, a))}\n", stones_reference(k, a))
@@ -89,6 +91,12 @@ def deck_text(d1: list[int], d2: list[int]) -> str:
     return f"{len(d1)} {len(d2)}\n{' '.join(map(str, d1))}\n{' '.join(map(str, d2))}\n"
 
 
+def deck_case(label: str, d1: list[int], d2: list[int]) -> Case:
+    """A case whose expected answer is the engine's (negamax on ``invisible``, in-process)."""
+    engine = solve(Invisible(tuple(d1), tuple(d2)), "negamax").value()
+    return Case(label, deck_text(d1, d2), f"{engine}")
+
+
 def jam_every(k: int, score: int = BIG) -> list[int]:
     return [JAM if i % k == k - 1 else score for i in range(50)]
 
@@ -100,11 +108,11 @@ def aoj2741_cases() -> list[Case]:
         return [JAM if rng.random() < jam_share else rng.randint(1, BIG) for _ in range(50)]
 
     cases = [
-        Case("50/50 no jams, random scores up to 1e9", deck_text(deck(0.0), deck(0.0))),
-        Case("50/50 no jams, every card 1e9", deck_text([BIG] * 50, [BIG] * 50)),
-        Case("50/50 few jams (5%)", deck_text(deck(0.05), deck(0.05))),
-        Case("50/50 many jams (50%)", deck_text(deck(0.5), deck(0.5))),
-        Case("50/50 every card a jam", deck_text([JAM] * 50, [JAM] * 50)),
+        deck_case("50/50 no jams, random scores up to 1e9", deck(0.0), deck(0.0)),
+        deck_case("50/50 no jams, every card 1e9", [BIG] * 50, [BIG] * 50),
+        deck_case("50/50 few jams (5%)", deck(0.05), deck(0.05)),
+        deck_case("50/50 many jams (50%)", deck(0.5), deck(0.5)),
+        deck_case("50/50 every card a jam", [JAM] * 50, [JAM] * 50),
     ]
     # Candidates for the largest reachable state graph; measured, the worst one is run.
     single_first = [JAM, *[BIG] * 49]
@@ -128,7 +136,7 @@ def aoj2741_cases() -> list[Case]:
         print(f"    {count:>9,}  {label}")
     worst = max(counts, key=lambda label: counts[label])
     d1, d2 = candidates[worst]
-    cases.append(Case(f"most states: {worst} ({counts[worst]:,})", deck_text(d1, d2)))
+    cases.append(deck_case(f"most states: {worst} ({counts[worst]:,})", d1, d2))
     return cases
 
 
@@ -286,6 +294,16 @@ def run_case(script: str, problem: Problem, case: Case, repeat: int) -> list[str
     return markers
 
 
+def import_floor() -> float:
+    """Wall seconds of a fresh Python importing the package and nothing else, best of 3."""
+    runs = []
+    for _ in range(3):
+        begun = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import perfectplay"], check=True)
+        runs.append(time.perf_counter() - begun)
+    return min(runs)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="only these problems (default: all)")
@@ -296,9 +314,10 @@ def main() -> None:
     script = find_script()
     known = problems()
     started = time.perf_counter()
+    print(f"python -c 'import perfectplay': {import_floor():.2f} s (best of 3)")
     if "edpc_k" in known:
         floor = min(timed_run(script, known["edpc_k"], "1 1\n1\n")[0] for _ in range(3))
-        print(f"start-up floor: {floor:.2f} s (edpc_k K=1: imports and kernel load, best of 3)")
+        print(f"start-up floor: {floor:.2f} s (edpc_k K=1: the command's imports, best of 3)")
     tally: dict[str, int] = {}
     for name, build in BUILDERS.items():
         if args.names and name not in args.names:

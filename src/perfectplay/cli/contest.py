@@ -7,7 +7,6 @@ import sys
 import click
 
 from ..errors import UsageProblem
-from .common import out
 
 
 @click.command("contest")
@@ -22,6 +21,8 @@ def contest_command(name: str | None, list_problems: bool) -> None:
 
     known = problems()
     if list_problems:
+        from .common import out  # rich and the solving helpers: not on a judge's path
+
         for entry in known.values():
             out.print(f"{entry.name:<10} {entry.title}  (game: {entry.game})")
         return

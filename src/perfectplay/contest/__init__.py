@@ -1,8 +1,9 @@
 """The judge problems: each reads the judge's input and prints exactly the judge's output.
 
-Every problem is modelled by a built-in game; abc349e, aoj2741 and edpc_k are answered by
-the engine's solvers, arc002d (too large to search at full size) by counting spare moves,
-a method the tests check against the engine's exhaustive solution of ``pawns``.
+Every problem is modelled by a built-in game. abc349e is answered by the engine's solver;
+aoj2741 and edpc_k by dedicated DPs that need no compiled kernels (loading numba's would
+take half of the judge's 2 s), arc002d (too large to search at full size) by counting spare
+moves. The tests check each dedicated method against the engine's solution of its game.
 """
 
 from __future__ import annotations

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 
-from ..games import WeightedTicTacToe
-from ..solve import solve
 from . import Problem
 from .reader import InputError, Reader
 
@@ -27,6 +25,9 @@ def parse(text: str) -> tuple[int, ...]:
 
 def answer(text: str) -> str:
     """Takahashi when the first player's perfect score is positive, else Aoki."""
+    from ..games import WeightedTicTacToe  # the engine, loaded when this problem is asked
+    from ..solve import solve
+
     value = solve(WeightedTicTacToe(parse(text)), "negamax").value()
     return "Takahashi\n" if float(value) > 0 else "Aoki\n"
 
