@@ -51,6 +51,7 @@ LAYERS = [
         "tiers.retrograde_in_records",
         "tiers.retrograde_by_unmoves",
         "tiers.value_iteration",
+        "tiers.scored",
     ),
     ("answers", "tablebase.header", "tablebase.write", "solution"),
     ("solve", "sums", "outcomes", "selftest", "tiers.sweep_check", "book"),
