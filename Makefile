@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test docs lint bench bench-compiled bench-gamesmanone bench-tiers bench-tiers-huge bench-dobutsu bench-dask bench-contest bench-search bench-play peers clean
+.PHONY: demo test docs lint bench bench-compiled bench-parameters bench-gamesmanone bench-tiers bench-tiers-huge bench-dobutsu bench-dask bench-contest bench-search bench-play peers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,9 @@ bench: $(VENV)/.installed
 # beside the plain protocol.
 bench-compiled: $(VENV)/.installed
 	$(BIN)/python bench/compiled.py
+
+bench-parameters: $(VENV)/.installed
+	$(BIN)/python bench/parameters.py
 
 # Compiled games beside GamesmanOne's C on its own games (GamesmanOne built by
 # bench/gamesmanone.sh from a checkout prepared by hand).

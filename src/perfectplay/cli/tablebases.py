@@ -97,9 +97,7 @@ def _saved_by_tiers(
     it is saved refused."""
     scored = not ends_in_outcomes(rules)
     if scored and on_dask:
-        raise UsageProblem(
-            f"{rules.name} is scored: it is saved in one process, not on Dask"
-        )
+        raise UsageProblem(f"{rules.name} is scored: it is saved in one process, not on Dask")
     tiered = rules.tiers is not None
     if tiered and (method != "auto" or max_states is not None):
         raise UsageProblem(

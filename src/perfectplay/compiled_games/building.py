@@ -3,10 +3,13 @@
 ``compile_game`` returns the loops of ``drivers`` bound to one game's rules and parameters,
 either as plain Python (small work, tests) or compiled by numba. Compiled loops come from a
 copy of ``drivers.py`` in the cache directory (``PERFECTPLAY_CACHE``, else
-``~/.cache/perfectplay``) named by a hash of the game's source file, its class, its parameters
-and the drivers' text: numba caches the machine code beside the copy, so a fresh process
-loads it instead of compiling, and an edited game gets a new copy. A rule function numba
-cannot compile is reported in one line (the function, its line, numba's reason).
+``~/.cache/perfectplay``) named by a hash of the game's source file, its class and the
+drivers' text: numba caches the machine code beside the copy, so a fresh process loads it
+instead of compiling, and an edited game gets a new copy. The parameters are passed to the
+loops at run time (bound here), so a new ``-p`` value compiles nothing; only the compiled
+search's five rules (``search_hooks``), around which the search is compiled per parameter
+set anyway, fold them in. A rule function numba cannot compile is reported in one line (the
+function, its line, numba's reason).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import threading
 import types
 import warnings
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +31,7 @@ from ..compiled import cached_jit, read_only
 from ..errors import GameError
 from ..progress import announce
 from ..specialised import jit_in_place, template_copy
-from . import drivers
+from . import drivers, search_hooks
 
 RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward", "unmoves")
 """The rule functions a compiled game may write (the first four are required)."""
@@ -40,12 +44,16 @@ against 2.2 s. Inlined into every loop, Quixo's first compile took 20.5 s, not 1
 
 LOOPS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "unmoves", "find", "find_all",
          "expand_ranked", "solve_sweep", "reverse_edges", "gather_parents", "tier_moves",
-         "count_backward", "fill_backward", "find_all_near", "search_end", "search_bounds",
-         "search_moves", "search_play", "search_key",
-         "start")  # fmt: skip
+         "count_backward", "fill_backward", "find_all_near", "start")  # fmt: skip
+TAKE_PARAMETERS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "unmoves",
+                   "expand_ranked", "solve_sweep", "reverse_edges", "tier_moves",
+                   "start")  # fmt: skip
+"""The loops that run the rules: their first argument is the game's parameters."""
+SEARCH_RULES = ("search_end", "search_bounds", "search_moves", "search_play", "search_key")
 
 _lock = threading.Lock()
-_built: dict[tuple[str, bool], Loops] = {}
+_built: dict[tuple[str, bool], types.ModuleType] = {}
+_searches: dict[tuple[str, bool], types.ModuleType] = {}
 
 FIRST_COMPILE = "10 to 30 s"
 """What a game's first compile takes on a 2-core machine (Connect Four 10.9 s, Quixo
@@ -73,22 +81,23 @@ class Loops:
     count_backward: Any
     fill_backward: Any
     find_all_near: Any
-    search_end: Any
-    search_bounds: Any
-    search_moves: Any
-    search_play: Any
-    search_key: Any
     start: Any
+    search_rules: Any
+    """search_rules() -> the compiled search's rules for these parameters (a module with
+    the functions SEARCH_RULES, built when first asked: ``search_hooks``)."""
     ident: str = ""
-    """The hash the machine code is cached under (empty: not cached, or not compiled)."""
+    """The hash the loops' machine code is cached under (empty: not cached, or not
+    compiled)."""
+    search_ident: str = ""
+    """The same for the compiled search's rules, which fold the parameters in."""
 
 
-def _identity(cls: type, params: tuple[int, ...], functions: dict[str, Any]) -> str:
-    """A hash of what the compiled code depends on."""
+def _identity(cls: type, functions: dict[str, Any], max_moves: int, scored: bool) -> str:
+    """A hash of what the compiled loops depend on (not the parameters: an argument)."""
     digest = hashlib.sha256()
     digest.update(Path(drivers.__file__).read_bytes())
     digest.update(Path(__file__).read_bytes())  # how the loops are compiled (inlining)
-    digest.update(f"{cls.__module__}.{cls.__qualname__}{params}".encode())
+    digest.update(f"{cls.__module__}.{cls.__qualname__} {max_moves} {scored}".encode())
     try:
         source_file = inspect.getsourcefile(cls)
         digest.update(Path(source_file).read_bytes() if source_file else b"")
@@ -107,34 +116,80 @@ def compile_game(
     cls: type, params: tuple[int, ...], functions: dict[str, Any], max_moves: int, scored: bool,
     compiled: bool,
 ) -> Loops:  # fmt: skip
-    """The loops of ``drivers`` over one game's rules (see the module docstring)."""
-    ident = _identity(cls, params, functions)
+    """The loops of ``drivers`` over one game's rules, bound to its parameters (see the
+    module docstring)."""
+    ident = _identity(cls, functions, max_moves, scored)
     with _lock:
-        found = _built.get((ident, compiled))
-        if found is None:
+        module = _built.get((ident, compiled))
+        if module is None:
             try:
-                found = _build(cls, ident, params, functions, max_moves, scored, compiled)
+                module = _build(cls, ident, params, functions, max_moves, scored, compiled)
             except GameError:
                 raise
             except Exception:
                 # numba's disk cache cannot serve this process (a class sent to a Dask
                 # worker by value, whose module has no name there): compile afresh.
-                found = _build(cls, ident, params, functions, max_moves, scored, compiled,
-                               cache=False)  # fmt: skip
-            _built[(ident, compiled)] = found
-        return found
+                module = _build(cls, ident, params, functions, max_moves, scored, compiled,
+                                cache=False)  # fmt: skip
+            _built[(ident, compiled)] = module
+    cached = compiled and module.CACHED
+    search_ident = _search_ident(ident, params)
+    return Loops(
+        compiled=compiled,
+        ident=ident if cached else "",
+        search_ident=search_ident if cached else "",
+        search_rules=partial(_search_rules, cls, search_ident, params, module, compiled, cached),
+        **_bound_loops(module, params),
+    )
+
+
+def _search_ident(ident: str, params: tuple[int, ...]) -> str:
+    """The hash the search's rules of one parameter set are cached under."""
+    return hashlib.sha256(f"{ident} {params}".encode()).hexdigest()[:20]
+
+
+def _bound_loops(module: types.ModuleType, params: tuple[int, ...]) -> dict[str, Any]:
+    """The module's loops, those that run the rules bound to the parameters."""
+    return {
+        name: partial(getattr(module, name), params) if name in TAKE_PARAMETERS
+        else getattr(module, name)
+        for name in LOOPS
+    }  # fmt: skip
+
+
+def _search_rules(
+    cls: type, search_ident: str, params: tuple[int, ...], module: Any, compiled: bool,
+    cache: bool,
+) -> types.ModuleType:  # fmt: skip
+    """The compiled search's rules over the game for one parameter set (``search_hooks``):
+    jitted, not yet compiled (the search compiles them when it first runs)."""
+    with _lock:
+        found = _searches.get((search_ident, compiled))
+        if found is not None:
+            return found
+        name = f"perfectplay_search_{cls.__name__}_{search_ident}"
+        rules: Any = template_copy(Path(search_hooks.__file__), name, "search", on_disk=cache)
+        rules.P = params
+        for rule in ("moves", "play", "outcome", "key"):
+            setattr(rules, f"_{rule}", getattr(module, f"_{rule}"))
+        if compiled:
+            jit_in_place(rules, SEARCH_RULES, cache)
+        _searches[(search_ident, compiled)] = rules
+        return rules  # type: ignore[no-any-return]
 
 
 def _build(
     cls: type, ident: str, params: tuple[int, ...], functions: dict[str, Any], max_moves: int,
     scored: bool, compiled: bool, cache: bool = True,
-) -> Loops:  # fmt: skip
+) -> types.ModuleType:  # fmt: skip
+    """The drivers' module over the game's rules, its loops compiled (or plain) and run
+    once on empty input with ``params`` (any parameter set: they are an argument)."""
     module: Any = _driver_module(cls, ident, compiled and cache)
     if compiled and not (cache and _cached(module)):  # said: the first compile takes seconds
         announce(
-            f"compiling {cls.__name__}'s rules with numba for parameters {params} (the first "
-            f"time takes {FIRST_COMPILE}; then they load from the cache, perfectplay cache "
-            "lists it)"
+            f"compiling {cls.__name__}'s rules with numba (the first time takes "
+            f"{FIRST_COMPILE}, for any parameters; then they load from the cache, perfectplay "
+            "cache lists it)"
         )
     bound = dict(functions)
     bound.setdefault("key", _same)
@@ -144,7 +199,7 @@ def _build(
     bound.setdefault("unmoves", _no_unmoves)
     if compiled:
         bound = _compiled_rules(cls, params, bound, cache, scored)
-    module.P = params
+    module.CACHED = compiled and cache
     module.MAX_MOVES = max_moves
     module.SCORED = scored
     module.HAS_TO_MOVE = "to_move" in functions
@@ -164,12 +219,11 @@ def _build(
             cache,
             inline=("_ends", "_has_ended", "find", "find_near"),  # once a state or a move
         )
-    loops = {name: getattr(module, name) for name in LOOPS}
     if compiled:
         with warnings.catch_warnings():  # numba's own words: an error says what matters
             warnings.simplefilter("ignore")
-            _first_calls(cls, loops, scored, functions)
-    return Loops(compiled=compiled, ident=ident if compiled and cache else "", **loops)
+            _first_calls(cls, _bound_loops(module, params), scored, functions)
+    return module  # type: ignore[no-any-return]
 
 
 def _cached(module: types.ModuleType) -> bool:
@@ -231,13 +285,13 @@ def _compiled_rules(
         (name, function), dispatcher = next(iter(functions.items())), None
         try:
             for name, function in functions.items():
-                dispatcher = _jitted(function, done, cache and attempt != "uncached")
+                dispatcher = jitted(function, done, cache and attempt != "uncached")
                 try:
                     with warnings.catch_warnings():  # numba's own words: the error says it
                         warnings.simplefilter("ignore")
                         dispatcher.compile(arguments[name])
                 except numba.core.errors.NumbaError as exc:
-                    raise GameError(_numba_problem(cls, name, function, exc)) from None
+                    raise GameError(numba_problem(cls, name, function, exc)) from None
                 _check_returned(cls, name, function, dispatcher, scored)
                 compiled[name] = dispatcher
             return compiled
@@ -245,10 +299,10 @@ def _compiled_rules(
             raise
         except Exception as exc:
             if attempt == "uncached":
-                raise GameError(_numba_problem(cls, name, function, exc)) from None
+                raise GameError(numba_problem(cls, name, function, exc)) from None
             every: dict[int, Any] = {}  # every rule and helper, the ones not reached yet too
             for function in functions.values():
-                _jitted(function, every, cache)
+                jitted(function, every, cache)
             for made in (dispatcher, *done.values(), *every.values()):
                 stale = getattr(made, "_cache", None)
                 if stale is not None:
@@ -256,7 +310,7 @@ def _compiled_rules(
     raise AssertionError("unreachable")
 
 
-def _jitted(function: Any, done: dict[int, Any], cache: bool = True) -> Any:
+def jitted(function: Any, done: dict[int, Any], cache: bool = True) -> Any:
     """``function`` under numba.njit, with the plain functions it calls from its own module
     (helpers) jitted too, without changing the user's module."""
     import numba
@@ -274,10 +328,10 @@ def _jitted(function: Any, done: dict[int, Any], cache: bool = True) -> Any:
             helpers[name] = value.compiled
         elif (
             isinstance(value, types.FunctionType)
-            and _users_own(value, function)
+            and users_own(value, function)
             and value is not function
         ):
-            helpers[name] = _jitted(value, done, cache)
+            helpers[name] = jitted(value, done, cache)
     if helpers:
         copy = types.FunctionType(
             function.__code__,
@@ -298,7 +352,7 @@ def _jitted(function: Any, done: dict[int, Any], cache: bool = True) -> Any:
     return dispatcher
 
 
-def _users_own(helper: Any, rule: Any) -> bool:
+def users_own(helper: Any, rule: Any) -> bool:
     """Whether a function a rule calls is the user's own, to compile with it: defined in
     the rule's module, or in a file of the same folder (a helper module beside the game)."""
     if helper.__module__ == rule.__module__:
@@ -353,7 +407,7 @@ def _check_returned(cls: type, name: str, function: Any, dispatcher: Any, scored
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
-def _numba_problem(cls: type, name: str, function: Any, exc: Exception) -> str:
+def numba_problem(cls: type, name: str, function: Any, exc: Exception) -> str:
     """One line: the rule function, where numba failed in it, and numba's reason."""
     text = _ANSI.sub("", str(exc))
     lines = [line.strip() for line in text.splitlines() if line.strip()]
@@ -426,7 +480,7 @@ def _loop_problem(cls: type, functions: dict[str, Any], exc: Exception) -> str:
             code = function.__code__
             last = max((n for _, _, n in code.co_lines() if n is not None), default=0)
             if path == code.co_filename and code.co_firstlineno <= int(line) <= last:
-                return _numba_problem(cls, name, function, exc)
-    first = _numba_problem(cls, "start", functions["start"], exc)
+                return numba_problem(cls, name, function, exc)
+    first = numba_problem(cls, "start", functions["start"], exc)
     reason = first.split("cannot be compiled by numba: ", 1)[1]
     return f"the engine's loops over {cls.__name__}'s rules cannot be compiled by numba: {reason}"

@@ -1,17 +1,23 @@
-"""The engine's loops around a compiled game's rules, one copy per game and parameter set.
+"""The engine's loops around a compiled game's rules, one copy per game.
 
 ``building.compile_game`` copies this file's text into a cache directory under a name that
-hashes the game's source, the parameters and this text, imports the copy, binds the
-module globals below to the game's rule functions, and compiles each loop with numba
-(``cache=True``: the copy's machine code lands beside it, and a fresh process loads it in
-milliseconds). The rules are globals, not arguments, because numba does not cache a function
-that takes another function as an argument. In interpreted runs the same loops run as plain
-Python over the plain rule functions.
+hashes the game's source and this text, imports the copy, binds the module globals below
+to the game's rule functions, and compiles each loop with numba (``cache=True``: the copy's
+machine code lands beside it, and a fresh process loads it in milliseconds). The rules are
+globals, not arguments, because numba does not cache a function that takes another
+function as an argument. The game's parameters are an argument, ``P`` (a tuple of ints,
+passed on to every rule as its ``p``): one compiled copy serves every parameter set. A
+copy per set, the parameters folded in as constants, compiles again for each new ``-p``
+value (10 to 30 s) and solved 1.03-1.22x as fast (``bench/parameters.py``, 2026-11-28:
+Connect Four 6x4 8.5 s against 10.4 s, 5x4 1.16x, Kalah(4, 3) 1.03x), short of the 1.3x
+that would pay for it. In interpreted runs the same loops run as plain Python over the
+plain rule functions.
 
 Conventions: a state is a non-negative int64 code; ``moves(p, s, out)`` writes the moves of a
 state that goes on into ``out`` and returns how many; ``outcome(p, s)`` is 0 while the game
 goes on, else 1 WIN, 2 LOSS, 3 TIE for the player to move (a float score, NaN while it goes
 on, in scored games). Children are canonical: ``key`` is applied to every state a move makes.
+The compiled search's rules, which fold the parameters in, are in ``search_hooks``.
 """
 
 from __future__ import annotations
@@ -20,11 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from perfectplay.protocol import NOT_OVER
-
 # Bound by building.compile_game before any loop runs (placeholders for the linters).
-P: Any = ()
-"""The game's parameters, a tuple of ints (a compile-time constant)."""
 MAX_MOVES = 64
 """The size of the move buffer: no state has more moves."""
 SCORED = False
@@ -47,25 +49,25 @@ _inline_key: Any = None
 _inline_tier: Any = None
 
 
-def outcomes(codes: Any, out: Any) -> None:
+def outcomes(P: Any, codes: Any, out: Any) -> None:
     """out[i] = outcome of codes[i] (int8 codes, or float64 scores with NaN)."""
     for i in range(codes.shape[0]):
         out[i] = _outcome(P, codes[i])
 
 
-def keys(codes: Any, out: Any) -> None:
+def keys(P: Any, codes: Any, out: Any) -> None:
     """out[i] = the canonical key of codes[i]."""
     for i in range(codes.shape[0]):
         out[i] = _key(P, codes[i])
 
 
-def tiers(codes: Any, out: Any) -> None:
+def tiers(P: Any, codes: Any, out: Any) -> None:
     """out[i] = the tier of codes[i]."""
     for i in range(codes.shape[0]):
         out[i] = _tier(P, codes[i])
 
 
-def expand(codes: Any, with_outcome: bool) -> Any:
+def expand(P: Any, codes: Any, with_outcome: bool) -> Any:
     """The moves of codes: (parents, children, same_mover, rewards, bad).
 
     Children are keyed; ``parents[j]`` is the row of the move's state. With ``with_outcome``
@@ -84,7 +86,7 @@ def expand(codes: Any, with_outcome: bool) -> Any:
     e = 0
     for i in range(n):
         s = codes[i]
-        if with_outcome and _has_ended(s):
+        if with_outcome and _has_ended(P, s):
             continue
         k = _moves(P, s, buffer)
         if k < 0 or k > MAX_MOVES:
@@ -123,7 +125,7 @@ BAD_CODE = 2
 BAD_TIER = 3
 
 
-def expand_tiers(codes: Any, tier: int, ended: Any) -> Any:
+def expand_tiers(P: Any, codes: Any, tier: int, ended: Any) -> Any:
     """The keyed children of the codes (of ``tier``) that go on, with their tiers:
     (children, child tiers, lowest child tier, highest, problem, row, child); ``ended[i]``
     is set to 1 for a state that has ended, 0 for one that goes on (so the solve need not
@@ -169,7 +171,7 @@ def expand_tiers(codes: Any, tier: int, ended: Any) -> Any:
     return children[:e], child_tiers[:e], low, high, 0, -1, -1
 
 
-def _has_ended(s: Any) -> bool:
+def _has_ended(P: Any, s: Any) -> bool:
     """Whether the game is over at state s."""
     return _ends(_outcome(P, s))
 
@@ -187,7 +189,7 @@ def _grown(array: Any, cap: int) -> Any:
     return bigger
 
 
-def unmoves(codes: Any) -> Any:
+def unmoves(P: Any, codes: Any) -> Any:
     """The un-moves of codes: (rows, parents, bad) with parents keyed, as ``expand``."""
     n = codes.shape[0]
     cap = max(16, n * 4)
@@ -275,6 +277,7 @@ def find_all(codes: Any, buckets: Any, base: int, shift: int, queries: Any, out:
 
 
 def expand_ranked(
+    P: Any,
     tier_codes: Any,
     indices: Any,
     kid_codes: Any,
@@ -321,6 +324,7 @@ def expand_ranked(
 
 
 def solve_sweep(
+    P: Any,
     tier_codes: Any,
     start: int,
     records: Any,
@@ -382,7 +386,7 @@ def solve_sweep(
     return solved
 
 
-def reverse_edges(codes: Any, buckets: Any, base: int, shift: int, tier: int) -> Any:
+def reverse_edges(P: Any, codes: Any, buckets: Any, base: int, shift: int, tier: int) -> Any:
     """The moves inside a tier, backward: (offsets, parents) such that the positions from
     which a move leads to index j are parents[offsets[j]:offsets[j + 1]] (indices, once per
     such move). Two passes over the tier's moves: count, then fill (no edge list kept)."""
@@ -416,7 +420,7 @@ def reverse_edges(codes: Any, buckets: Any, base: int, shift: int, tier: int) ->
 
 
 def tier_moves(
-    codes: Any, buckets: Any, base: int, shift: int, tier: int, start: int, stop: int
+    P: Any, codes: Any, buckets: Any, base: int, shift: int, tier: int, start: int, stop: int
 ) -> Any:
     """The moves of indices [start, stop) of a loopy tier, each played once, for the engine's
     solver: (outcome, inside, targets, out_rows, out_children, out_slots, out_same).
@@ -527,45 +531,6 @@ def gather_parents(codes: Any, offsets: Any, parents: Any, ranks: Any) -> Any:
     return rows, found
 
 
-def start() -> int:
+def start(P: Any) -> int:
     """The start, keyed."""
     return int(_key(P, _start(P)))
-
-
-# The compiled search's rules over this game (see perfectplay.solvers.compiled_search): a
-# state is a row of one word, the game's own code; the score is the value alone (1 a win,
-# 0 a tie, -1 a loss for the player to move), which the search narrows like any other.
-
-
-def search_end(s: Any, p: int) -> int:
-    """The value of row p when the game is over there, else NOT_OVER."""
-    o = _outcome(P, s[p, 0])
-    if o == 1:
-        return 1
-    if o == 2:
-        return -1
-    if o == 3:
-        return 0
-    return NOT_OVER
-
-
-def search_bounds(s: Any, p: int) -> Any:
-    """Every value is possible while the game goes on."""
-    return -1, 1
-
-
-def search_moves(s: Any, p: int, out: Any) -> int:
-    """The game's moves of row p, in the game's order (none: the mover has lost)."""
-    n: int = _moves(P, s[p, 0], out[p])
-    return n
-
-
-def search_play(s: Any, p: int, move: int) -> None:
-    """Row p + 1: row p after ``move``."""
-    s[p + 1, 0] = _play(P, s[p, 0], move)
-
-
-def search_key(s: Any, p: int) -> int:
-    """The canonical key of row p (symmetric positions share a table entry)."""
-    k: int = _key(P, s[p, 0])
-    return k

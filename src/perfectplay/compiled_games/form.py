@@ -315,6 +315,7 @@ class CompiledGame:
         if not callable(longest) or self.scored or "to_move" in self.rule_functions:
             return None
         loops = self.engine_loops(True)
+        searching = loops.search_rules()
         return SearchRules(
             words=1,
             max_moves=self.max_moves,
@@ -322,13 +323,13 @@ class CompiledGame:
             min_score=-1,
             max_score=1,
             key_bits=63,
-            end=loops.search_end,
-            bounds=loops.search_bounds,
-            moves=loops.search_moves,
-            play=loops.search_play,
-            key=loops.search_key,
+            end=searching.search_end,
+            bounds=searching.search_bounds,
+            moves=searching.search_moves,
+            play=searching.search_play,
+            key=searching.search_key,
             encode=_one_word,
-            ident=loops.ident,
+            ident=loops.search_ident,
         )
 
     # ----- the batch protocol ------------------------------------------------------------

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GameError, UsageProblem
-from .building import RULES, _jitted, _numba_problem, _users_own
+from .building import RULES, jitted, numba_problem, users_own
 from .form import CompiledGame
 
 PER_POSITION = {"outcome": 1.0, "moves": 1.0, "unmoves": 0.0, "start": 0.0}
@@ -305,11 +305,11 @@ def _loop(name: str) -> Any:
 
 
 def _compiled(function: Any, cache: bool) -> Any:
-    """A rule function under numba (``building._jitted``: its helpers compiled with it)."""
+    """A rule function under numba (``building.jitted``: its helpers compiled with it)."""
     with _lock:
         key = (id(function), cache)
         if key not in _rules:  # the function is kept with it: its id is not reused
-            _rules[key] = (function, _jitted(function, _helpers[cache], cache))
+            _rules[key] = (function, jitted(function, _helpers[cache], cache))
         return _rules[key][1]
 
 
@@ -334,7 +334,7 @@ def _time_rule(game: Any, name: str, arrays: tuple[Any, ...]) -> float:
         try:
             loop(*arguments)  # compiles the rule and the loop around it; warms them
         except numba.core.errors.NumbaError as exc:
-            raise GameError(_numba_problem(type(game), name, function, exc)) from None
+            raise GameError(numba_problem(type(game), name, function, exc)) from None
         except Exception as exc:
             if not cache:
                 raise GameError(
@@ -478,7 +478,7 @@ def _helpers_called(function: Any, names: Any) -> Iterator[Any]:
         if (
             isinstance(value, types.FunctionType)
             and value is not function
-            and _users_own(value, function)
+            and users_own(value, function)
         ):
             yield value
 
@@ -573,7 +573,7 @@ def _cell_by_cell(function: Any, loop: ast.For | ast.While) -> bool:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             helper = function.__globals__.get(node.func.id)
             uses = any(_mentions(a, varying) for a in node.args)
-            if uses and isinstance(helper, types.FunctionType) and _users_own(helper, function):
+            if uses and isinstance(helper, types.FunctionType) and users_own(helper, function):
                 tree = _tree(helper)
                 if tree is not None and any(_moves_bits(n, None) for n in ast.walk(tree)):
                     return True
