@@ -194,3 +194,27 @@ def test_kalah_from_its_file_is_saved_tier_by_tier_and_answers_as_in_memory(
     for directory in ("tb", "zst"):
         checked = run_cli("verify", str(tmp_path / directory), KALAH, *size)
         assert checked.returncode == 0 and "sound" in checked.stdout, checked.stdout
+
+
+def test_the_advice_for_a_scored_game_names_no_search() -> None:
+    """Issue 46, item 8: out of memory, a scored game was told to try --method search,
+    which takes no scores; --save is the route (tier by tier when it has tiers)."""
+    import importlib.util
+
+    from perfectplay import Rules
+    from perfectplay.memory import exploring_advice
+
+    spec = importlib.util.spec_from_file_location("kalah_example", KALAH.split(":")[0])
+    assert spec is not None and spec.loader is not None
+    kalah = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(kalah)
+    rules = Rules(kalah.Kalah(houses=3, seeds=2))
+    assert rules.compiled_rules is not None and not rules.may_search()
+    advice = exploring_advice(rules.tiers is not None, rules.may_search())
+    assert "--save DIR" in advice and "--method search" not in advice
+    four = Path(KALAH.split(":")[0]).with_name("connect_four.py")
+    spec = importlib.util.spec_from_file_location("connect_four_example", four)
+    assert spec is not None and spec.loader is not None
+    connect = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(connect)
+    assert Rules(connect.ConnectFour(width=4, height=4)).may_search()

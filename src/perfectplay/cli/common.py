@@ -162,7 +162,7 @@ def refuse_hopeless(rules: Rules[Any, Any], memory: int | None) -> None:
     total, complete = found
     bound = "up to" if complete else "more than"
     routes = "solve it tier by tier on disk with --save DIR"
-    if rules.compiled_rules is not None:
+    if rules.may_search():
         routes += ", or search one position with analyze --method search"
     raise UsageProblem(
         f"{rules.name} has {bound} {total:,} positions (its tiers' slots): solving it in "

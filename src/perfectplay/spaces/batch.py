@@ -200,7 +200,7 @@ def _check_budgets(rules: Rules[Any, Any], found: int, expanded: int, max_states
             f"({expanded:,} expanded); raise max_states or solve a smaller game"
         )
     memory.check(f"exploring {rules.name}", found, exploring_advice(
-        rules.tiers is not None, rules.compiled_rules is not None))  # fmt: skip
+        rules.tiers is not None, rules.may_search()))  # fmt: skip
 
 
 def _explore_levels(

@@ -108,7 +108,7 @@ def _walk(
                 )
             if not i & (PROGRESS_EVERY - 1):
                 memory.check(f"exploring {rules.name}", len(states), exploring_advice(
-                    rules.tiers is not None, rules.compiled_rules is not None))  # fmt: skip
+                    rules.tiers is not None, rules.may_search()))  # fmt: skip
                 if progress is not None:
                     progress(i, len(states))
     except KeyboardInterrupt:
