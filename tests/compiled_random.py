@@ -231,6 +231,21 @@ class TierUnmovesGame(TierGame):
         return count
 
 
+def upward_moves(p, s, out):
+    """The random scored game's moves of a state that goes on: none one time in 16."""
+    r = rnd(p[0], s, 1)
+    k = p[2] if s == 0 else 0 if r % 16 == 0 else 1 + (r >> 4) % p[2]
+    for j in range(k):
+        out[j] = j * 8 + 5
+    return k
+
+
+def upward_child(p, s, m):
+    """Where a move of the random scored game leads: 1..6 states further."""
+    lo = s + 1
+    return lo + rnd(p[0], s, 10 + m // 8) % min(p[1] - lo, 6)
+
+
 class ScoredGame(CompiledGame):
     """A random scored game without cycles (a move leads 1..6 states further): ends (one
     state in 16, and the last) score -5..5 for the player to move, a state that goes on with
@@ -248,15 +263,10 @@ class ScoredGame(CompiledGame):
     def moves(p, s, out):
         if s + 1 >= p[1]:
             return 0
-        r = rnd(p[0], s, 1)
-        k = p[2] if s == 0 else 0 if r % 16 == 0 else 1 + (r >> 4) % p[2]
-        for j in range(k):
-            out[j] = j * 8 + 5
-        return k
+        return upward_moves(p, s, out)
 
     def play(p, s, m):
-        lo = s + 1
-        return lo + rnd(p[0], s, 10 + m // 8) % min(p[1] - lo, 6)
+        return upward_child(p, s, m)
 
     def outcome(p, s):
         if s + 1 >= p[1] or (s != 0 and rnd(p[0], s, 2) % 16 == 0):
@@ -304,17 +314,12 @@ class TierScoredLoopGame(TierScoredGame):
         if s + 2 >= p[1]:
             out[0] = 5
             return 1
-        r = rnd(p[0], s, 1)
-        k = p[2] if s == 0 else 0 if r % 16 == 0 else 1 + (r >> 4) % p[2]
-        for j in range(k):
-            out[j] = j * 8 + 5
-        return k
+        return upward_moves(p, s, out)
 
     def play(p, s, m):
         if s + 2 >= p[1]:
             return s + 1 if s + 2 == p[1] else s - 1
-        lo = s + 1
-        return lo + rnd(p[0], s, 10 + m // 8) % min(p[1] - lo, 6)
+        return upward_child(p, s, m)
 
     def outcome(p, s):
         if s + 2 < p[1] and s != 0 and rnd(p[0], s, 2) % 16 == 0:
