@@ -196,17 +196,18 @@ class Rules(Generic[S, M]):
         if self.declared_scored is False:
             return False
         if self._playout_scored is None:
-            self._playout_scored = False
+            found = False
             state = self.initial_state()
             for _ in range(plies):
                 end = self.outcome(state)
                 if end is not None:
-                    self._playout_scored = not isinstance(end, Value)
+                    found = not isinstance(end, Value)
                     break
                 moves = self.legal_moves(state)
                 if not moves:
                     break
                 state = self.play(state, moves[0])
+            self._playout_scored = found  # (kept only once the playout has run)
         return self._playout_scored
 
     def may_search(self) -> bool:

@@ -196,17 +196,20 @@ def score_statistics(
     if isinstance(answers, Tablebase):
         counted: dict[float, int] = {}
         far: tuple[int, int, int] | None = None  # (remoteness, tier, index)
-        for tier in answers.header.tiers:  # (the graph layout: one tier, 0)
-            records = np.asarray(answers.tier_records(tier))
-            held = np.flatnonzero(records >> answers.record.shift != 0)
-            scores = np.asarray(answers.tier_scores(tier))[held].astype(np.float64)
-            for score, n in _scores_counted(scores).scores.items():
-                counted[score] = counted.get(score, 0) + n
-            if held.shape[0]:
-                remoteness = (records[held] & answers.record.max_remoteness).astype(np.int64)
-                at = int(np.argmax(remoteness))
-                if far is None or int(remoteness[at]) > far[0]:
-                    far = (int(remoteness[at]), tier, int(held[at]))
+        for tier, entry in answers.header.tiers.items():  # (the graph layout: one tier, 0)
+            records, all_scores = answers.tier_records(tier), answers.tier_scores(tier)
+            for start in range(0, entry.size, CHUNK):  # (a tier may be larger than memory;
+                stop = min(start + CHUNK, entry.size)  # its records may come in blocks)
+                block = np.asarray(records[start:stop])
+                held = np.flatnonzero(block >> answers.record.shift != 0)
+                scores = np.asarray(all_scores[start:stop])[held].astype(np.float64)
+                for score, n in _scores_counted(scores).scores.items():
+                    counted[score] = counted.get(score, 0) + n
+                if held.shape[0]:
+                    plies = (block[held] & answers.record.max_remoteness).astype(np.int64)
+                    at = int(np.argmax(plies))
+                    if far is None or int(plies[at]) > far[0]:
+                        far = (int(plies[at]), tier, start + int(held[at]))
         stats = ScoreStatistics(positions=sum(counted.values()))
         stats.scores = dict(sorted(counted.items()))
         if far is not None:

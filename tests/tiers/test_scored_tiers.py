@@ -218,3 +218,65 @@ def test_the_advice_for_a_scored_game_names_no_search() -> None:
     connect = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(connect)
     assert Rules(connect.ConnectFour(width=4, height=4)).may_search()
+
+
+@pytest.mark.usefixtures("interpreted")
+def test_scored_statistics_read_compressed_and_block_hashed_tiers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tier read in blocks (a compressed copy, or a file with a hash per block) gives
+    the same statistics as the reference (it crashed reading the tier as one array)."""
+    from perfectplay.tablebase.blocks import compress
+    from perfectplay.tablebase.header import write_header
+    from perfectplay.tiers import files
+
+    monkeypatch.setattr(files, "HASH_BLOCK", 8)  # every tier file of more than 8 bytes
+    game = TierRewardTurnsGame(seed=3, n=90)
+    header, _ = build_tablebase(game, tmp_path / "tb")
+    assert any(entry.blocks for entry in header.tiers.values())
+    write_header(tmp_path / "zst", compress(tmp_path / "tb", tmp_path / "zst", header))
+    expected: dict[float, int] = {}
+    for score, _ in reference.upward_scores(game).values():
+        expected[score] = expected.get(score, 0) + 1
+    for directory in ("tb", "zst"):
+        with open_tablebase(tmp_path / directory, TierRewardTurnsGame(seed=3, n=90)) as base:
+            assert score_statistics(base).scores == dict(sorted(expected.items())), directory
+
+
+@pytest.mark.usefixtures("interpreted")
+def test_a_finished_tablebase_with_damaged_scores_is_repaired(tmp_path: Path) -> None:
+    """``solve --save`` checks a finished tablebase's files before reusing it: a damaged
+    scores file names its tier, which is solved again (it was reused, every probe of that
+    tier then failing its checksum)."""
+    from perfectplay.tablebase.header import read_header
+    from perfectplay.tiers.build import damaged_tiers, reopen_damaged
+
+    game = TierScoredGame(seed=2, n=90)
+    header, _ = build_tablebase(game, tmp_path / "tb")
+    entry = max(header.tiers.values(), key=lambda e: e.positions)
+    assert entry.scores is not None
+    path = tmp_path / "tb" / entry.scores["file"]
+    data = bytearray(path.read_bytes())
+    data[0] ^= 0x01
+    path.write_bytes(bytes(data))
+    assert damaged_tiers(tmp_path / "tb", read_header(tmp_path / "tb")) == [entry.tier]
+    reopen_damaged(tmp_path / "tb", read_header(tmp_path / "tb"), [entry.tier], True)
+    build_tablebase(TierScoredGame(seed=2, n=90), tmp_path / "tb")
+    assert damaged_tiers(tmp_path / "tb", read_header(tmp_path / "tb")) == []
+    with open_tablebase(tmp_path / "tb", TierScoredGame(seed=2, n=90)) as base:
+        assert disagreements(base, game) == []
+
+
+@pytest.mark.usefixtures("interpreted")
+def test_the_outcome_tier_solver_refuses_a_scored_game(tmp_path: Path) -> None:
+    """Its ends would be read as ties: refused, not solved wrong."""
+    from perfectplay import Rules
+    from perfectplay.tiers.files import TierFiles
+    from perfectplay.tiers.graph import TierGraph
+    from perfectplay.tiers.records import RecordFormat
+    from perfectplay.tiers.solve import solve_tiers
+
+    rules = Rules(TierScoredGame(seed=1, n=60))
+    files = TierFiles(tmp_path / "tb", RecordFormat(2), {"game": "x"})
+    with pytest.raises(GameError, match="is scored"):
+        solve_tiers(TierGraph(rules), files)

@@ -199,8 +199,10 @@ def _check_disk(rules: Rules[Any, Any], directory: Path, quiet: bool) -> int | N
     if found is None:
         return None
     slots = found[0]
-    longest = TierGraph(rules).longest
-    record = format_for(longest if longest is not None else 1 << 8).bytes
+    graph = TierGraph(rules)
+    record = format_for(graph.longest if graph.longest is not None else 1 << 8).bytes
+    if graph.scored:  # a slot's score too: at most 8 bytes (float64), as written while solved
+        record += 8
     written = (
         sum(p.stat().st_size for p in directory.iterdir() if p.is_file())
         if directory.is_dir()

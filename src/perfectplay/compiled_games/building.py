@@ -145,7 +145,9 @@ def compile_game(
 
 def _search_ident(ident: str, params: tuple[int, ...]) -> str:
     """The hash the search's rules of one parameter set are cached under."""
-    return hashlib.sha256(f"{ident} {params}".encode()).hexdigest()[:20]
+    digest = hashlib.sha256(Path(search_hooks.__file__).read_bytes())
+    digest.update(f"{ident} {params}".encode())
+    return digest.hexdigest()[:20]
 
 
 def _bound_loops(module: types.ModuleType, params: tuple[int, ...]) -> dict[str, Any]:

@@ -148,7 +148,7 @@ def read_header(directory: Path) -> Header:
     try:
         data = json.loads(path.read_text())
         return _parse(data)
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError) as exc:
         raise TablebaseError(f"{path}: not a perfectplay tablebase header ({exc})") from None
 
 

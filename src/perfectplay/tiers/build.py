@@ -59,19 +59,22 @@ def build_tiered(
 
 
 def damaged_tiers(directory: Path, header: Header) -> list[int]:
-    """The tiers of a finished, uncompressed tablebase whose file is missing, cut short or
-    fails its checksum (every file hashed: this reads the whole tablebase once)."""
+    """The tiers of a finished, uncompressed tablebase whose records or scores file is
+    missing, cut short or fails its checksum (every file hashed: this reads the whole
+    tablebase once)."""
     if header.compressed is not None:
         return []
     damaged = []
     for tier, entry in header.tiers.items():
-        path = directory / entry.file
-        if (
-            not path.is_file()
-            or path.stat().st_size != entry.size * header.record_bytes
-            or file_sha256(path) != entry.sha256
-        ):
-            damaged.append(tier)
+        files = [(entry.file, entry.size * header.record_bytes, entry.sha256)]
+        if entry.scores is not None:
+            size = entry.size * np.dtype(entry.scores["dtype"]).itemsize
+            files.append((entry.scores["file"], size, entry.scores["sha256"]))
+        for name, size, sha256 in files:
+            path = directory / name
+            if not path.is_file() or path.stat().st_size != size or file_sha256(path) != sha256:
+                damaged.append(tier)
+                break
     return damaged
 
 

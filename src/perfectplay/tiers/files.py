@@ -325,6 +325,7 @@ class TierFiles:
         for tier in tiers:
             if str(tier) in self.progress["solved"]:
                 (self.directory / tier_file_name(tier, "partial")).unlink(missing_ok=True)
+                (self.directory / tier_file_name(tier, "scores-partial")).unlink(missing_ok=True)
                 self.drop_bit_sets(tier)
 
     def finish(self, tier: int, records: Any, summary: dict[str, Any], durable: bool) -> None:

@@ -83,6 +83,8 @@ def build_on_dask(
     processes here, or the running cluster at ``scheduler``. The header and the seconds."""
     if rules.tiers is None:
         raise ParameterError(f"{rules.name} has no tiers: only tiered solves run on Dask")
+    if rules.ends_in_scores():
+        raise ParameterError(f"{rules.name} is scored: it is solved in one process, not on Dask")
     identity = identity_of(rules)
     found = existing(directory, identity)
     if found is not None:

@@ -74,9 +74,14 @@ def solve_scored_tiers(
             f"budget of {show_size(watch.limit)} allows; give more with --memory"
         )
     engine = graph.hooks.ranked_by_engine
-    lost = [t for t in graph.order if files.is_solved(t) and not scores_sound(files, t)]
-    if lost:  # records sound, scores not: both made again (with the marking they need)
-        files.unfinish(lost, keep_marking=engine)
+    lost = [
+        t
+        for t in graph.order
+        if str(t) in files.progress["solved"]
+        and not (files.is_solved(t) and scores_sound(files, t))
+    ]
+    if lost:  # noted solved, its records or scores not sound: made again, with the marking
+        files.unfinish(lost, keep_marking=engine)  # they need (its marks left with them)
     reach(graph, files, progress, watch)
     terminals = Terminals(graph.rules.name)
     done = 0

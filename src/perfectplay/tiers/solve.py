@@ -80,6 +80,8 @@ def solve_tiers(
     ``memory`` is the budget in bytes (default: most of the memory available): refused at
     once when the widest tier with its children would not fit, checked after every chunk.
     """
+    if graph.scored:  # (its ends would be read as ties)
+        raise GameError(f"{graph.rules.name} is scored: its tiers are solved by tiers.scored")
     started = time.perf_counter()
     watch = MemoryWatch(memory)
     _check_room(graph, files, watch)
