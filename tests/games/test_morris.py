@@ -1,0 +1,161 @@
+"""examples/morris.py (issue 47, item 1) held to an independent reading of the rules.
+
+The reference below lists the lines of the board (the sides of each square, and the lines
+across the midpoints) and derives from them both the adjacencies (consecutive points of a
+line) and the mills (lines of three points), where the example computes them ring by ring
+into bit masks; it moves and takes stones by sets, where the example moves bits. Its
+positions are tuples of "X" (the mover's), "O" and "." with the stones in hand. On random
+playouts of several variants, every position's moves, their results and its end must be
+what the compiled game's rules give, decoded; and the small variant's solve must agree
+between the solve in memory and the tier-by-tier tablebase.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from perfectplay import Value, build_tablebase, open_tablebase, solve
+from perfectplay.compiled_games import form
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "morris.py"
+Position = tuple[tuple[str, ...], int, int]  # (points, mover's hand, opponent's hand)
+
+
+def load() -> Any:
+    spec = importlib.util.spec_from_file_location("morris_example", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class Board:
+    """The board's lines: each square's points clockwise from its top-left corner,
+    outermost square first."""
+
+    def __init__(self, points: int) -> None:
+        rings = points // 8
+        lines: list[tuple[int, ...]] = []
+        for r in range(rings):
+            ring = list(range(8 * r, 8 * r + 8))
+            for corner in (0, 2, 4, 6):
+                lines.append((ring[corner], ring[corner + 1], ring[(corner + 2) % 8]))
+        for k in (1, 3, 5, 7):  # across the midpoints, outermost first
+            lines.append(tuple(8 * r + k for r in range(rings)))
+        self.mills = [set(line) for line in lines if len(line) == 3]
+        self.adjacent: dict[int, set[int]] = {i: set() for i in range(points)}
+        for line in lines:
+            for a, b in itertools.pairwise(line):
+                self.adjacent[a].add(b)
+                self.adjacent[b].add(a)
+        self.points = points
+
+
+def reference_moves(board: Board, position: Position, jumps: bool) -> dict[Any, Position]:
+    """(source, target, taken) -> the position after it, from the next mover's side."""
+    cells, hand, their_hand = position
+    mine = {i for i, c in enumerate(cells) if c == "X"}
+    theirs = {i for i, c in enumerate(cells) if c == "O"}
+    empty = [i for i, c in enumerate(cells) if c == "."]
+    steps: list[tuple[Any, int]] = []
+    if hand > 0:
+        steps = [("hand", t) for t in empty]
+    elif jumps and len(mine) == 3:
+        steps = [(s, t) for s in mine for t in empty]
+    else:
+        steps = [(s, t) for s in mine for t in board.adjacent[s] if cells[t] == "."]
+    found: dict[Any, Position] = {}
+    for source, target in steps:
+        after = (mine - {source}) | {target}
+        closes = any(target in mill and mill <= after for mill in board.mills)
+        victims: list[Any] = [None]
+        if closes:
+            free = [v for v in theirs if not any(v in m and m <= theirs for m in board.mills)]
+            victims = list(free or theirs)
+        for victim in victims:
+            left = theirs - {victim}
+            new = tuple("X" if i in left else "O" if i in after else "." for i in range(len(cells)))
+            found[(source, target, victim)] = (new, their_hand, hand - (source == "hand"))
+    return found
+
+
+def reference_lost(position: Position) -> bool:
+    cells, hand, _ = position
+    return cells.count("X") + hand < 3
+
+
+def encode(position: Position) -> int:
+    cells, hand, their_hand = position
+    code = hand << 48 | their_hand << 52
+    for i, c in enumerate(cells):
+        code |= (1 << i) if c == "X" else (1 << (24 + i)) if c == "O" else 0
+    return code
+
+
+def decode_move(m: int) -> tuple[Any, int, Any]:
+    taken, target, source = m % 25, (m // 25) % 25, m // 625
+    return ("hand" if source == 24 else source, target, None if taken == 24 else taken)
+
+
+@pytest.mark.parametrize(
+    "params", [{"points": 24, "stones": 9}, {"points": 16, "stones": 6},
+               {"points": 24, "stones": 4, "jumps": False}, {"points": 16, "stones": 3}],
+)  # fmt: skip
+def test_the_rules_match_the_reference_on_random_playouts(params: dict[str, Any]) -> None:
+    game = load().Morris(**params)
+    board = Board(params["points"])
+    jumps = params.get("jumps", True)
+    rng = random.Random(7)
+    checked = mills = 0
+    for _ in range(40):
+        position: Position = ((".",) * board.points, params["stones"], params["stones"])
+        for _ply in range(120):
+            code = encode(position)
+            lost = reference_lost(position)
+            assert (game.outcome(code) is Value.LOSS) == lost, position
+            if lost:
+                break
+            expected = reference_moves(board, position, jumps)
+            found = {decode_move(m): game.play(code, m) for m in game.moves(code)}
+            assert set(found) == set(expected), position
+            for move, child in found.items():
+                assert child == encode(expected[move]), (position, move)
+            checked += 1
+            mills += any(victim is not None for _, _, victim in expected)
+            if not expected:
+                break
+            position = expected[rng.choice(sorted(expected, key=str))]
+    assert checked > 1000 and mills > 50  # long games, with mills closed on the way
+
+
+def test_the_small_variant_solves_the_same_in_memory_and_by_tiers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(form, "_MODE", "compiled")
+    module = load()
+    game = module.Morris(points=16, stones=3)
+    memory = solve(game)
+    build_tablebase(game, tmp_path / "tb")
+    rng = random.Random(1)
+    states = list(memory.graph.states.tolist()) if hasattr(memory, "graph") else []
+    assert len(states) > 100_000
+    with open_tablebase(tmp_path / "tb", module.Morris(points=16, stones=3)) as base:
+        assert base.value() == memory.value() == Value.DRAW
+        for state in rng.sample(states, 3000):
+            assert base.value(state) == memory.value(state), state
+            assert base.remoteness(state) == memory.remoteness(state), state
+
+
+def test_show_and_the_drawing() -> None:
+    game = load().Morris(points=16, stones=6)
+    start = game.initial()
+    assert game.show(start) == "......../........ X to move, in hand X 6 O 6"
+    drawing = game.draw_svg(start)
+    assert drawing.startswith("<svg") and drawing.count("<circle") == 16
+    assert drawing.count("data-move=") == 16  # every empty point is a placement
