@@ -60,11 +60,29 @@ def template_copy(template: Path, name: str, folder: str, on_disk: bool) -> type
         temporary = path.with_suffix(f".tmp{os.getpid()}")
         temporary.write_text(text)
         os.replace(temporary, path)
+    found = module_from_file(name, path)
+    assert found is not None
+    return found
+
+
+def module_from_file(name: str, path: Path, *, beside: bool = False) -> types.ModuleType | None:
+    """The file at ``path`` run as module ``name``, kept in ``sys.modules`` (taken out again
+    if it raises); None when Python has no loader for such a file. ``beside``: its folder
+    goes on ``sys.path`` first, so the modules beside it import, as ``python file.py``
+    does."""
     spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
+    if spec is None or spec.loader is None:
+        return None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    folder = str(Path(path).resolve().parent)
+    if beside and folder not in sys.path:
+        sys.path.insert(0, folder)
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
     return module
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from ..errors import GameError, GameNotFound, ParameterError
 from ..games import BUILTINS, builtin_game
 from ..identity import LOADED_FROM_FILE
 from ..rules import check_protocol
+from ..specialised import module_from_file
 from .params import convert, parse_assignments
 
 OPENSPIEL = "openspiel:"
@@ -114,22 +114,16 @@ def _load_file(path_text: str) -> Any:
     # A name stable across processes: numba's disk cache refers to functions by module.
     digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
     name = f"{LOADED_FROM_FILE}{digest}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise GameNotFound(f"cannot load {path_text} as Python")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    folder = str(path.resolve().parent)
-    if folder not in sys.path:  # as ``python file.py`` does: the modules beside it import
-        sys.path.insert(0, folder)
     try:
-        spec.loader.exec_module(module)
+        module = module_from_file(name, path, beside=True)
     except SyntaxError as exc:
         raise GameNotFound(f"{path_text}:{exc.lineno}: syntax error: {exc.msg}") from None
     except GameError as exc:  # perfectplay's words on a class it defines (a compiled game)
         raise GameNotFound(f"{path_text}: {exc}") from None
     except Exception as exc:
         raise GameNotFound(f"{path_text} raised {type(exc).__name__}: {exc} on loading") from None
+    if module is None:
+        raise GameNotFound(f"cannot load {path_text} as Python")
     return module
 
 

@@ -44,6 +44,7 @@ from ..identity import identity_of
 from ..memory import MemoryWatch, show_size
 from ..rules import Rules
 from ..spaces.pipeline import THREADS
+from ..specialised import module_from_file
 from ..tablebase.header import Header, existing
 from ..terminals import Terminals
 from .build import build_header
@@ -486,20 +487,12 @@ def _import_source(name: str, path: str, digest: str) -> bool:
         if file and Path(file).resolve() == Path(path):
             _SOURCES[name] = digest
             return True
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        return False
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    folder = str(Path(path).parent)
-    if folder not in sys.path:  # as the loader does: the modules beside it import
-        sys.path.insert(0, folder)
-    try:
-        spec.loader.exec_module(module)
+    try:  # as the command line's loader does: the modules beside it import
+        module = module_from_file(name, Path(path), beside=True)
     except Exception:  # the pickle by value serves instead
-        if here is None:
-            sys.modules.pop(name, None)
-        else:
+        module = None
+    if module is None:
+        if here is not None:
             sys.modules[name] = here
         return False
     _SOURCES[name] = digest
