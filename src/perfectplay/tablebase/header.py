@@ -42,6 +42,7 @@ from typing import Any
 
 from ..errors import TablebaseError
 from ..tiers.files import write_json_atomically
+from ..tiers.records import SCORE_TYPES
 
 __all__ = ["Header", "TablebaseError", "TierEntry", "read_header", "write_header"]
 
@@ -66,10 +67,6 @@ class TierEntry:
     hash_block: int = 0
     scores: dict[str, Any] | None = None
     """A scored game's scores of the tier: {"file", "sha256", "dtype", "integral"}."""
-
-
-SCORE_DTYPES = ("<i1", "<i2", "<i4", "<f8")
-"""The types a tiered tablebase keeps a tier's scores in."""
 
 
 @dataclass(frozen=True)
@@ -219,7 +216,7 @@ def _parse(data: Any) -> Header:
 
 def _tier_scores(raw: Any) -> dict[str, Any]:
     """A tier's scores entry, checked."""
-    if raw["dtype"] not in SCORE_DTYPES:
+    if raw["dtype"] not in SCORE_TYPES:
         raise ValueError(f"scores of type {raw['dtype']!r}")
     return {"file": _plain_name(raw["file"]), "sha256": _digest(raw["sha256"]),
             "dtype": str(raw["dtype"]), "integral": bool(raw["integral"])}  # fmt: skip

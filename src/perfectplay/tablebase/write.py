@@ -18,7 +18,7 @@ from ..errors import GameError
 from ..identity import identity_of
 from ..rules import Rules
 from ..tiers.files import file_sha256, tier_file_name
-from ..tiers.records import TierSummary, format_for
+from ..tiers.records import TierSummary, format_for, score_signs
 from .header import Header, TierEntry, existing, write_header
 
 
@@ -43,7 +43,7 @@ def save_arrays(
     scores = None
     if integral is not None:
         scores = np.asarray(values, dtype=np.float64)[order]
-        values = np.where(scores > 0, 1, np.where(scores < 0, 2, 3)).astype(np.int8)
+        values = score_signs(scores)
     else:
         values = np.asarray(values)[order]
     values = values.astype(np.uint8)

@@ -25,6 +25,15 @@ from ..values import Value
 
 NONE = 0
 REACHED = 7
+SCORE_TYPES = ("<i1", "<i2", "<i4", "<f8")
+"""The types a scored game's tier keeps its scores in, narrowest first (``tiers.scored``)."""
+
+
+def score_signs(scores: Any) -> npt.NDArray[np.int8]:
+    """The value code that stands for each score in a scored game's records: WIN above 0,
+    LOSS below (-inf too), TIE at 0."""
+    below = np.where(scores < 0, int(Value.LOSS), int(Value.TIE))
+    return np.where(scores > 0, int(Value.WIN), below).astype(np.int8)
 
 
 @dataclass(frozen=True)

@@ -33,25 +33,17 @@ import numpy as np
 
 from ..compiled import kernel
 from ..errors import GameError, InterruptedSolve, describe
-from ..memory import (
-    SAVE_ADVICE,
-    MemoryBudgetExceeded,
-    MemoryWatch,
-    give_back,
-    resident_bytes,
-    show_size,
-)
+from ..memory import SAVE_ADVICE, MemoryWatch, give_back
 from ..progress import ProgressCallback
 from ..spaces.graph import I64, NO_BOOLS, NO_FLOATS
 from ..spaces.pipeline import in_parallel
 from ..terminals import Terminals
 from ..values import Value
-from .files import TierFiles, file_hashes, tier_file_name
+from .files import TierFiles, file_sha256, tier_file_name
 from .graph import CHUNK, Chunk, TierGraph, expand_chunk, reach, reached_indices
-from .records import RecordFormat, TierSummary
+from .records import SCORE_TYPES, RecordFormat, TierSummary, score_signs
+from .solve import check_room
 
-SCORE_TYPES = ("<i1", "<i2", "<i4", "<f8")
-"""The types a tier's scores may be kept in, narrowest first."""
 WINDOW = 1 << 20
 """Scores handled at once when a tier's are read, converted or written."""
 
@@ -66,20 +58,10 @@ def solve_scored_tiers(
     ``memory`` is the budget in bytes, as ``solve.solve_tiers`` takes it."""
     started = time.perf_counter()
     watch = MemoryWatch(memory)
-    need = graph.mapped_bytes(files.record.bytes + 8)
-    if watch.limit is not None and resident_bytes() + need > watch.limit:
-        raise MemoryBudgetExceeded(
-            f"solving {graph.rules.name} tier by tier needs about {show_size(need)} at once "
-            f"(its widest tier with its children, records and scores), more than the memory "
-            f"budget of {show_size(watch.limit)} allows; give more with --memory"
-        )
+    check_room(graph, files, watch, score_bytes=8)  # (float64 while a tier is solved)
     engine = graph.hooks.ranked_by_engine
-    lost = [
-        t
-        for t in graph.order
-        if str(t) in files.progress["solved"]
-        and not (files.is_solved(t) and scores_sound(files, t))
-    ]
+    sound = {t for t in graph.order if files.is_solved(t) and scores_sound(files, t)}
+    lost = [t for t in graph.order if str(t) in files.progress["solved"] and t not in sound]
     if lost:  # noted solved, its records or scores not sound: made again, with the marking
         files.unfinish(lost, keep_marking=engine)  # they need (its marks left with them)
     reach(graph, files, progress, watch)
@@ -87,7 +69,7 @@ def solve_scored_tiers(
     done = 0
     try:
         for tier in reversed(graph.order):
-            if files.is_solved(tier):
+            if tier in sound:
                 continue
             size = graph.sizes[tier]
             records = files.all_reached(tier, size) if engine else files.reopen(tier, size)
@@ -114,7 +96,7 @@ def scores_sound(files: TierFiles, tier: int) -> bool:
     if not isinstance(entry, dict):
         return False
     path = files.directory / str(entry.get("file"))
-    return path.is_file() and file_hashes(path)["sha256"] == entry.get("sha256")
+    return path.is_file() and file_sha256(path) == entry.get("sha256")
 
 
 def final_scores(files: TierFiles, tier: int) -> Any:
@@ -192,18 +174,15 @@ def _solve_tier(
         compute,
         write,
     )
+    reached = (np.asarray(records) >> record.shift) != 0
     if loopy:
-        _settle_inside(graph, tier, records, best, plies, inside, record)
+        _settle_inside(graph, tier, records, reached, best, plies, inside, record)
     summary = TierSummary()
-    flat = np.asarray(records)
     for start in range(0, size, WINDOW):
-        stop = min(start + WINDOW, size)
-        part = flat[start:stop]
-        summary.add(record.value_codes(part[part != 0]), record.remoteness(part[part != 0]))
+        summary.add_records(records[start : start + WINDOW], record)
     if isinstance(best, np.memmap):
         best.flush()
-    kept = _keep_scores(files.directory, tier, best, flat, record)
-    return summary, kept
+    return summary, _keep_scores(files.directory, tier, best, reached)
 
 
 def _working_scores(path: Path, size: int) -> Any:
@@ -289,15 +268,15 @@ def _records_of(value: Any, remoteness: Any, record: RecordFormat, tier: int) ->
     """Records of solved positions: the score's sign as the value code, the remoteness."""
     if remoteness.shape[0] and int(remoteness.max()) > record.max_remoteness:
         raise GameError(f"tier {tier}: remoteness beyond {record.max_remoteness} plies")
-    code = np.where(value > 0, int(Value.WIN), np.where(value < 0, int(Value.LOSS),
-                                                        int(Value.TIE)))  # fmt: skip
-    return (code.astype(record.dtype) << record.shift) | remoteness.astype(record.dtype)
+    code = score_signs(value).astype(record.dtype)
+    return (code << record.shift) | remoteness.astype(record.dtype)
 
 
 def _settle_inside(
     graph: TierGraph,
     tier: int,
     records: Any,
+    reached: Any,
     best: Any,
     plies: Any,
     inside: list[tuple[Any, Any, Any, Any]],
@@ -326,7 +305,6 @@ def _settle_inside(
     offsets = np.zeros(size + 1, dtype=np.int64)
     np.cumsum(np.bincount(child, minlength=size), out=offsets[1:])
     waiting = np.bincount(parent, minlength=size).astype(np.int32)
-    reached = (np.asarray(records) >> record.shift) != 0
     view = np.asarray(best)
     left, stuck = settle(
         offsets,
@@ -403,14 +381,11 @@ def settle(
     return left, stuck
 
 
-def _keep_scores(
-    directory: Path, tier: int, best: Any, records: Any, record: RecordFormat
-) -> dict[str, Any]:
+def _keep_scores(directory: Path, tier: int, best: Any, reached: Any) -> dict[str, Any]:
     """Write a tier's scores in the narrowest exact type (positions never reached hold 0),
     fsync'd; their entry: {"file", "dtype", "sha256", "integral"} (integral: every finite
     score a whole number, as a scored solve in memory says it)."""
     view = np.asarray(best)
-    reached = (np.asarray(records) >> record.shift) != 0
     dtype = SCORE_TYPES[0]
     integral = True
     for start in range(0, view.shape[0], WINDOW):
@@ -426,7 +401,7 @@ def _keep_scores(
             handle.write(part.astype(dtype).tobytes())
         handle.flush()
         os.fsync(handle.fileno())
-    sha256 = file_hashes(path)["sha256"]
+    sha256 = file_sha256(path)
     return {"file": name, "dtype": dtype, "sha256": sha256, "integral": bool(integral)}
 
 

@@ -84,7 +84,7 @@ def solve_tiers(
         raise GameError(f"{graph.rules.name} is scored: its tiers are solved by tiers.scored")
     started = time.perf_counter()
     watch = MemoryWatch(memory)
-    _check_room(graph, files, watch)
+    check_room(graph, files, watch)
     reach(graph, files, progress, watch)
     terminals = Terminals(graph.rules.name)
     done = 0
@@ -126,11 +126,14 @@ def solve_tiers(
     return time.perf_counter() - started
 
 
-def _check_room(graph: TierGraph, files: TierFiles, watch: MemoryWatch) -> None:
+def check_room(
+    graph: TierGraph, files: TierFiles, watch: MemoryWatch, score_bytes: int = 0
+) -> None:
     """Refuse at once a solve whose widest tier with its children cannot fit the budget
     (a tier marked in bits: its two bit sets; a byte a position it reaches follows, how
-    many none can say before marking it)."""
-    need = graph.mapped_bytes(files.record.bytes)
+    many none can say before marking it); ``score_bytes``: a scored game's score beside
+    each record."""
+    need = graph.mapped_bytes(files.record.bytes + score_bytes)
     what = "its widest tier with its children"
     root = graph.order[0]
     if in_bits(graph, files, root) and (files.marked_in_bits(root) or not files.is_expanded(root)):
