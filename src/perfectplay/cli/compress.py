@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+import numpy as np
 
 from ..errors import UsageProblem
 from ..games import BUILTINS
@@ -14,6 +15,7 @@ from ..identity import identity_of
 from ..rules import Rules
 from ..tablebase.blocks import compress
 from ..tablebase.header import HEADER, Header, describe_mismatch, read_header, write_header
+from ..tiers.records import SCORE_TYPES
 from .common import emit_json, json_option, params_option, print_rows
 from .progress import working
 from .tablebases import files_bytes, game_of
@@ -169,5 +171,5 @@ def _score_files(header: Header) -> list[str]:
 def _score_types(header: Header) -> str:
     """The types the scores are kept in (float64 for a game explored in memory)."""
     found = {e.scores["dtype"] for e in header.tiers.values() if e.scores is not None}
-    names = {"<i1": "int8", "<i2": "int16", "<i4": "int32", "<f8": "float64"}
-    return ", ".join(names[t] for t in sorted(found, key=list(names).index)) or "float64"
+    kept = sorted(found, key=SCORE_TYPES.index)
+    return ", ".join(np.dtype(t).name for t in kept) or "float64"

@@ -95,8 +95,7 @@ def _saved_by_tiers(
 ) -> bool:
     """Whether the game is saved tier by tier on disk; the options that do not apply to how
     it is saved refused."""
-    scored = not ends_in_outcomes(rules)
-    if scored and on_dask:
+    if on_dask and rules.ends_in_scores():
         raise UsageProblem(f"{rules.name} is scored: it is saved in one process, not on Dask")
     tiered = rules.tiers is not None
     if tiered and (method != "auto" or max_states is not None):
@@ -174,11 +173,6 @@ def _cleared_on_failure(directory: Path, name: str) -> Iterator[None]:
             raise
         # The library's own limits (such as the longest remoteness a record holds).
         raise TablebaseError(f"cannot save {name} as a tablebase: {exc}") from None
-
-
-def ends_in_outcomes(rules: Rules[Any, Any]) -> bool:
-    """Whether the game ends in WIN/LOSS/TIE rather than scores (``Rules.ends_in_scores``)."""
-    return not rules.ends_in_scores()
 
 
 OWN_FILES = re.compile(
