@@ -115,16 +115,23 @@ def test_an_interrupted_scored_solve_goes_on_from_its_finished_tiers(
         assert disagreements(base, game) == []
 
 
+def damaged_largest_tier(game: Any, directory: Path, at: float) -> Any:
+    """Build the game's tablebase, then flip a bit of its largest tier's scores file, the
+    byte at fraction ``at`` of it; that tier's header entry."""
+    header, _ = build_tablebase(game, directory)
+    entry = max(header.tiers.values(), key=lambda e: e.positions)
+    assert entry.scores is not None
+    path = directory / entry.scores["file"]
+    data = bytearray(path.read_bytes())
+    data[int(at * (len(data) - 1))] ^= 0x01
+    path.write_bytes(bytes(data))
+    return entry
+
+
 @pytest.mark.usefixtures("interpreted")
 def test_a_damaged_scores_file_is_found_and_solved_again(tmp_path: Path) -> None:
     game = TierScoredGame(seed=2, n=90)
-    header, _ = build_tablebase(game, tmp_path / "tb")
-    entry = max(header.tiers.values(), key=lambda e: e.positions)
-    assert entry.scores is not None
-    path = tmp_path / "tb" / entry.scores["file"]
-    data = bytearray(path.read_bytes())
-    data[len(data) // 2] ^= 0x01
-    path.write_bytes(bytes(data))
+    entry = damaged_largest_tier(game, tmp_path / "tb", at=0.5)
     with open_tablebase(tmp_path / "tb", TierScoredGame(seed=2, n=90)) as base:
         problems = verify(base, samples=20)
     assert problems and f"{entry.scores['file']} fails its checksum" in problems[0]
@@ -252,13 +259,7 @@ def test_a_finished_tablebase_with_damaged_scores_is_repaired(tmp_path: Path) ->
     from perfectplay.tiers.build import damaged_tiers, reopen_damaged
 
     game = TierScoredGame(seed=2, n=90)
-    header, _ = build_tablebase(game, tmp_path / "tb")
-    entry = max(header.tiers.values(), key=lambda e: e.positions)
-    assert entry.scores is not None
-    path = tmp_path / "tb" / entry.scores["file"]
-    data = bytearray(path.read_bytes())
-    data[0] ^= 0x01
-    path.write_bytes(bytes(data))
+    entry = damaged_largest_tier(game, tmp_path / "tb", at=0.0)
     assert damaged_tiers(tmp_path / "tb", read_header(tmp_path / "tb")) == [entry.tier]
     reopen_damaged(tmp_path / "tb", read_header(tmp_path / "tb"), [entry.tier], True)
     build_tablebase(TierScoredGame(seed=2, n=90), tmp_path / "tb")
