@@ -29,6 +29,15 @@ from perfectplay.tiers.on_dask import build_on_dask, spans
 cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers cannot import tests
 
 
+@pytest.fixture(autouse=True)
+def every_tier_on_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These games' tiers are all small enough to be solved in the client: sent to the
+    workers here, so that the tests exercise the cluster (the CLI's runs keep the default)."""
+    from perfectplay.tiers import on_dask
+
+    monkeypatch.setattr(on_dask, "HERE_AT_MOST", 0)
+
+
 def checksums(directory: Path) -> dict[str, str]:
     header = json.loads((directory / "header.json").read_text())
     return {str(entry["tier"]): entry["sha256"] for entry in header["tiers"]}
@@ -41,6 +50,36 @@ def test_two_workers_write_the_bytes_one_process_writes(tmp_path: Path, game: An
     assert checksums(tmp_path / "dask") == checksums(tmp_path / "here")
     assert len(checksums(tmp_path / "here")) == len(list((tmp_path / "dask").glob("tier-*.rec")))
     assert not list((tmp_path / "dask").glob("*.bits"))  # the bit sets of reach are gone
+
+
+@pytest.mark.parametrize("here_at_most", [10_080, 1 << 16])
+def test_small_tiers_solved_in_the_client_write_the_same_bytes(
+    tmp_path: Path, here_at_most: int
+) -> None:
+    """Tiers of at most ``here_at_most`` positions run in this process, the others on the
+    workers (Connect Four 4x4's tiers hold 1 to 34,320): some of each, then all here."""
+    from perfectplay.tiers import on_dask
+
+    build_tablebase(ConnectFour(4, 4), tmp_path / "here")
+    sent: list[Any] = []
+    real = on_dask._Run._submit
+
+    def submit(self: Any, tier: int, task: Any, *args: Any) -> Any:
+        future = real(self, tier, task, *args)
+        sent.append((tier, isinstance(future, on_dask._Done)))
+        return future
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(on_dask._Run, "_submit", submit)
+        build_on_dask(
+            Rules(ConnectFour(4, 4)), tmp_path / "dask", workers=2, here_at_most=here_at_most
+        )
+    assert checksums(tmp_path / "dask") == checksums(tmp_path / "here")
+    from perfectplay.tiers.graph import TierGraph
+
+    graph = TierGraph(Rules(ConnectFour(4, 4)))
+    assert sent and all(here == (graph.sizes[t] <= here_at_most) for t, here in sent)
+    assert {here for _, here in sent} == ({True, False} if here_at_most < 34_320 else {True})
 
 
 class SolvesByChunks(ConnectFour):
