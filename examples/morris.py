@@ -22,6 +22,7 @@ import numpy as np
 
 from perfectplay import LOSS
 from perfectplay.compiled_games import ONGOING, CompiledGame
+from perfectplay.compiled_games.stones import StoneBoard
 from perfectplay.drawing import move_attribute, svg
 
 HAND = 24
@@ -47,6 +48,23 @@ def board_tables(points):
         for k in (1, 3, 5, 7):
             mills.append(sum(1 << (8 * ring + k) for ring in range(3)))
     return neighbours, mills
+
+
+def board_symmetries(points):
+    """The board's 16 symmetries as permutations of its points: the square's 8 (turns by a
+    quarter, mirror images), each also with the rings turned inside out."""
+    rings = RINGS[points]
+    found = []
+    for inside_out in (False, True):
+        for quarter in range(4):
+            for mirrored in (False, True):
+                image = []
+                for ring in range(rings):
+                    for k in range(8):
+                        turned = ((8 - k) % 8 if mirrored else k) + 2 * quarter
+                        image.append(8 * (rings - 1 - ring if inside_out else ring) + turned % 8)
+                found.append(tuple(image))
+    return tuple(found)
 
 
 def _tables():
@@ -165,6 +183,38 @@ class Morris(CompiledGame):
         hands = ((s >> 48) & 15) + ((s >> 52) & 15)
         every = 2 * p[1]
         return (every - left - hands) * (every + 1) + (every - hands)
+
+    # Ranked by stones (perfectplay.compiled_games.stones): a tier's index is computed from
+    # the stones on the board, its 16 images folded; no code is kept per position.
+
+    def stone_board(self):
+        return StoneBoard(self.points, board_symmetries(self.points), theirs_at=24, rest_at=48)
+
+    def tier_parts(self, tier):
+        """(mover's stones on the board, opponent's, hands as bits 48 on) of a tier: its
+        stones gone and placed (see ``tier``); the mover's hand holds the odd stone."""
+        every = 2 * self.stones
+        gone, placed = divmod(tier, every + 1)  # stones taken, and placed (those too)
+        hands = every - placed
+        mine_hand, their_hand = (hands + 1) // 2, hands // 2
+        left = every - gone - hands
+        parts = []
+        for mine in range(left + 1):
+            theirs = left - mine
+            fits = mine + mine_hand <= self.stones and theirs + their_hand <= self.stones
+            if fits and mine + theirs <= self.points:
+                parts.append((mine, theirs, mine_hand | their_hand << 4))
+        return parts
+
+    def child_tiers(self, tier):
+        """The tiers one move leads to: a stone placed or not, one taken or not."""
+        every = 2 * self.stones
+        gone, placed = divmod(tier, every + 1)
+        now_placed = placed + 1 if placed < every else placed  # with stones in hand, one is
+        # At most every - 5 stones are ever taken: the side left with two has lost, the
+        # other keeps three.
+        most = min(every - 5, now_placed)
+        return [(gone + t) * (every + 1) + now_placed for t in (0, 1) if gone + t <= most]
 
     def show(self, s):
         """The rings as rows of their points (X the mover's, O the opponent's), and the

@@ -391,6 +391,15 @@ HOOKS: tuple[Hook, ...] = (
         method=False,
     ),
     Hook(
+        "ranks_images_alike",
+        "tiers",
+        "ranks_images_alike: bool (a tier's index stands for a position and its images under "
+        "the board's symmetries: batch_unrank gives one of them, which ranks back to it; a "
+        "compiled game ranked by its stones sets it)",
+        "batch_unrank gives back the very code that was ranked",
+        method=False,
+    ),
+    Hook(
         "ranking",
         "tiers",
         "ranking() -> the engine's Ranking (each tier's sorted codes and child tiers); "

@@ -23,6 +23,13 @@ compiled alpha-beta search to positions too large to solve (``analyze --method s
 Everything else a game may define (``show``, ``format_move``, ``parse_move``,
 ``parse_state``, ``draw_svg``, ``name``...) stays plain Python, as in the plain protocol.
 
+Ranked by stones (optional, plain methods): a game whose tiers are counts of two players'
+stones on a board gives ``stone_board()`` (a ``stones.StoneBoard``: the cells, the board's
+symmetries, where a state keeps each player's stones), ``tier_parts(tier)`` (the counts of
+stones, and the bits above them, of each part of a tier) and ``child_tiers(tier)``; each
+position's index is then computed (``stones``), its images folded, nothing kept per
+position, where the default ranking keeps every reachable code (8 bytes each) sorted.
+
 The class then speaks every protocol perfectplay reads, derived from the rules: the plain
 methods (``initial``, ``moves``, ``play``, ``outcome``, and ``key``, ``to_move``,
 ``reward`` when written), the batch protocol, and, with a ``tier`` function, the tier
@@ -58,6 +65,7 @@ from ..tiers.records import SweepCodes
 from ..values import Value
 from .building import RULES, Loops, compile_game
 from .guarded import guarded
+from .stones import StoneBoard, StoneRanking
 
 ONGOING = 0
 """What ``outcome`` returns while the game goes on (WIN, LOSS, TIE are perfectplay's)."""
@@ -149,7 +157,20 @@ class CompiledGame:
             self.to_move = self._plain_to_move
         if "reward" in self.rule_functions:
             self.reward = self._plain_reward
-        if "tier" in self.rule_functions:
+        self._stones: StoneRanking | None = None
+        if "tier" in self.rule_functions and self._ranks_stones():
+            self.initial_tier = self._initial_tier
+            self.tier_size = self._stone_tier_size
+            self.batch_rank = self._stone_rank
+            self.batch_unrank = self._stone_unrank
+            self.batch_tier = self._batch_tier
+            self.tier_index = self._stone_tier_index
+            self.ranks_images_alike = True
+            # nothing of the engine's ranking by sorted codes (no codes kept or read)
+            self.ranking = self.use_ranking = self.rank_near = None  # type: ignore[assignment]
+            if "unmoves" in self.rule_functions:
+                self.batch_parents = self._batch_parents
+        elif "tier" in self.rule_functions:
             self.initial_tier = self._initial_tier
             self.child_tiers = self._child_tiers
             self.tier_size = self._tier_size
@@ -186,6 +207,74 @@ class CompiledGame:
         self._loops = {}
         self._ranking = None
         self._ranking_lock = threading.Lock()
+
+    # ----- the tier protocol, ranked by stones (optional) ---------------------------------
+
+    def _ranks_stones(self) -> bool:
+        """Whether the game ranks its tiers by stones: it gives ``stone_board()``, then
+        also ``tier_parts(tier)`` and ``child_tiers(tier)`` (see ``stones``)."""
+        declared = getattr(self, "stone_board", None)
+        if not callable(declared):
+            return False
+        name = type(self).__name__
+        for needed in ("tier_parts", "child_tiers"):
+            if not callable(getattr(self, needed, None)):
+                raise GameError(
+                    f"{name} gives stone_board() but not {needed}(tier): a game ranked by "
+                    f"its stones says which counts of stones make each tier (tier_parts) "
+                    f"and which tiers its moves lead to (child_tiers)"
+                )
+        board = declared()
+        if not isinstance(board, StoneBoard):
+            raise GameError(f"{name}.stone_board() returned {board!r:.60}; expected a StoneBoard")
+        self._stones = StoneRanking(board)
+        self._parts: dict[int, tuple[tuple[int, int, int], ...]] = {}
+        return True
+
+    def _tier_parts(self, tier: int) -> tuple[tuple[int, int, int], ...]:
+        """A tier's parts, as the game gives them, checked once."""
+        found = self._parts.get(tier)
+        if found is not None:
+            return found
+        assert self._stones is not None
+        board = self._stones.board
+        parts = []
+        for part in self.tier_parts(tier):  # type: ignore[attr-defined]
+            try:
+                mine, theirs, rest = (int(x) for x in part)
+            except (TypeError, ValueError):
+                mine = theirs = rest = -1
+            if (
+                mine < 0
+                or theirs < 0
+                or mine + theirs > board.cells
+                or rest < 0
+                or (rest >= 1 << (63 - board.rest_at))
+            ):
+                raise GameError(
+                    f"{type(self).__name__}.tier_parts({tier}) gives {part!r:.40}; a part is "
+                    f"(the mover's stones, the opponent's, the rest): counts that fit the "
+                    f"{board.cells} cells and a rest below 2**{63 - board.rest_at}"
+                )
+            parts.append((mine, theirs, rest))
+        self._parts[tier] = found = tuple(parts)
+        return found
+
+    def _stone_tier_size(self, tier: int) -> int:
+        assert self._stones is not None
+        return sum(self._stones.part_size(m, t) for m, t, _ in self._tier_parts(tier))
+
+    def _stone_rank(self, tier: int, codes: Any) -> Any:
+        assert self._stones is not None
+        return self._stones.rank(codes, self._tier_parts(tier))
+
+    def _stone_unrank(self, tier: int, indices: Any) -> Any:
+        assert self._stones is not None
+        return self._stones.unrank(indices, self._tier_parts(tier))
+
+    def _stone_tier_index(self, code: int) -> tuple[int, int]:
+        tier = self.checked_tier(code)
+        return tier, int(self._stone_rank(tier, np.array([code], dtype=np.int64))[0])
 
     # ----- the plain protocol, from the rule functions run as Python -----------------------
 
@@ -652,6 +741,9 @@ class CompiledGame:
                 f"{type(self).__name__}.unmoves() of state {int(codes[bad])} gave a count "
                 f"that is negative or more than max_moves ({self.max_moves})"
             )
+        if self._stones is not None:  # every placement of the tier's stones has an index
+            kept = self._stone_rank(tier, parents) >= 0
+            return Expansion(rows[kept], parents[kept])
         # The rules cannot know which parents play reaches: those outside the tier's
         # reachable codes have no record, and are left out.
         found = self._set(tier)

@@ -1,0 +1,420 @@
+"""Ranking boards of stones by their counts, the board's symmetries folded: each position's
+index is computed from the position, nothing is stored per position.
+
+A stone-ranked state is laid out as a ``StoneBoard`` says: the mover's stones in bits
+0..cells-1, the opponent's from bit ``theirs_at``, the rest (stones in hand, a phase) from
+bit ``rest_at``. A *part* is every placement of ``mine`` stones of the mover and ``theirs``
+of the opponent on the board, with the same rest; a tier of a game is one or more parts,
+one after another.
+
+The index of a position in its part. The mover's set is replaced by the least of its images
+under the symmetries (masks compared as integers). A table per count of stones, built once
+per board (one int32 and one uint8 per set: C(24, 9) = 1,307,504 sets, 6.5 MB), gives for
+every set its orbit's number among the least sets of that count and a symmetry that takes
+it to its least image. The opponent's set is moved by the same symmetry and, when the least
+set of the mover is fixed by other symmetries too, by the one of those that makes it least;
+it is then ranked among the cells the mover leaves empty, by the combinatorial number system:
+
+    index = orbit * C(cells - mine, theirs) + rank of the opponent's set
+
+A position and all its images share one index. Where the mover's least set has more
+symmetries than the identity, some ranks of the opponent's set name a non-least image:
+those indices are holes, which ``rank`` never gives and ``unrank`` answers with -1
+(``StoneRanking.holes`` counts them). Nine Men's Morris with 3 to 9 stones a side on the
+board: 9,193,626,407 indices for 8,904,593,601 positions up to the board's 16 symmetries
+(Burnside's count), 3.1% holes; sorted codes would keep 16 times as many codes, 8 bytes each.
+
+The combinatorial number system: a set of k cells c_1 < c_2 < ... < c_k has rank
+C(c_1, 1) + C(c_2, 2) + ... + C(c_k, k), the sets of k cells counted in the order of their
+masks as integers (colex), 0 to C(n, k) - 1.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from ..compiled import kernel
+from ..errors import GameError
+
+MAX_CELLS = 32
+"""The most cells a board has: a set is ranked by four bytes' images."""
+MAX_SYMMETRIES = 63
+"""The most symmetries a board has: each orbit keeps its stabiliser as bits of an int64."""
+
+
+@dataclass(frozen=True)
+class StoneBoard:
+    """A board of ``cells`` cells, its ``symmetries`` (each a permutation: cell i goes to
+    cell ``symmetry[i]``; together a group, the identity among them), and where a state
+    keeps the opponent's stones and the rest (see the module docstring)."""
+
+    cells: int
+    symmetries: tuple[tuple[int, ...], ...] = ()
+    theirs_at: int = 0
+    """The bit of the opponent's first cell (0: ``cells``, right after the mover's)."""
+    rest_at: int = 0
+    """The bit where the rest starts (0: right after the opponent's cells)."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.cells <= MAX_CELLS:
+            raise GameError(f"a stone board has 1 to {MAX_CELLS} cells, not {self.cells}")
+        theirs_at = self.theirs_at or self.cells
+        rest_at = self.rest_at or theirs_at + self.cells
+        if theirs_at < self.cells or rest_at < theirs_at + self.cells or rest_at > 62:
+            raise GameError(
+                f"a stone board's layout overlaps or leaves no room: the mover's {self.cells} "
+                f"cells from bit 0, the opponent's from bit {theirs_at}, the rest from bit "
+                f"{rest_at} (at most 62)"
+            )
+        object.__setattr__(self, "theirs_at", theirs_at)
+        object.__setattr__(self, "rest_at", rest_at)
+        object.__setattr__(self, "symmetries", _group(self.cells, self.symmetries))
+
+
+def _group(cells: int, given: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    """The symmetries checked (permutations of the cells, closed under composition), the
+    identity first; one line naming what is wrong otherwise."""
+    identity = tuple(range(cells))
+    found: list[tuple[int, ...]] = [identity]
+    for symmetry in given:
+        image = tuple(int(c) for c in symmetry)
+        if sorted(image) != list(identity):
+            raise GameError(
+                f"a stone board's symmetry {list(image)[:8]}... is not a permutation of its "
+                f"{cells} cells"
+            )
+        if image not in found:
+            found.append(image)
+    if len(found) > MAX_SYMMETRIES:
+        raise GameError(f"a stone board has at most {MAX_SYMMETRIES} symmetries")
+    known = set(found)
+    for a in found:
+        for b in found:
+            composed = tuple(a[b[i]] for i in range(cells))
+            if composed not in known:
+                raise GameError(
+                    "a stone board's symmetries are not a group: two of them composed give "
+                    "a permutation that is not among them (list every symmetry)"
+                )
+    return tuple(found)
+
+
+@dataclass
+class _CountTables:
+    """For sets of one count: each set's orbit and symmetry (by the set's rank), the least
+    set of each orbit and its stabiliser (bits: the symmetries that fix it)."""
+
+    orbit: Any
+    symmetry: Any
+    least: Any
+    stabiliser: Any
+
+
+@dataclass
+class StoneRanking:
+    """The rank and unrank of positions of a ``StoneBoard``, part by part; tables are built
+    per count of stones on first use and kept (shared by every thread)."""
+
+    board: StoneBoard
+    binomials: Any = field(init=False)
+    images: Any = field(init=False)
+    _tables: dict[int, _CountTables] = field(default_factory=dict, init=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
+
+    def __post_init__(self) -> None:
+        n = self.board.cells
+        self.binomials = np.array(
+            [[comb(i, j) for j in range(n + 1)] for i in range(n + 1)], dtype=np.int64
+        )
+        # images[k, byte, v]: the cells of byte ``byte`` of a set with value v, moved by
+        # symmetry k: a set's image is four lookups or-ed.
+        symmetries = self.board.symmetries
+        self.images = np.zeros((len(symmetries), 4, 256), dtype=np.int64)
+        for k, symmetry in enumerate(symmetries):
+            for byte in range(4):
+                for value in range(256):
+                    image = 0
+                    for bit in range(8):
+                        cell = 8 * byte + bit
+                        if value >> bit & 1 and cell < n:
+                            image |= 1 << symmetry[cell]
+                    self.images[k, byte, value] = image
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A copy for another process: the board (tables are made again there)."""
+        return {"board": self.board}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["board"])  # type: ignore[misc]
+
+    def part_size(self, mine: int, theirs: int) -> int:
+        """Indices of a part: orbits of the mover's sets times the opponent's sets."""
+        n = self.board.cells
+        if mine < 0 or theirs < 0 or mine + theirs > n:
+            return 0
+        return len(self.tables(mine).least) * comb(n - mine, theirs)
+
+    def tables(self, mine: int) -> _CountTables:
+        """The tables of sets of ``mine`` stones (built on first use)."""
+        with self._lock:
+            found = self._tables.get(mine)
+            if found is None:
+                found = self._tables[mine] = self._build(mine)
+            return found
+
+    def _build(self, count: int) -> _CountTables:
+        n = self.board.cells
+        sets = comb(n, count)
+        orbit = np.empty(sets, dtype=np.int32)
+        symmetry = np.empty(sets, dtype=np.uint8)
+        least = np.empty(sets, dtype=np.int64)
+        stabiliser = np.empty(sets, dtype=np.int64)
+        orbits = count_tables.run(
+            sets, n, count, self.binomials, self.images, orbit, symmetry, least, stabiliser
+        )
+        return _CountTables(orbit, symmetry, least[:orbits].copy(), stabiliser[:orbits].copy())
+
+    def rank(self, codes: Any, parts: Sequence[tuple[int, int, int]]) -> Any:
+        """The index of each code among ``parts`` (each (mine, theirs, rest), one after
+        another); -1 for a code of none of them."""
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        out = np.full(codes.shape[0], -1, dtype=np.int64)
+        board = self.board
+        cells = (1 << board.cells) - 1
+        mine_count = np.bitwise_count(codes & cells)
+        theirs_count = np.bitwise_count((codes >> board.theirs_at) & cells)
+        rest = codes >> board.rest_at
+        offset = 0
+        for mine, theirs, kept in parts:
+            chosen = np.flatnonzero(
+                (mine_count == mine) & (theirs_count == theirs) & (rest == kept)
+            )
+            if chosen.shape[0]:
+                tables = self.tables(mine)
+                ranked = np.empty(chosen.shape[0], dtype=np.int64)
+                rank_part.run(
+                    chosen.shape[0], codes[chosen], ranked, board.cells, board.theirs_at,
+                    mine, theirs, self.binomials, self.images, tables.orbit, tables.symmetry,
+                    tables.least, tables.stabiliser,
+                )  # fmt: skip
+                out[chosen] = ranked + offset
+            offset += self.part_size(mine, theirs)
+        return out
+
+    def unrank(self, indices: Any, parts: Sequence[tuple[int, int, int]]) -> Any:
+        """The code at each index among ``parts``; -1 for a hole or an index out of range."""
+        indices = np.ascontiguousarray(indices, dtype=np.int64)
+        out = np.full(indices.shape[0], -1, dtype=np.int64)
+        board = self.board
+        offset = 0
+        for mine, theirs, kept in parts:
+            size = self.part_size(mine, theirs)
+            chosen = np.flatnonzero((indices >= offset) & (indices < offset + size))
+            if chosen.shape[0]:
+                tables = self.tables(mine)
+                made = np.empty(chosen.shape[0], dtype=np.int64)
+                unrank_part.run(
+                    chosen.shape[0], indices[chosen] - offset, made, board.cells,
+                    board.theirs_at, theirs, kept << board.rest_at, self.binomials,
+                    self.images, tables.least, tables.stabiliser,
+                )  # fmt: skip
+                out[chosen] = made
+            offset += size
+        return out
+
+    def holes(self, mine: int, theirs: int) -> int:
+        """Indices of a part that name no position (see the module docstring)."""
+        tables = self.tables(mine)
+        size = self.part_size(mine, theirs)
+        made = np.empty(size, dtype=np.int64)
+        unrank_part.run(
+            size, np.arange(size, dtype=np.int64), made, self.board.cells, self.board.theirs_at,
+            theirs, 0, self.binomials, self.images, tables.least, tables.stabiliser,
+        )  # fmt: skip
+        return int(np.count_nonzero(made < 0))
+
+
+@kernel
+def image_of(images: Any, k: int, bits: int) -> int:
+    """The cells of ``bits`` moved by symmetry ``k``."""
+    return int(
+        images[k, 0, bits & 255]
+        | images[k, 1, (bits >> 8) & 255]
+        | images[k, 2, (bits >> 16) & 255]
+        | images[k, 3, (bits >> 24) & 255]
+    )
+
+
+@kernel
+def set_rank(binomials: Any, n: int, bits: int) -> int:
+    """The rank of a set of cells among the sets of its size (colex)."""
+    rank = 0
+    i = 1
+    for cell in range(n):
+        if bits >> cell & 1:
+            rank += binomials[cell, i]
+            i += 1
+    return rank
+
+
+@kernel
+def set_unrank(binomials: Any, n: int, k: int, rank: int) -> int:
+    """The set of ``k`` of ``n`` cells with that rank (colex)."""
+    bits = 0
+    cell = n - 1
+    while k > 0:
+        while binomials[cell, k] > rank:
+            cell -= 1
+        rank -= binomials[cell, k]
+        bits |= 1 << cell
+        k -= 1
+        cell -= 1
+    return bits
+
+
+@kernel
+def count_tables(
+    n: int,
+    count: int,
+    binomials: Any,
+    images: Any,
+    orbit: Any,
+    symmetry: Any,
+    least: Any,
+    stabiliser: Any,
+) -> int:
+    """Fill each set's orbit and symmetry (by rank), and each orbit's least set and
+    stabiliser; the number of orbits. Sets come in rank order, which is their order as
+    integers, so a set's least image has a rank already visited."""
+    orbits = 0
+    symmetries = images.shape[0]
+    sets = binomials[n, count]
+    bits = (1 << count) - 1
+    for rank in range(sets):
+        best = bits
+        best_k = 0
+        fixed = 1  # the identity, symmetry 0
+        for k in range(1, symmetries):
+            image = image_of(images, k, bits)
+            if image < best:
+                best = image
+                best_k = k
+            if image == bits:
+                fixed |= 1 << k
+        if best == bits:
+            orbit[rank] = orbits
+            symmetry[rank] = 0
+            least[orbits] = bits
+            stabiliser[orbits] = fixed
+            orbits += 1
+        else:
+            orbit[rank] = orbit[set_rank(binomials, n, best)]
+            symmetry[rank] = best_k
+        if count == 0 or rank + 1 == sets:
+            break
+        low = bits & -bits  # the next set of as many cells, as an integer (Gosper)
+        ripple = bits + low
+        bits = (((ripple ^ bits) >> 2) // low) | ripple
+    return orbits
+
+
+@kernel
+def rank_part(
+    codes: Any,
+    out: Any,
+    n: int,
+    theirs_at: int,
+    mine: int,
+    theirs: int,
+    binomials: Any,
+    images: Any,
+    orbit: Any,
+    symmetry: Any,
+    least: Any,
+    stabiliser: Any,
+) -> None:
+    """The index in their part of codes of ``mine`` and ``theirs`` stones."""
+    cells = (1 << n) - 1
+    empty_sets = binomials[n - mine, theirs]
+    for i in range(codes.shape[0]):
+        code = codes[i]
+        mover = code & cells
+        other = (code >> theirs_at) & cells
+        ranked = set_rank(binomials, n, mover)
+        j = orbit[ranked]
+        other = image_of(images, symmetry[ranked], other)
+        fixed = stabiliser[j] >> 1
+        k = 1
+        best = other
+        while fixed:
+            if fixed & 1:
+                image = image_of(images, k, other)
+                if image < best:
+                    best = image
+            fixed >>= 1
+            k += 1
+        held = least[j]
+        low = 0
+        empty = 0
+        m = 1
+        for cell in range(n):
+            if held >> cell & 1:
+                continue
+            if best >> cell & 1:
+                low += binomials[empty, m]
+                m += 1
+            empty += 1
+        out[i] = j * empty_sets + low
+
+
+@kernel
+def unrank_part(
+    indices: Any,
+    out: Any,
+    n: int,
+    theirs_at: int,
+    theirs: int,
+    rest: int,
+    binomials: Any,
+    images: Any,
+    least: Any,
+    stabiliser: Any,
+) -> None:
+    """The code at each index of a part (its count of the mover's stones is ``least``'s);
+    -1 at a hole."""
+    if least.shape[0] == 0:
+        out[:] = -1
+        return
+    mine = 0
+    first = least[0]
+    while first:
+        first &= first - 1
+        mine += 1
+    empty_sets = binomials[n - mine, theirs]
+    for i in range(indices.shape[0]):
+        j = indices[i] // empty_sets
+        held = least[j]
+        spread = set_unrank(binomials, n - mine, theirs, indices[i] % empty_sets)
+        other = 0
+        empty = 0
+        for cell in range(n):
+            if held >> cell & 1:
+                continue
+            if spread >> empty & 1:
+                other |= 1 << cell
+            empty += 1
+        fixed = stabiliser[j] >> 1
+        k = 1
+        hole = False
+        while fixed:
+            if fixed & 1 and image_of(images, k, other) < other:
+                hole = True
+            fixed >>= 1
+            k += 1
+        out[i] = -1 if hole else held | other << theirs_at | rest
