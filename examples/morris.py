@@ -15,7 +15,8 @@ Points: ring r (0 outer) holds points 8r..8r+7, clockwise from its top-left corn
 corners, odd: midpoints). A state is one int64 from the mover's side (Gasser's folding: the
 player to move is always "mine"): bits 0-23 the mover's stones, 24-47 the opponent's,
 48-51 the mover's stones in hand, 52-55 the opponent's. A move is (source * 25 + target) *
-25 + taken: source 24 for a stone from the hand, taken 24 for no removal.
+25 + taken: source 24 for a stone from the hand, taken 24 for no removal. ``unmoves`` undoes
+moves (a placement, a slide or jump, a stone taken put back), for the loopy tiers' solve.
 """
 
 import numpy as np
@@ -119,7 +120,9 @@ class Morris(CompiledGame):
     points: int = 24
     stones: int = 9
     jumps: bool = True
-    max_moves = 640  # (3 stones jumping to 21 points, each with up to 9 removals: 567)
+    # Moves: 3 stones jumping to 21 points, each with up to 9 removals: 567. Un-moves: 3
+    # stones that jumped into a mill from 19 points, a stone put back on 18: 1,026.
+    max_moves = 1100
 
     def start(p):
         return p[1] << 48 | p[1] << 52
@@ -176,6 +179,48 @@ class Morris(CompiledGame):
         if count(s & M24) + ((s >> 48) & 15) < 3:
             return LOSS
         return ONGOING
+
+    def unmoves(p, s, out):
+        # Every position one move before s, once per move: the player who just moved owns
+        # s's "theirs"; their stone on ``target`` came from the hand or from ``source``, and
+        # where it closed a mill, one of the mover's stones was taken: put back.
+        row = board_row(p)
+        mine, theirs = s & M24, (s >> 24) & M24
+        in_hand, their_hand = (s >> 48) & 15, (s >> 52) & 15
+        empty = ((1 << p[0]) - 1) & ~(mine | theirs)
+        flying = p[2] != 0 and count(theirs) == 3
+        n = 0
+        for target in range(p[0]):
+            if not (theirs >> target) & 1:
+                continue
+            closed = in_mill(p, theirs, target)
+            for source in range(25):
+                if source == HAND:  # placed: one more in hand before, and hands stay even
+                    held = their_hand + 1
+                    if held < in_hand or held > in_hand + 1:
+                        continue
+                    before = theirs & ~(1 << target)
+                else:  # slid (or jumped): every stone was placed, on both sides
+                    if their_hand != 0 or in_hand != 0 or not (empty >> source) & 1:
+                        continue
+                    if not flying and not (NEIGHBOURS[row, source] >> target) & 1:
+                        continue
+                    held = 0
+                    before = (theirs & ~(1 << target)) | (1 << source)
+                if count(before) + held < 3:  # they had lost there: no move
+                    continue
+                hands = held << 48 | in_hand << 52
+                if not closed:
+                    out[n] = before | mine << 24 | hands
+                    n += 1
+                    continue
+                for taken in range(p[0]):
+                    if (empty >> taken) & 1 and taken != source:
+                        back = mine | (1 << taken)
+                        if (takeable(p, back) >> taken) & 1:
+                            out[n] = before | back << 24 | hands
+                            n += 1
+        return n
 
     def tier(p, s):
         # Stones only leave (taken) and hands only empty: a move never lowers the tier.

@@ -49,7 +49,9 @@ def loopy_solver(
             return solve_loopy_tier  # its un-moves would lay the same moves out
     if graph.rules.to_move is not None:
         return solve_loopy_tier  # extra turns: the un-move solvers take moves that pass it
-    if retrograde_in_records.fits(graph, files, tier):
+    # (counters in the records count moves: a tier whose index stands for a position's
+    # images too needs each child counted once, as the frontiers do)
+    if retrograde_in_records.fits(graph, files, tier) and not graph.hooks.ranks_images_alike:
 
         def with_counters(
             graph: TierGraph, files: TierFiles, terminals: Terminals, tier: int, records: Any

@@ -8,7 +8,8 @@ decided position instead of a pass per round.
 
 One pass over the tier's reached positions reads their ends and their children in the child
 tiers (final): per index, the fastest win an outside move gives, the fastest tie, the
-slowest loss, and a counter of the moves not yet known to lose (``pending``). Then levels
+slowest loss, and a counter of the children (each child position once, however many
+moves lead to it) not yet known to lose (``pending``). Then levels
 r = 0, 1, 2, ... are taken in order from buckets: what a bucket decides at level r becomes
 the frontier, whose un-moves reach its parents in the tier: a parent of a lost position
 wins at r + 1; a parent whose last pending move is now lost loses at the later of r + 1 and
@@ -96,11 +97,15 @@ def _read_outside(
         ends = chunk.outcome != 0
         state.push(np.zeros(int(ends.sum()), np.int64), indices[ends], -1)  # settled below
         records[indices[ends]] = chunk.outcome[ends].astype(record.dtype) << record.shift
-        moves = np.bincount(chunk.parents, minlength=chunk.open_rows.shape[0])
+        # Counted once per child position, not per move: two moves to one child (or, in a
+        # tier whose index stands for a position's images too, to two images of one) are
+        # one un-move back from it.
+        once = _first_of_each(chunk.parents, chunk.child_tier, chunk.child_index)
+        moves = np.bincount(chunk.parents[once], minlength=chunk.open_rows.shape[0])
         rows = indices[chunk.open_rows]
         state.pending[rows] = moves
         state.push(np.zeros(int((moves == 0).sum()), np.int64), rows[moves == 0], _LOSS)
-        outside = chunk.child_tier != tier
+        outside = (chunk.child_tier != tier) & once
         mine = rows[chunk.parents[outside]]
         child = np.empty(int(outside.sum()), dtype=record.dtype)
         for kid, kid_records in kids.items():
@@ -117,6 +122,22 @@ def _read_outside(
         state.push(state.slowest[done], done, _LOSS)
         winning = rows[state.win[rows] < NEVER]
         state.push(state.win[winning], winning, _WIN)
+
+
+def _first_of_each(*columns: Any) -> Any:
+    """A mask of the rows whose tuple of ``columns`` came in no earlier row (the first of
+    equal rows in a stable sort by all columns)."""
+    size = int(np.asarray(columns[0]).shape[0])
+    if size == 0:
+        return np.zeros(0, dtype=bool)
+    order = np.lexsort(tuple(np.asarray(c) for c in reversed(columns)))
+    differs = np.zeros(size - 1, dtype=bool)
+    for column in columns:
+        ordered = np.asarray(column)[order]
+        differs |= ordered[1:] != ordered[:-1]
+    mask = np.zeros(size, dtype=bool)
+    mask[order[np.concatenate(([True], differs))]] = True
+    return mask
 
 
 def _decide(records: Any, record: RecordFormat, state: _Tier, level: int) -> Any:
@@ -157,13 +178,15 @@ def _spread(
     codes = np.asarray(hooks.batch_unrank(tier, frontier), dtype=np.int64)
     back = hooks.batch_parents(tier, codes)
     before = np.asarray(back.children, np.int64)  # the positions one move before
-    child_value = values[np.asarray(back.parents, np.int64)]
+    row = np.asarray(back.parents, np.int64)
     if hooks.batch_tier is not None:  # un-moves may also lead back into parent tiers
         here = np.asarray(hooks.batch_tier(before), np.int64) == tier
-        before, child_value = before[here], child_value[here]
+        before, row = before[here], row[here]
     parents = np.asarray(hooks.batch_rank(tier, before), np.int64)
     open_ = record.value_codes(np.asarray(records[parents])) == REACHED
-    parents, child_value = parents[open_], child_value[open_]
+    parents, row = parents[open_], row[open_]
+    once = _first_of_each(parents, row)  # one news a parent from each child (see above)
+    parents, child_value = parents[once], values[row[once]]
     if phase == 2:
         state.push(np.full(parents.shape, level + 1), parents, _TIE)
         return
