@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test docs lint bench bench-compiled bench-parameters bench-gamesmanone bench-tiers bench-tiers-huge bench-dobutsu bench-dask bench-contest bench-search bench-play peers clean
+.PHONY: demo test docs lint bench bench-compiled bench-parameters bench-gamesmanone bench-tiers bench-tiers-huge bench-dobutsu bench-dask bench-morris bench-contest bench-search bench-play peers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,9 @@ bench-dobutsu: $(VENV)/.installed
 
 bench-dask: $(VENV)/.installed-test
 	$(BIN)/python bench/on_dask.py
+
+bench-morris: $(VENV)/.installed-test
+	$(BIN)/python bench/morris.py
 
 bench-contest: $(VENV)/.installed
 	$(BIN)/python bench/contest.py

@@ -247,7 +247,10 @@ class Morris(CompiledGame):
         for mine in range(left + 1):
             theirs = left - mine
             fits = mine + mine_hand <= self.stones and theirs + their_hand <= self.stones
-            if fits and mine + theirs <= self.points:
+            # The side that just moved kept three stones or more (else the game had ended
+            # before its move), the mover at least two (one is taken a move).
+            alive = theirs + their_hand >= 3 and mine + mine_hand >= 2
+            if fits and alive and mine + theirs <= self.points:
                 parts.append((mine, theirs, mine_hand | their_hand << 4))
         return parts
 
@@ -304,3 +307,16 @@ class Morris(CompiledGame):
                 body.append(f'<circle class="point{ringed}" cx="{x}" cy="{y}" r="9" '
                             f'fill="{colour}" stroke="black"{click}/>')  # fmt: skip
         return svg(size, size, body)
+
+
+class MorrisMidgame(Morris):
+    """Every position once all stones are placed (Gasser's mid- and endgame databases), each
+    solved whether play from the start reaches it or not. Its start, only the entry to the
+    first database (every stone on the board, none taken): the mover's on the first points,
+    the opponent's on the next."""
+
+    every_position = True
+
+    def start(p):
+        stones = (1 << p[1]) - 1
+        return stones | stones << (p[1] + 24)

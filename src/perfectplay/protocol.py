@@ -391,6 +391,15 @@ HOOKS: tuple[Hook, ...] = (
         method=False,
     ),
     Hook(
+        "every_position",
+        "tiers",
+        "every_position: bool (every index of every tier that batch_unrank maps to a code is "
+        "a position to solve, whether play from the start reaches it or not: a database of "
+        "positions, as the mid- and endgame of a game of stones)",
+        "only the positions play reaches from the start are solved",
+        method=False,
+    ),
+    Hook(
         "ranks_images_alike",
         "tiers",
         "ranks_images_alike: bool (a tier's index stands for a position and its images under "

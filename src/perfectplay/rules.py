@@ -97,6 +97,8 @@ class TierRules:
     """One solving pass over a window of a marked tier's records (batch_solve_tier)."""
     ranked_by_engine: bool = False
     """Every index is a position play reaches (the engine's ranking of a CompiledGame)."""
+    every_position: bool = False
+    """Every index that unranks to a code is solved, reached from the start or not."""
     ranks_images_alike: bool = False
     """An index stands for a position and its images (batch_unrank gives one of them)."""
     ranking: Callable[..., Any] | None = None
@@ -145,6 +147,7 @@ def _tier_rules(hooks: dict[str, Any]) -> TierRules | None:
         batch_solve_tier=hooks.get("batch_solve_tier"),
         ranked_by_engine=bool(hooks.get("ranked_by_engine", False)),
         ranks_images_alike=bool(hooks.get("ranks_images_alike", False)),
+        every_position=bool(hooks.get("every_position", False)),
         ranking=hooks.get("ranking"),
         use_ranking=hooks.get("use_ranking"),
         tier_moves=hooks.get("tier_moves"),

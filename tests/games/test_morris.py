@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -184,6 +185,39 @@ def test_the_small_variant_solves_the_same_in_memory_and_by_tiers(
         for state in rng.sample(states, 3000):
             assert base.value(state) == memory.value(state), state
             assert base.remoteness(state) == memory.remoteness(state), state
+
+
+def test_the_midgame_database_solves_every_placed_out_position_as_the_game_does(
+    tmp_path: Path,
+) -> None:
+    """MorrisMidgame (every position with all stones placed, reached or not, solved as a
+    database) against the whole game solved from the start: the same value and remoteness
+    on the placed-out positions of random playouts, and more positions in all."""
+    module = load()
+    params = {"points": 16, "stones": 4}
+    build_tablebase(module.Morris(**params), tmp_path / "game")
+    build_tablebase(module.MorrisMidgame(**params), tmp_path / "midgame")
+    game = module.Morris(**params)
+    rng = random.Random(5)
+    compared = 0
+    with (
+        open_tablebase(tmp_path / "game", game) as whole,
+        open_tablebase(tmp_path / "midgame", module.MorrisMidgame(**params)) as database,
+    ):
+        for _ in range(200):
+            state = game.initial()
+            while game.outcome(state) is None:
+                if state >> 48 == 0:  # every stone placed
+                    assert database.lookup(state) == whole.lookup(state), game.show(state)
+                    compared += 1
+                state = game.play(state, rng.choice(game.moves(state)))
+    assert compared > 2000
+    every = 2 * params["stones"]
+    placed_out = {}  # positions solved in the tiers of placed-out positions, by tablebase
+    for name in ("game", "midgame"):
+        tiers = json.loads((tmp_path / name / "header.json").read_text())["tiers"]
+        placed_out[name] = sum(t["positions"] for t in tiers if t["tier"] % (every + 1) == every)
+    assert placed_out["midgame"] > placed_out["game"] > 0  # what play never reaches too
 
 
 def test_show_and_the_drawing() -> None:

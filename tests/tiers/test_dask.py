@@ -357,3 +357,22 @@ def test_a_game_loaded_from_a_file_reaches_workers_by_reference(tmp_path: Path) 
     assert edited["module"] is None and edited["goal"] == 3  # the text packed, not the new
     assert gone["module"] is None and gone["source"] is None
     assert kept["moves"] == edited["moves"] == gone["moves"] == ["1"]
+
+
+def test_a_database_of_every_position_writes_on_dask_the_bytes_one_process_writes(
+    tmp_path: Path,
+) -> None:
+    """A game of every_position (Morris' midgame: each placed-out position, reached or
+    not) is marked in this process, then solved by the workers, byte for byte as here."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "morris.py"
+    spec = importlib.util.spec_from_file_location("morris_on_dask", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["morris_on_dask"] = module
+    spec.loader.exec_module(module)
+    game = module.MorrisMidgame(points=16, stones=3)
+    build_tablebase(game, tmp_path / "here")
+    build_on_dask(Rules(game), tmp_path / "dask", workers=2)
+    assert checksums(tmp_path / "dask") == checksums(tmp_path / "here")

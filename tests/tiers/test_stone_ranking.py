@@ -248,3 +248,12 @@ def test_morris_ranked_by_stones_agrees_with_its_solve_in_memory(tmp_path: Path)
     assert seen > 1000
     indices = sum(entry.size for entry in table.header.tiers.values())
     assert indices * 6 < 212_265  # the positions by sorted codes, images apart
+
+
+def test_every_position_without_a_ranking_by_stones_is_refused_in_one_line() -> None:
+    class Database(SortedTicTacToe):
+        every_position = True
+
+    with pytest.raises(GameError, match="every_position") as caught:
+        Database()
+    assert "\n" not in str(caught.value)

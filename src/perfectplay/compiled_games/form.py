@@ -170,6 +170,12 @@ class CompiledGame:
             self.ranking = self.use_ranking = self.rank_near = None  # type: ignore[assignment]
             if "unmoves" in self.rule_functions:
                 self.batch_parents = self._batch_parents
+        elif getattr(self, "every_position", False):
+            raise GameError(
+                f"{type(self).__name__} sets every_position, which needs a ranking that names "
+                "every position of a tier: rank it by stones (stone_board, tier_parts and "
+                "child_tiers) and give it a tier rule"
+            )
         elif "tier" in self.rule_functions:
             self.initial_tier = self._initial_tier
             self.child_tiers = self._child_tiers

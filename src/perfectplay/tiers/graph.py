@@ -749,6 +749,32 @@ def _flush(*arrays: Any) -> None:
             array.flush()
 
 
+def mark_every_position(
+    graph: TierGraph, files: TierFiles, progress: ProgressCallback | None
+) -> None:
+    """Mark every index of every tier that unranks to a code (a game of ``every_position``:
+    a database, not what play reaches), chunk by chunk; holes stay unmarked."""
+    hooks = graph.hooks
+    done = 0
+    for tier in graph.order:
+        if files.is_expanded(tier):
+            continue
+        size = graph.sizes[tier]
+        records = files.partial(tier, size)
+        for start in range(0, size, CHUNK):
+            stop = min(size, start + CHUNK)
+            codes = np.asarray(hooks.batch_unrank(tier, np.arange(start, stop)), np.int64)
+            records[start:stop] = np.where(codes >= 0, files.record.reached, 0).astype(
+                files.record.dtype
+            )
+            done += stop - start
+            if progress is not None:
+                progress(done, done, level=tier)
+        _flush(records)
+        del records
+        files.mark_expanded(tier)
+
+
 def reach(
     graph: TierGraph,
     files: TierFiles,
@@ -770,6 +796,9 @@ def reach(
             left = [tier for tier in graph.order if not files.is_expanded(tier)]
             if left:
                 files.mark_expanded(*left)
+            return
+        if hooks.every_position:
+            mark_every_position(graph, files, progress)
             return
         for tier in graph.order:
             if in_bits(graph, files, tier):  # (alone in its game: the root's tier)

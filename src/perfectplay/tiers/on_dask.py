@@ -56,7 +56,14 @@ from .files import (
     tier_file_name,
     write_json_atomically,
 )
-from .graph import CHUNK, TierGraph, reach_inside, reach_span, solves_by_sweep
+from .graph import (
+    CHUNK,
+    TierGraph,
+    mark_every_position,
+    reach_inside,
+    reach_span,
+    solves_by_sweep,
+)
 from .loopy_method import loopy_solver
 from .records import RecordFormat, TierSummary, format_for
 from .retrograde_in_records import solve_in_slots
@@ -253,6 +260,8 @@ class _Run:
         halves = 1 if graph.hooks.ranked_by_engine else 2  # an engine's tiers are not marked
         self.total_tasks = sum(halves * (len(self.spans(t)) + 1) for t in graph.order)
         reach: dict[int, list[Any]] = {}
+        if graph.hooks.every_position:  # a database: every index marked here, no reach tasks
+            mark_every_position(graph, files, None)
         for tier in graph.order:  # parents first: a tier's marks are whole once merged
             if files.is_expanded(tier) or files.is_solved(tier):
                 continue  # a solved tier's children are solved: nothing to mark
