@@ -227,3 +227,49 @@ def test_show_and_the_drawing() -> None:
     drawing = game.draw_svg(start)
     assert drawing.startswith("<svg") and drawing.count("<circle") == 16
     assert drawing.count("data-move=") == 16  # every empty point is a placement
+
+
+KILLED_BUILD = """
+import importlib.util, sys
+from perfectplay import build_tablebase
+from perfectplay.tiers import files
+files.NOTE_EVERY = 0  # progress noted after every tier: the kills land between notes
+spec = importlib.util.spec_from_file_location("morris_killed", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+build_tablebase(module.MorrisMidgame(points=16, stones=5), sys.argv[2])
+"""
+
+
+def test_a_database_killed_three_times_resumes_to_the_same_bytes(tmp_path: Path) -> None:
+    """kill -9 while every position is marked, after the first tier solved, and after the
+    third: the build taken up again writes every tier byte for byte as one uninterrupted."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    target = tmp_path / "killed"
+    progress = target / "progress.json"
+
+    def noted(key: str) -> int:
+        try:
+            return len(json.loads(progress.read_text() or "{}").get(key, []))
+        except (OSError, ValueError):
+            return 0
+
+    for key, count in (("expanded", 1), ("solved", 1), ("solved", 3)):
+        child = subprocess.Popen([sys.executable, "-c", KILLED_BUILD, str(EXAMPLE), str(target)])
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and child.poll() is None and noted(key) < count:
+            time.sleep(0.005)
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        assert noted(key) >= count and not (target / "header.json").exists(), key
+    module = load()
+    resumed, _ = build_tablebase(module.MorrisMidgame(points=16, stones=5), target)
+    whole, _ = build_tablebase(module.MorrisMidgame(points=16, stones=5), tmp_path / "whole")
+    assert len(whole.tiers) == 6
+    assert {t: e.sha256 for t, e in resumed.tiers.items()} == {
+        t: e.sha256 for t, e in whole.tiers.items()
+    }
