@@ -223,11 +223,15 @@ class Morris(CompiledGame):
         return n
 
     def tier(p, s):
-        # Stones only leave (taken) and hands only empty: a move never lowers the tier.
-        left = count(s & M24) + count((s >> 24) & M24)
+        # Stones only leave (taken) and hands only empty: a move never lowers the stage
+        # (stones taken, then placed). Once all are placed, the stage splits as Gasser's
+        # databases do, by the smaller count on the board: a slide swaps the counts (the
+        # mover changes), so it stays in the tier; a mill takes a stone, a later stage.
+        mine, theirs = count(s & M24), count((s >> 24) & M24)
         hands = ((s >> 48) & 15) + ((s >> 52) & 15)
         every = 2 * p[1]
-        return (every - left - hands) * (every + 1) + (every - hands)
+        stage = (every - mine - theirs - hands) * (every + 1) + (every - hands)
+        return stage * 16 + (min(mine, theirs) if hands == 0 else 0)
 
     # Ranked by stones (perfectplay.compiled_games.stones): a tier's index is computed from
     # the stones on the board, its 16 images folded; no code is kept per position.
@@ -239,7 +243,8 @@ class Morris(CompiledGame):
         """(mover's stones on the board, opponent's, hands as bits 48 on) of a tier: its
         stones gone and placed (see ``tier``); the mover's hand holds the odd stone."""
         every = 2 * self.stones
-        gone, placed = divmod(tier, every + 1)  # stones taken, and placed (those too)
+        stage, fewer = divmod(tier, 16)
+        gone, placed = divmod(stage, every + 1)  # stones taken, and placed (those too)
         hands = every - placed
         mine_hand, their_hand = (hands + 1) // 2, hands // 2
         left = every - gone - hands
@@ -250,19 +255,38 @@ class Morris(CompiledGame):
             # The side that just moved kept three stones or more (else the game had ended
             # before its move), the mover at least two (one is taken a move).
             alive = theirs + their_hand >= 3 and mine + mine_hand >= 2
-            if fits and alive and mine + theirs <= self.points:
+            split = hands > 0 or min(mine, theirs) == fewer
+            if fits and alive and split and mine + theirs <= self.points:
                 parts.append((mine, theirs, mine_hand | their_hand << 4))
         return parts
 
     def child_tiers(self, tier):
         """The tiers one move leads to: a stone placed or not, one taken or not."""
         every = 2 * self.stones
-        gone, placed = divmod(tier, every + 1)
+        stage, fewer = divmod(tier, 16)
+        gone, placed = divmod(stage, every + 1)
         now_placed = placed + 1 if placed < every else placed  # with stones in hand, one is
         # At most every - 5 stones are ever taken: the side left with two has lost, the
         # other keeps three.
         most = min(every - 5, now_placed)
-        return [(gone + t) * (every + 1) + now_placed for t in (0, 1) if gone + t <= most]
+        found = []
+        for taken in (0, 1):
+            if gone + taken > most:
+                continue
+            stage = (gone + taken) * (every + 1) + now_placed
+            if now_placed < every:
+                found.append(stage * 16)
+            elif placed < every:  # the last stone placed: any split of what is left
+                left = every - gone - taken
+                found += [stage * 16 + low for low in range(2, left // 2 + 1)]  # (2 or more
+                # stones each: the mover keeps two at least, the other side three)
+            elif taken == 0:  # a slide: the same counts, swapped
+                found.append(tier)
+            else:  # a mill: either side's count less one
+                more = every - gone - fewer
+                lows = {min(fewer - 1, more), min(fewer, more - 1)}
+                found += [stage * 16 + low for low in sorted(lows) if low >= 2]
+        return found
 
     def show(self, s):
         """The rings as rows of their points (X the mover's, O the opponent's), and the
