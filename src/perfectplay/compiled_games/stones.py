@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import kernel
+from ..compiled import inlined_kernel, kernel
 from ..errors import GameError
 
 MAX_CELLS = 32
@@ -153,20 +153,16 @@ class StoneRanking:
                     )
         # squeeze[h, v]: the cells of v where h has none, packed (the opponent's stones
         # among the cells the mover leaves empty, a byte at a time).
+        # spread[h, packed]: squeeze undone.
         self.squeeze = np.zeros((256, 256), dtype=np.int64)
+        self.spread = np.zeros((256, 256), dtype=np.int64)
         for held in range(256):
             free = [bit for bit in range(8) if not held >> bit & 1]
             for value in range(256):
-                self.squeeze[held, value] = sum(
-                    1 << i for i, bit in enumerate(free) if value >> bit & 1
-                )
-        self.spread = np.zeros((256, 256), dtype=np.int64)  # squeeze undone
-        for held in range(256):
-            free = [bit for bit in range(8) if not held >> bit & 1]
-            for value in range(1 << len(free)):
-                self.spread[held, value] = sum(
-                    1 << bit for i, bit in enumerate(free) if value >> i & 1
-                )
+                packed = sum(1 << i for i, bit in enumerate(free) if value >> bit & 1)
+                self.squeeze[held, value] = packed
+                if not value & held:
+                    self.spread[held, packed] = value
         # images[k, byte, v]: the cells of byte ``byte`` of a set with value v, moved by
         # symmetry k: a set's image is four lookups or-ed.
         symmetries = self.board.symmetries
@@ -211,8 +207,9 @@ class StoneRanking:
         least = np.empty(sets, dtype=np.int64)
         stabiliser = np.empty(sets, dtype=np.int64)
         orbits = count_tables.run(
-            sets, n, count, self.binomials, self.images, orbit, symmetry, least, stabiliser
-        )
+            sets, n, count, self.binomials, self.byte_rank, self.images, orbit, symmetry, least,
+            stabiliser,
+        )  # fmt: skip
         return _CountTables(orbit, symmetry, least[:orbits].copy(), stabiliser[:orbits].copy())
 
     def rank(self, codes: Any, parts: Sequence[tuple[int, int, int]]) -> Any:
@@ -287,38 +284,26 @@ def image_of(images: Any, k: int, bits: int) -> int:
     )
 
 
-@kernel
-def set_rank(binomials: Any, n: int, bits: int) -> int:
-    """The rank of a set of cells among the sets of its size (colex)."""
-    rank = 0
-    i = 1
-    for cell in range(n):
-        if bits >> cell & 1:
-            rank += binomials[cell, i]
-            i += 1
-    return rank
+@inlined_kernel
+def bit_count(bits: int) -> int:
+    """How many bits are set (cells in a set: at most 32)."""
+    found = 0
+    while bits:
+        bits &= bits - 1
+        found += 1
+    return found
 
 
 @kernel
 def bytes_rank(byte_rank: Any, bits: int) -> int:
     """The rank of a set of cells among the sets of its size (colex), a byte at a time."""
-    low = bits & 255
-    second = (bits >> 8) & 255
-    third = (bits >> 16) & 255
+    rank = 0
     below = 0
-    rank = byte_rank[0, low, 0]
-    while low:
-        low &= low - 1
-        below += 1
-    rank += byte_rank[1, second, below]
-    while second:
-        second &= second - 1
-        below += 1
-    rank += byte_rank[2, third, below]
-    while third:
-        third &= third - 1
-        below += 1
-    return int(rank + byte_rank[3, (bits >> 24) & 255, below])
+    for byte in range(4):
+        value = (bits >> (8 * byte)) & 255
+        rank += byte_rank[byte, value, below]
+        below += bit_count(value)
+    return int(rank)
 
 
 @kernel
@@ -341,6 +326,7 @@ def count_tables(
     n: int,
     count: int,
     binomials: Any,
+    byte_rank: Any,
     images: Any,
     orbit: Any,
     symmetry: Any,
@@ -372,7 +358,7 @@ def count_tables(
             stabiliser[orbits] = fixed
             orbits += 1
         else:
-            orbit[rank] = orbit[set_rank(binomials, n, best)]
+            orbit[rank] = orbit[bytes_rank(byte_rank, best)]
             symmetry[rank] = best_k
         if count == 0 or rank + 1 == sets:
             break
@@ -425,10 +411,7 @@ def rank_part(
         for byte in range(4):  # the opponent's cells among the empty ones, packed
             h = (held >> (8 * byte)) & 255
             packed |= squeeze[h, (best >> (8 * byte)) & 255] << at
-            while h:  # at += the empty cells of this byte
-                h &= h - 1
-                at -= 1
-            at += 8
+            at += 8 - bit_count(h)  # the empty cells of this byte
         out[i] = j * empty_sets + bytes_rank(byte_rank, packed)
 
 
@@ -451,11 +434,7 @@ def unrank_part(
     if least.shape[0] == 0:
         out[:] = -1
         return
-    mine = 0
-    first = least[0]
-    while first:
-        first &= first - 1
-        mine += 1
+    mine = bit_count(least[0])
     empty_sets = binomials[n - mine, theirs]
     for i in range(indices.shape[0]):
         j = indices[i] // empty_sets
@@ -464,11 +443,7 @@ def unrank_part(
         other = 0
         for byte in range(4):  # the packed cells put back among the empty ones
             h = (held >> (8 * byte)) & 255
-            free = 8
-            counted = h
-            while counted:
-                counted &= counted - 1
-                free -= 1
+            free = 8 - bit_count(h)
             other |= spread[h, packed & ((1 << free) - 1)] << (8 * byte)
             packed >>= free
         fixed = stabiliser[j] >> 1
