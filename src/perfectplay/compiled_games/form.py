@@ -158,42 +158,45 @@ class CompiledGame:
         if "reward" in self.rule_functions:
             self.reward = self._plain_reward
         self._stones: StoneRanking | None = None
-        if "tier" in self.rule_functions and self._ranks_stones():
-            self.initial_tier = self._initial_tier
-            self.tier_size = self._stone_tier_size
-            self.batch_rank = self._stone_rank
-            self.batch_unrank = self._stone_unrank
-            self.batch_tier = self._batch_tier
-            self.tier_index = self._stone_tier_index
-            self.ranks_images_alike = True
-            # nothing of the engine's ranking by sorted codes (no codes kept or read)
-            self.ranking = self.use_ranking = self.rank_near = None  # type: ignore[assignment]
-            if "unmoves" in self.rule_functions:
-                self.batch_parents = self._batch_parents
-        elif getattr(self, "every_position", False):
+        tiered = "tier" in self.rule_functions
+        stones = tiered and self._ranks_stones()
+        if getattr(self, "every_position", False) and not stones:
             raise GameError(
                 f"{type(self).__name__} sets every_position, which needs a ranking that names "
                 "every position of a tier: rank it by stones (stone_board, tier_parts and "
                 "child_tiers) and give it a tier rule"
             )
-        elif "tier" in self.rule_functions:
+        if tiered:
             self.initial_tier = self._initial_tier
+            self.batch_tier = self._batch_tier
+            if "unmoves" in self.rule_functions:
+                self.batch_parents = self._batch_parents
+        if stones:
+            self.tier_size = self._stone_tier_size
+            self.batch_rank = self._stone_rank
+            self.batch_unrank = self._stone_unrank
+            self.tier_index = self._stone_tier_index
+            self.ranks_images_alike = True
+            # nothing of the engine's ranking by sorted codes (no codes kept or read)
+            self.ranking = self.use_ranking = self.rank_near = None  # type: ignore[assignment]
+        elif tiered:
             self.child_tiers = self._child_tiers
             self.tier_size = self._tier_size
             self.batch_rank = self._batch_rank
             self.batch_unrank = self._batch_unrank
-            self.batch_tier = self._batch_tier
             self.tier_index = self._tier_index
             self.batch_expand_tier = self._batch_expand_tier
             self.batch_solve_tier = self._batch_solve_tier
             self.ranked_by_engine = True
-            # Un-moves: the game's own, else the moves inside a tier turned around.
+            # Un-moves without the game's own: the moves inside a tier turned around.
             # (The un-move solvers take moves that pass the turn: a game with to_move has
             # its loopy tiers solved from their moves laid out, which mark extra turns, or
             # by rounds.)
-            if "unmoves" in self.rule_functions:
-                self.batch_parents = self._batch_parents
-            elif "to_move" not in self.rule_functions and not self.scored:
+            if (
+                "unmoves" not in self.rule_functions
+                and "to_move" not in self.rule_functions
+                and not self.scored
+            ):
                 self.batch_parents = self._derived_parents
             if not self.scored:
                 self.tier_moves = self._tier_moves

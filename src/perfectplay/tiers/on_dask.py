@@ -225,7 +225,8 @@ class _Run:
         self.rules = _Packed(rules)
         self.here_at_most = here_at_most
         work = sum(graph.sizes.values())
-        if any(size <= here_at_most for size in graph.sizes.values()):
+        smallest, largest = min(graph.sizes.values()), max(graph.sizes.values())
+        if smallest <= here_at_most:
             _LOADED[self.rules.key] = rules  # tasks run here take the rules themselves
             _warm_task(self.rules, work)
         # Each worker loads the rules and the loops the solve's work takes before its first
@@ -237,7 +238,7 @@ class _Run:
                 pure=False,
             )
             for worker in client.nthreads()
-            if any(size > here_at_most for size in graph.sizes.values())
+            if largest > here_at_most
         ]  # fmt: skip
         self.directory = str(files.directory)
         self.bytes = files.record.bytes

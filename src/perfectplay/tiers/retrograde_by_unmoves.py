@@ -126,12 +126,10 @@ def _read_outside(
 
 
 def _child_keys(graph: TierGraph, tier: int, chunk: Any) -> Any:
-    """One int64 a child: its tier's place among the tier's children, then its index."""
+    """One int64 a child: its index, then its tier's place among the tier's children."""
     tiers = np.array(sorted({tier, *graph.children[tier]}), dtype=np.int64)
     index = np.asarray(chunk.child_index, dtype=np.int64)
-    if int(index.max(initial=0)) >= 1 << 48 or tiers.shape[0] >= 1 << 15:
-        return index + np.searchsorted(tiers, chunk.child_tier) * (int(index.max()) + 1)
-    return index | np.searchsorted(tiers, chunk.child_tier).astype(np.int64) << 48
+    return index * tiers.shape[0] + np.searchsorted(tiers, chunk.child_tier)
 
 
 def _first_of_each(blocks: Any, key: Any) -> Any:
