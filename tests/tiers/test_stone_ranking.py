@@ -260,19 +260,20 @@ def test_every_position_without_a_ranking_by_stones_is_refused_in_one_line() -> 
 
 
 def test_each_child_is_counted_once_per_parent_in_any_order(kernel_mode: str) -> None:
-    """The un-move solver's dedup (a kernel within blocks of one parent, a sort otherwise)
-    keeps exactly the first of equal (block, key) rows, as a plain set does."""
-    from perfectplay.tiers.retrograde_by_unmoves import _first_of_each
+    """The un-move solver's dedup (a kernel within blocks of one parent, pairwise in short
+    blocks and sorted in long ones; a sort of all rows otherwise) keeps exactly the first
+    of equal (block, key) rows, as a plain set does."""
+    from perfectplay.tiers.retrograde_by_unmoves import first_of_each
 
     rng = np.random.default_rng(47)
     for _ in range(200):
         size = int(rng.integers(0, 200))
-        blocks = np.sort(rng.integers(0, 15, size))
-        keys = rng.integers(0, 6, size)
+        blocks = np.sort(rng.integers(0, int(rng.integers(1, 16)), size))  # (blocks of 200
+        keys = rng.integers(0, int(rng.integers(2, 60)), size)  # rows, sorted, down to a few)
         for order in (np.arange(size), rng.permutation(size)):
             seen: set[tuple[int, int]] = set()
             expected = []
             for b, k in zip(blocks[order].tolist(), keys[order].tolist(), strict=True):
                 expected.append((b, k) not in seen)
                 seen.add((b, k))
-            assert _first_of_each(blocks[order], keys[order]).tolist() == expected
+            assert first_of_each(blocks[order], keys[order]).tolist() == expected

@@ -122,6 +122,20 @@ class _CountTables:
     stabiliser: Any
 
 
+@dataclass(frozen=True)
+class _Stacked:
+    """The ``_CountTables`` of every count up to ``largest``, concatenated: those of count
+    c start at ``set_at[c]`` (orbit, symmetry) and ``orbit_at[c]`` (least, stabiliser)."""
+
+    largest: int
+    orbit: Any
+    symmetry: Any
+    least: Any
+    stabiliser: Any
+    set_at: Any
+    orbit_at: Any
+
+
 @dataclass
 class StoneRanking:
     """The rank and unrank of positions of a ``StoneBoard``, part by part; tables are built
@@ -134,6 +148,7 @@ class StoneRanking:
     spread: Any = field(init=False)
     images: Any = field(init=False)
     _tables: dict[int, _CountTables] = field(default_factory=dict, init=False)
+    _stack: _Stacked | None = field(default=None, init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
 
     def __post_init__(self) -> None:
@@ -199,6 +214,30 @@ class StoneRanking:
                 found = self._tables[mine] = self._build(mine)
             return found
 
+    def stacked(self, largest: int) -> _Stacked:
+        """The tables of every count up to ``largest`` one after another, so that one
+        kernel ranks codes of several parts (built on first use, again for a larger
+        count: 21 MB for the 24-point board up to 9 stones)."""
+        with self._lock:
+            found = self._stack
+        if found is not None and found.largest >= largest:
+            return found
+        counts = [self.tables(count) for count in range(largest + 1)]
+        set_at = np.cumsum([0, *(len(t.orbit) for t in counts)], dtype=np.int64)
+        orbit_at = np.cumsum([0, *(len(t.least) for t in counts)], dtype=np.int64)
+        found = _Stacked(
+            largest,
+            np.concatenate([t.orbit for t in counts]),
+            np.concatenate([t.symmetry for t in counts]),
+            np.concatenate([t.least for t in counts]),
+            np.concatenate([t.stabiliser for t in counts]),
+            set_at,
+            orbit_at,
+        )
+        with self._lock:
+            self._stack = found
+        return found
+
     def _build(self, count: int) -> _CountTables:
         n = self.board.cells
         sets = comb(n, count)
@@ -216,27 +255,21 @@ class StoneRanking:
         """The index of each code among ``parts`` (each (mine, theirs, rest), one after
         another); -1 for a code of none of them."""
         codes = np.ascontiguousarray(codes, dtype=np.int64)
-        out = np.full(codes.shape[0], -1, dtype=np.int64)
+        out = np.empty(codes.shape[0], dtype=np.int64)
+        if not parts:
+            out[:] = -1
+            return out
+        mine, theirs, rest = (np.array(c, dtype=np.int64) for c in zip(*parts, strict=True))
+        sizes = [self.part_size(m, t) for m, t, _ in parts]
+        offsets = np.cumsum([0, *sizes[:-1]], dtype=np.int64)
+        stack = self.stacked(int(mine.max()))
         board = self.board
-        cells = (1 << board.cells) - 1
-        mine_count = np.bitwise_count(codes & cells)
-        theirs_count = np.bitwise_count((codes >> board.theirs_at) & cells)
-        rest = codes >> board.rest_at
-        offset = 0
-        for mine, theirs, kept in parts:
-            chosen = np.flatnonzero(
-                (mine_count == mine) & (theirs_count == theirs) & (rest == kept)
-            )
-            if chosen.shape[0]:
-                tables = self.tables(mine)
-                ranked = np.empty(chosen.shape[0], dtype=np.int64)
-                rank_part.run(
-                    chosen.shape[0], codes[chosen], ranked, board.cells, board.theirs_at,
-                    mine, theirs, self.binomials, self.byte_rank, self.squeeze, self.images,
-                    tables.orbit, tables.symmetry, tables.least, tables.stabiliser,
-                )  # fmt: skip
-                out[chosen] = ranked + offset
-            offset += self.part_size(mine, theirs)
+        rank_parts.run(
+            codes.shape[0], codes, out, board.cells, board.theirs_at, board.rest_at, mine,
+            theirs, rest, offsets, self.binomials, self.byte_rank, self.squeeze, self.images,
+            stack.orbit, stack.symmetry, stack.least, stack.stabiliser, stack.set_at,
+            stack.orbit_at,
+        )  # fmt: skip
         return out
 
     def unrank(self, indices: Any, parts: Sequence[tuple[int, int, int]]) -> Any:
@@ -369,13 +402,16 @@ def count_tables(
 
 
 @kernel
-def rank_part(
+def rank_parts(
     codes: Any,
     out: Any,
     n: int,
     theirs_at: int,
-    mine: int,
-    theirs: int,
+    rest_at: int,
+    part_mine: Any,
+    part_theirs: Any,
+    part_rest: Any,
+    offsets: Any,
     binomials: Any,
     byte_rank: Any,
     squeeze: Any,
@@ -384,18 +420,31 @@ def rank_part(
     symmetry: Any,
     least: Any,
     stabiliser: Any,
+    set_at: Any,
+    orbit_at: Any,
 ) -> None:
-    """The index in their part of codes of ``mine`` and ``theirs`` stones."""
+    """The index of each code among the parts (-1 in none), the tables of every count
+    stacked (``StoneRanking.stacked``)."""
     cells = (1 << n) - 1
-    empty_sets = binomials[n - mine, theirs]
     for i in range(codes.shape[0]):
         code = codes[i]
         mover = code & cells
         other = (code >> theirs_at) & cells
-        ranked = bytes_rank(byte_rank, mover)
+        mine = bit_count(mover)
+        theirs = bit_count(other)
+        rest = code >> rest_at
+        part = -1
+        for q in range(part_mine.shape[0]):
+            if part_mine[q] == mine and part_theirs[q] == theirs and part_rest[q] == rest:
+                part = q
+                break
+        if part < 0:
+            out[i] = -1
+            continue
+        ranked = set_at[mine] + bytes_rank(byte_rank, mover)
         j = orbit[ranked]
         other = image_of(images, symmetry[ranked], other)
-        fixed = stabiliser[j] >> 1
+        fixed = stabiliser[orbit_at[mine] + j] >> 1
         k = 1
         best = other
         while fixed:
@@ -405,14 +454,15 @@ def rank_part(
                     best = image
             fixed >>= 1
             k += 1
-        held = least[j]
+        held = least[orbit_at[mine] + j]
         packed = 0
         at = 0
         for byte in range(4):  # the opponent's cells among the empty ones, packed
             h = (held >> (8 * byte)) & 255
             packed |= squeeze[h, (best >> (8 * byte)) & 255] << at
             at += 8 - bit_count(h)  # the empty cells of this byte
-        out[i] = j * empty_sets + bytes_rank(byte_rank, packed)
+        empty_sets = binomials[n - mine, theirs]
+        out[i] = offsets[part] + j * empty_sets + bytes_rank(byte_rank, packed)
 
 
 @kernel

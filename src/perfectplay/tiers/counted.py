@@ -41,6 +41,13 @@ def index_type(size: int) -> np.dtype[Any]:
     return np.dtype("<u4" if size < 1 << 32 else "<u8")
 
 
+def counter_mask(shift: int) -> int:
+    """The bits of an open record (value code 7) that count its moves not yet known to
+    lose; the two above them flag children in other tiers that lose or tie for the mover
+    (``retrograde_in_records``): 2,047 moves at most in 2-byte records."""
+    return (1 << (shift - 2)) - 1
+
+
 def first_records(
     outcome: Any, open_rows: I64, parents: I64, ends: Any, shift: int, name: str
 ) -> Any:
@@ -53,8 +60,8 @@ def first_records(
     most = _first_records(np.asarray(outcome, dtype=np.int8), np.asarray(open_rows, np.int64),
                           np.asarray(parents, np.int64), np.asarray(ends, dtype=np.int8), shift,
                           records)  # fmt: skip
-    if most > (1 << shift) - 1:
-        raise GameError(f"{name}: a position with more than {(1 << shift) - 1} moves")
+    if most > counter_mask(shift):
+        raise GameError(f"{name}: a position with more than {counter_mask(shift)} moves")
     return records
 
 

@@ -239,22 +239,26 @@ def _ranked_chunk(graph: TierGraph, tier: int, indices: I64, codes: I64, outcome
     else:
         raise GameError(f"{rules.name}: tier {tier} has several child tiers but no batch_tier()")
     child_index = np.empty(exp.children.shape[0], dtype=np.int64)
-    present = (
-        [int(child_tier[0])]  # the common case: every move into one tier
-        if child_tier.size and child_tier.min() == child_tier.max()
-        else np.unique(child_tier).tolist()
-    )
-    for kid in present:
+    present: dict[int, I64 | None] = {}  # each child tier present: its moves (None: all)
+    if child_tier.size and child_tier.min() == child_tier.max():  # every move into one tier
+        present[int(child_tier[0])] = None
+    else:  # (a mask per child tier: np.unique sorted a million children to find two)
+        for k in kids:
+            if (w := np.flatnonzero(child_tier == k)).size:
+                present[k] = w
+        if sum(w.shape[0] for w in present.values() if w is not None) != child_tier.shape[0]:
+            stray = np.setdiff1d(child_tier, np.array(kids, dtype=np.int64))
+            present[int(stray[0])] = None
+    for kid, where in present.items():
         if kid not in kids:
             _stray_move(graph, tier, codes[open_rows], exp.parents, child_tier, kid)
-        if len(present) == 1:
+        if where is None:
             child_index[:] = hooks.batch_rank(kid, exp.children)
         else:
-            where = child_tier == kid
             child_index[where] = hooks.batch_rank(kid, exp.children[where])
     if child_index.size and child_index.min() < 0:
         _unranked_child(graph, tier, codes[open_rows], exp.parents, exp.children, child_index)
-    single = present[0] if len(present) == 1 else None
+    single = next(iter(present)) if len(present) == 1 else None
     return Chunk(indices, outcome, open_rows, exp.parents, child_tier, child_index,
                  exp.same_mover, single, rewards=exp.rewards)  # fmt: skip
 

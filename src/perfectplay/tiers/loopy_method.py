@@ -2,13 +2,13 @@
 
 In order of preference: the moves laid out whole and analysed in one compiled loop
 (``retrograde_by_edges``: engine-ranked games, extra turns marked on the moves), when its
-estimate of memory fits the budget; counters in the records (``retrograde_in_records``: a
-tier with no other child tier, un-moves, 2-byte records); frontiers through un-moves
-(``retrograde_by_unmoves``); rounds of value iteration (``value_iteration``: records only,
-the moves played again each round). Un-moves a compiled game does not write are its moves
-laid out and turned around: where those do not fit, rounds of value iteration. The un-move
-solvers take moves that pass the turn: a game with extra turns whose moves do not fit is
-solved by rounds.
+estimate of memory fits the budget; counters in the records (``retrograde_in_records``:
+un-moves, 2-byte records; the children in other tiers read beside); frontiers through
+un-moves (``retrograde_by_unmoves``: 1-byte records); rounds of value iteration
+(``value_iteration``: records only, the moves played again each round). Un-moves a
+compiled game does not write are its moves laid out and turned around: where those do not
+fit, rounds of value iteration. The un-move solvers take moves that pass the turn: a game
+with extra turns whose moves do not fit is solved by rounds.
 """
 
 from __future__ import annotations
@@ -49,9 +49,7 @@ def loopy_solver(
             return solve_loopy_tier  # its un-moves would lay the same moves out
     if graph.rules.to_move is not None:
         return solve_loopy_tier  # extra turns: the un-move solvers take moves that pass it
-    # (counters in the records count moves: a tier whose index stands for a position's
-    # images too needs each child counted once, as the frontiers do)
-    if retrograde_in_records.fits(graph, files, tier) and not graph.hooks.ranks_images_alike:
+    if retrograde_in_records.fits(graph, files, tier):
 
         def with_counters(
             graph: TierGraph, files: TierFiles, terminals: Terminals, tier: int, records: Any

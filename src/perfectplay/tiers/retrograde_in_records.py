@@ -1,14 +1,16 @@
 """Loopy tiers in the records alone: retrograde analysis with each open position's counter
 kept in its own record, for tiers of a billion indices (Dobutsu shogi: 855 million).
 
-Precondition: a loopy tier with no other child tier (every move stays inside it), un-moves
-(``batch_parents``), 2-byte records, and moves that always pass the turn.
+Precondition: a loopy tier with un-moves (``batch_parents``), 2-byte records, and moves
+that always pass the turn. Moves into other tiers (solved before) and an index that stands
+for a position's images too are read as ``children_beside`` says.
 Contract: the values and remoteness of retrograde analysis on the explored graph, as
 ``retrograde_by_unmoves`` gives them, in no memory beyond the tier's records and one chunk.
 
 Encoding while the solve runs: an open position (value code 7) keeps in its remoteness
-field the number of its moves not yet known to lose for its mover (every move's child is
-in the tier, so this counter is all an open position needs). A decided position has its
+field the number of its moves not yet known to lose for its mover (in a tier with no other
+child tier, this counter is all an open position needs; ``children_beside`` flags the rest
+in two bits above it). A decided position has its
 final record. Beside the records, one bit per index (``pending``, an eighth of a byte a
 position) marks the positions decided whose un-moves are not yet followed; level r's
 frontier is the pending positions whose record says remoteness r (those of level r + 1,
@@ -48,11 +50,13 @@ from ..spaces.graph import I64
 from ..spaces.pipeline import in_parallel
 from ..terminals import Terminals
 from ..values import UNDECIDED
+from .children_beside import LOST_BESIDE, TIED_BESIDE, Beside, reads_beside
 from .counted import counted_pieces, first_records
 from .files import TierFiles
 from .graph import TierGraph
 from .reached_set import ReachedSet
 from .records import REACHED, TierSummary
+from .retrograde_by_unmoves import first_of_each
 from .slot_codes import DECIDED, LEVELS, SettledSlots, TooNarrow, narrowed
 
 U16 = Any  # uint16 record arrays
@@ -73,12 +77,7 @@ about 300 MB on top of Dobutsu's 650 MB of records and bits (2026-11-27)."""
 
 def fits(graph: TierGraph, files: TierFiles, tier: int) -> bool:
     """Whether this solver takes the tier (see the precondition)."""
-    return (
-        tier in graph.loopy
-        and not graph.children[tier]
-        and graph.hooks.batch_parents is not None
-        and files.record.bytes == 2
-    )
+    return tier in graph.loopy and graph.hooks.batch_parents is not None and files.record.bytes == 2
 
 
 def solve_with_counters(
@@ -106,7 +105,14 @@ def solve_with_counters(
     shift = files.record.shift
     narrow = settled is not None
     bits = _PendingBits(flat.shape[0])
-    if counted is not None and reached_set is not None:
+    beside = None
+    highest = 1  # the largest remoteness decided ahead of the levels (pass 1: 1 at most)
+    if reads_beside(graph, tier):
+        if reached_set is not None or narrow:
+            raise GameError(f"tier {tier}: its moves into other tiers need records per index")
+        beside = Beside(graph, files, terminals, tier)
+        reached, highest = _count_beside(beside, flat, shift, bits)
+    elif counted is not None and reached_set is not None:
         reached = _scatter_counted(flat, shift, bits, reached_set, counted)
     else:
         reached = _count_moves(graph, terminals, tier, flat, shift, bits.pending, bits.marks,
@@ -114,6 +120,8 @@ def solve_with_counters(
     decided = 0
     for phase in (1,) if narrow else (1, 2):  # (narrow codes hold no tie: no phase 2)
         level = 0
+        if phase == 2:  # ties ahead of the levels: those of children beside, if any
+            highest = _ties_beside(beside, flat, shift, bits) if beside is not None else 0
         while True:
             if level >= files.record.max_remoteness:
                 raise GameError(f"tier {tier}: remoteness beyond {level} plies")
@@ -122,12 +130,13 @@ def solve_with_counters(
             if settled is not None and level - settled.base >= LEVELS:
                 settled.settle_below(level, flat)
             read = level - settled.base if settled is not None else level  # as coded
-            found = _follow_level(graph, tier, flat, shift, bits, read, phase, reached_set,
-                                  narrow)  # fmt: skip
+            found, later = _follow_level(graph, tier, flat, shift, bits, read, phase,
+                                         reached_set, narrow, beside)  # fmt: skip
+            highest = max(highest, later)
             decided += found
             if progress is not None:
                 progress(min(decided, reached), reached, level=level)
-            if found == 0 and (phase == 2 or level > 0):  # pass 1 decides some at 1
+            if found == 0 and level >= highest:
                 break
             level += 1
     if settled is not None:
@@ -158,11 +167,14 @@ def _follow_level(
     phase: int,
     reached_set: ReachedSet | None,
     narrow: bool,
-) -> int:
+    beside: Beside | None = None,
+) -> tuple[int, int]:
     """Follow the un-moves of one level's frontier (its remoteness ``read`` as the records
     code it), the workers finding the positions before, this thread applying them; returns
-    how many positions the frontier held."""
+    how many positions the frontier held, and the largest remoteness of the losses that
+    children beside put off (``children_beside``; 0: none)."""
     found = [0]
+    waiting: list[I64] = []  # counters fallen to 0 with a child lost beside
 
     def frontier() -> Any:
         for start in range(0, flat.shape[0], FRONTIER_SCAN):
@@ -174,13 +186,69 @@ def _follow_level(
                 yield rows[piece : piece + PIECE]
 
     def spread(before: tuple[I64, U8]) -> None:
-        _apply(flat, bits.pending, bits.marks, before[0], before[1], read, shift, phase, narrow)
+        waits = _apply(flat, bits.pending, bits.marks, before[0], before[1], read, shift, phase,
+                       narrow)  # fmt: skip
+        if waits.size:
+            waiting.append(waits)
 
     def parents(slots: I64) -> tuple[I64, U8]:
-        return _parents_of(graph, tier, flat, shift, slots, reached_set)
+        return _parents_of(graph, tier, flat, shift, slots, reached_set, beside is not None)
 
     in_parallel(frontier(), parents, spread)
-    return found[0]
+    if not waiting:
+        return found[0], 0
+    assert beside is not None
+    later = [0]
+
+    def losses(piece: I64) -> tuple[I64, Any]:
+        return beside.slowest_losses(piece, read)
+
+    def write(done: tuple[I64, Any]) -> None:
+        flat[done[0]] = done[1]
+        _set_pending(bits.pending, bits.marks, done[0])
+        later[0] = max(later[0], int((done[1] & ((1 << shift) - 1)).max()))
+
+    every = np.concatenate(waiting)
+    pieces = (every[i : i + PIECE] for i in range(0, every.shape[0], PIECE))
+    in_parallel(pieces, losses, write)
+    return found[0], later[0]
+
+
+def _count_beside(beside: Beside, flat: Any, shift: int, bits: _PendingBits) -> tuple[int, int]:
+    """Pass 1 of a tier that reads children beside (``children_beside``): every reached
+    position's first record, the decided ones pending (won ends too: their parents counted
+    them); returns how many positions the tier reaches and the largest remoteness
+    decided."""
+    reached, highest = [0], [1]
+
+    def write(done: tuple[I64, Any, int]) -> None:
+        reached[0] += _write_first(flat, shift, bits.pending, bits.marks, done[0], done[1],
+                                   won_ends_counted=False)  # fmt: skip
+        highest[0] = max(highest[0], done[2])
+
+    in_parallel(_reached_pieces(flat, shift), beside.first_records, write)
+    return reached[0], highest[0]
+
+
+def _ties_beside(beside: Beside, flat: Any, shift: int, bits: _PendingBits) -> int:
+    """Before ties spread: each open position with a tied child beside tied in the fewest
+    plies such a child gives, pending; returns the largest of those remoteness (0: none)."""
+    later = [0]
+
+    def flagged() -> Any:
+        for start in range(0, flat.shape[0], SCAN):
+            block = np.asarray(flat[start : start + SCAN])
+            rows = np.flatnonzero(((block >> shift) == REACHED) & ((block & TIED_BESIDE) != 0))
+            for piece in range(0, rows.shape[0], PIECE):
+                yield start + rows[piece : piece + PIECE]
+
+    def write(done: tuple[I64, Any]) -> None:
+        flat[done[0]] = done[1]
+        _set_pending(bits.pending, bits.marks, done[0])
+        later[0] = max(later[0], int((done[1] & ((1 << shift) - 1)).max()))
+
+    in_parallel(flagged(), beside.fastest_ties, write)
+    return later[0]
 
 
 def _count_moves(
@@ -229,13 +297,22 @@ def _count_moves(
     return reached[0]
 
 
-def _write_first(flat: Any, shift: int, pending: U8, marks: U8, rows: I64, records: U16) -> int:
+def _write_first(
+    flat: Any,
+    shift: int,
+    pending: U8,
+    marks: U8,
+    rows: I64,
+    records: U16,
+    won_ends_counted: bool = True,
+) -> int:
     """Write first records (2-byte, as ``counted.first_records``) at ``rows`` of ``flat``
-    (narrowed to one-byte codes there), the decided ones pending but won ends (counted in
-    their parents' counters, never followed); returns how many."""
+    (narrowed to one-byte codes there), the decided ones pending but won ends where
+    ``won_ends_counted`` (counted in their parents' counters: never followed); returns how
+    many."""
     flat[rows] = narrowed(records, shift) if flat.dtype == np.uint8 else records
     values = records >> shift
-    won_end = (values == _WIN) & (records & ((1 << shift) - 1) == 0)
+    won_end = (values == _WIN) & (records & ((1 << shift) - 1) == 0) & won_ends_counted
     followed = (values == _LOSS) | (values == _TIE) | ((values == _WIN) & ~won_end)
     _set_pending(pending, marks, rows[followed])
     return int(rows.shape[0])
@@ -292,10 +369,12 @@ def _parents_of(
     shift: int,
     indices: I64,
     reached_set: ReachedSet | None = None,
+    once: bool = False,
 ) -> tuple[I64, U8]:
     """The indices of the positions one move before a piece of a frontier, and the value of
     the frontier position each un-move comes from (read in a worker thread). With a
-    ``reached_set``: slots, those parents that play does not reach left out."""
+    ``reached_set``: slots, those parents that play does not reach left out. ``once``: one
+    un-move per child and parent (``children_beside``: children counted once)."""
     hooks = graph.hooks
     assert hooks.batch_parents is not None
     if flat.dtype == np.uint8:  # one-byte codes (``slot_codes``): decided ones only here
@@ -311,6 +390,12 @@ def _parents_of(
         here = np.asarray(hooks.batch_tier(before), np.int64) == tier
         before, child_value = before[here], child_value[here]
     ranked = np.asarray(hooks.batch_rank(tier, before), np.int64)
+    if once:
+        rows = np.asarray(back.parents, np.int64)
+        if hooks.batch_tier is not None:
+            rows = rows[here]
+        first = first_of_each(rows, ranked)
+        ranked, child_value = ranked[first], child_value[first]
     if reached_set is None:
         return ranked, child_value
     slots = reached_set.slots(ranked)
@@ -329,12 +414,18 @@ def _apply(
     shift: int,
     phase: int,
     narrow: bool,
-) -> None:
+) -> I64:
     """Per un-move into an open parent: a lost child makes it a win at level + 1, a won
     child takes one from its counter (a loss at level + 1 when none is left); in phase 2 a
-    tied child makes it a tie at level + 1. A parent decided is pending. ``narrow``: the
-    records are one-byte codes (``slot_codes``; phase 1 only, ``level`` from their base)."""
+    tied child makes it a tie at level + 1. A parent decided is pending. A parent decided
+    later than level + 1 by a child beside (``children_beside``), a win or a tie, is
+    brought forward so. Returns the parents whose counter fell to 0 with a child lost
+    beside (their loss waits for its slowest). ``narrow``: the records are one-byte codes
+    (``slot_codes``; phase 1 only, ``level`` from their base)."""
     mask = (1 << shift) - 1
+    counter = (1 << (shift - 2)) - 1
+    waits = np.empty(parents.shape[0], dtype=np.int64)
+    w = 0
     for e in range(parents.shape[0]):
         p = parents[e]
         record = flat[p]
@@ -350,19 +441,26 @@ def _apply(
             elif value == _WIN:
                 decided = _LOSS
         else:
-            if record >> shift != REACHED:
-                continue
+            now = record >> shift
+            sooner = now != REACHED and (record & mask) > level + 1  # (not followed yet)
             if phase == 2:
-                if value == _TIE:
+                if value == _TIE and (now == REACHED or (now == _TIE and sooner)):
                     decided = _TIE
             elif value == _LOSS:
-                decided = _WIN
-            elif value == _WIN:
-                left = (record & mask) - 1
-                if left <= 0:
-                    decided = _LOSS
+                if now == REACHED or (now == _WIN and sooner):
+                    decided = _WIN
+            elif value == _WIN and now == REACHED:
+                left = (record & counter) - 1
+                if left < 0:
+                    continue  # waiting for its slowest child beside
+                if left > 0:
+                    flat[p] = record - 1
+                elif record & LOST_BESIDE:
+                    flat[p] = record - 1
+                    waits[w] = p
+                    w += 1
                 else:
-                    flat[p] = (REACHED << shift) | left
+                    decided = _LOSS
         if decided > 0:
             if narrow:
                 flat[p] = DECIDED + 2 * (level + 1) + decided - 1
@@ -370,6 +468,7 @@ def _apply(
                 flat[p] = (decided << shift) | (level + 1)
             pending[p >> 3] |= 1 << (p & 7)
             marks[p >> 9] |= 1 << ((p >> 6) & 7)
+    return waits[:w]
 
 
 @kernel

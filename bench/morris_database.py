@@ -1,0 +1,130 @@
+"""Nine Men's Morris's mid- and endgame database (Gasser's sectors), built and reported.
+
+Run:  .venv/bin/python bench/morris_database.py DIR [--stones 9] [--memory 8G] [--report]
+
+Builds ``examples/morris.py:MorrisMidgame`` (every position with all stones placed, 24
+points) into DIR through the command line a user runs (``perfectplay solve ... --save DIR
+--memory M``), in a fresh process: run it again after an interruption and it goes on from
+the finished sectors. Then, or at once with ``--report`` (also while a build runs), a table
+of the sectors: the stones of each side, indices, positions, wins, losses and draws, the
+seconds each took (from its file's time against the one finished before), and for the
+sectors not done yet, the time they would take at the rate measured so far (indices a
+second). With the build: its wall time and the peak memory of its process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "morris.py"
+CLI = str(Path(sys.executable).with_name("perfectplay"))
+
+
+def build(directory: Path, stones: int, memory: str) -> tuple[float, float]:
+    """The build in a fresh process: its wall seconds and peak resident GB."""
+    command = [CLI, "solve", f"{EXAMPLE}:MorrisMidgame", "-p", "points=24", "-p",
+               f"stones={stones}", "--save", str(directory), "--memory", memory, "-q"]  # fmt: skip
+    started = time.perf_counter()
+    child = subprocess.Popen(command)
+    _, status, usage = os.wait4(child.pid, 0)
+    if os.waitstatus_to_exitcode(status):
+        raise SystemExit(f"the build stopped ({os.waitstatus_to_exitcode(status)}); run again")
+    return time.perf_counter() - started, usage.ru_maxrss / 2**20
+
+
+def sectors(stones: int) -> list[tuple[int, int, int]]:
+    """(tier, indices, stones of the larger side + 100 * the smaller's) of every sector."""
+    sys.path.insert(0, str(ROOT / "src"))
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("morris_database", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["morris_database"] = module
+    spec.loader.exec_module(module)
+    game = module.MorrisMidgame(points=24, stones=stones)
+    from perfectplay.rules import Rules
+    from perfectplay.tiers.graph import TierGraph
+
+    graph = TierGraph(Rules(game))
+    found = []
+    for tier in graph.order:
+        parts = game.tier_parts(tier)
+        larger = max(max(m, t) for m, t, _ in parts)
+        smaller = min(min(m, t) for m, t, _ in parts)
+        found.append((tier, graph.sizes[tier], larger * 100 + smaller))
+    return found
+
+
+def report(directory: Path, stones: int) -> None:
+    """The table of sectors (see the module docstring)."""
+    progress = directory / "progress.json"
+    solved = json.loads(progress.read_text())["solved"] if progress.exists() else {}
+    done = []
+    for path in directory.glob("tier-*.rec"):
+        tier = int(path.stem.split("-")[1])
+        if str(tier) in solved:
+            done.append((path.stat().st_mtime, tier))
+    done.sort()
+    started = (directory / "started").stat().st_mtime if (directory / "started").exists() else None
+    seconds: dict[int, float] = {}
+    before = started
+    for when, tier in done:
+        if before is not None:
+            seconds[tier] = when - before
+        before = when
+    print(f"{'sector':>7} {'indices':>14} {'positions':>14} {'wins':>13} {'losses':>13} "
+          f"{'draws':>14} {'seconds':>9}")  # fmt: skip
+    timed_indices = timed_seconds = 0.0
+    left_indices = 0
+    total_positions = 0
+    for tier, size, pair in sorted(sectors(stones), key=lambda s: s[2]):
+        name = f"{pair // 100}-{pair % 100}"
+        facts = solved.get(str(tier))
+        if facts is None:
+            left_indices += size
+            print(f"{name:>7} {size:>14,} {'(not yet)':>14}")
+            continue
+        values = facts["values"]
+        total_positions += facts["positions"]
+        took = seconds.get(tier)
+        if took is not None and size > 1_000_000:
+            timed_indices += size
+            timed_seconds += took
+        print(f"{name:>7} {size:>14,} {facts['positions']:>14,} {values.get('1', 0):>13,} "
+              f"{values.get('2', 0):>13,} {values.get('4', 0):>14,} "
+              f"{'' if took is None else f'{took:.0f}':>9}")  # fmt: skip
+    disk = sum(p.stat().st_size for p in directory.glob("tier-*.rec"))
+    print(f"positions solved: {total_positions:,}; on disk {disk / 1e9:.2f} GB")
+    if timed_seconds and left_indices:
+        rate = timed_indices / timed_seconds
+        print(
+            f"rate so far {rate / 1e6:.2f} M indices/s (sectors of a million or more); "
+            f"left {left_indices:,} indices: about {left_indices / rate / 3600:.1f} h"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("directory", type=Path)
+    parser.add_argument("--stones", type=int, default=9)
+    parser.add_argument("--memory", default="8G")
+    parser.add_argument("--report", action="store_true", help="only the table")
+    args = parser.parse_args()
+    if not args.report:
+        args.directory.mkdir(parents=True, exist_ok=True)
+        (args.directory / "started").touch()
+        seconds, peak = build(args.directory, args.stones, args.memory)
+        print(f"built in {seconds:.0f} s, peak memory {peak:.2f} GB")
+    report(args.directory, args.stones)
+
+
+if __name__ == "__main__":
+    main()

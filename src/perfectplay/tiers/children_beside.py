@@ -1,0 +1,208 @@
+"""Counters in the records for a loopy tier whose moves also lead into other tiers (their
+records read beside it), or whose index stands for a position's images too: the parts of
+``retrograde_in_records`` that read those children.
+
+Nine Men's Morris is the case: a slide stays in its sector, a mill leads into a sector
+with one stone less (solved before, on disk), and each index stands for up to 16 images
+of a position. What a position's children in other tiers say is folded into its first
+record, so that nothing per position is kept beside the records:
+
+- a child lost for its mover makes the position a win at once, in the fewest plies such a
+  child gives (``WIN`` with that remoteness, followed at its level; a child in the tier
+  lost sooner lowers it while its level has not come);
+- a child won for its mover is not counted (it is known), and sets ``LOST_BESIDE``: when
+  the counter falls to 0, the position loses in the later of the level and the slowest
+  such child, which ``slowest_losses`` finds again from its moves (once a position: a
+  loss is decided once);
+- a tied child is counted (it never decides a loss) and sets ``TIED_BESIDE``: once no win
+  or loss is left, ``fastest_ties`` finds the soonest such tie of each open position so
+  flagged again from its moves, before ties spread inside the tier;
+- a drawn child is counted, and never taken off.
+
+Each child position is counted once, however many moves lead to it (``first_of_each``
+over the child's tier and index): two moves to two images of one position are one un-move
+back from its index, so the un-moves are taken once per parent and child too.
+
+Encoding of an open record (value code 7), 2 bytes: bit 12 ``LOST_BESIDE``, bit 11
+``TIED_BESIDE``, bits 0-10 the counter (``counted.counter_mask``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..compiled import kernel
+from ..errors import GameError
+from ..spaces.graph import I64
+from ..terminals import Terminals
+from .files import TierFiles
+from .graph import TierGraph, expand_chunk
+from .records import REACHED
+from .retrograde_by_unmoves import child_keys, first_of_each
+
+_WIN, _LOSS, _TIE, _DRAW = 1, 2, 3, 4
+LOST_BESIDE = 1 << 12
+TIED_BESIDE = 1 << 11
+NEVER = np.iinfo(np.int64).max
+UNSOLVED, TOO_MANY, TOO_REMOTE = 1, 2, 3
+
+
+def reads_beside(graph: TierGraph, tier: int) -> bool:
+    """Whether a tier's first pass and un-moves take this module's way: its moves lead
+    into other tiers too, or its index stands for a position's images."""
+    return bool(graph.children[tier]) or bool(graph.hooks.ranks_images_alike)
+
+
+class Beside:
+    """The records of a tier's other child tiers, read (memory-mapped) as the tier is
+    solved."""
+
+    def __init__(self, graph: TierGraph, files: TierFiles, terminals: Terminals, tier: int):
+        self.graph, self.terminals, self.tier = graph, terminals, tier
+        self.shift = files.record.shift
+        self.kids = {k: np.asarray(files.final(k)) for k in graph.children[tier] if k != tier}
+
+    def _chunk(self, indices: I64) -> tuple[Any, Any, Any]:
+        """The chunk of ``indices`` expanded, which of its moves reach a child position
+        first (``once``), and each move's child record in another tier (0 in this one)."""
+        chunk = expand_chunk(self.graph, self.terminals, self.tier, indices)
+        if chunk.same_mover is not None and np.asarray(chunk.same_mover).any():
+            raise GameError("un-moves in a loopy tier need moves that always pass the turn")
+        once = first_of_each(chunk.parents, child_keys(self.graph, self.tier, chunk))
+        beside = np.zeros(chunk.parents.shape[0], dtype=np.uint16)
+        for kid, records in self.kids.items():
+            where = np.flatnonzero(np.asarray(chunk.child_tier) == kid)
+            if where.size:
+                beside[where] = records[np.asarray(chunk.child_index)[where]]
+        return chunk, once, beside
+
+    def first_records(self, indices: I64) -> tuple[I64, Any, int]:
+        """Pass 1 for a piece of reached indices: their first records (see the module
+        docstring) and the largest remoteness decided among them."""
+        chunk, once, beside = self._chunk(indices)
+        here = np.asarray(chunk.child_tier) == self.tier
+        records = np.empty(indices.shape[0], dtype=np.uint16)
+        status, highest = _first_records(
+            np.asarray(chunk.outcome, dtype=np.int8), np.asarray(chunk.open_rows, np.int64),
+            np.asarray(chunk.parents, np.int64), once, here, beside, self.shift, records,
+        )  # fmt: skip
+        self._check(status)
+        return indices, records, highest
+
+    def slowest_losses(self, indices: I64, level: int) -> tuple[I64, Any]:
+        """The records of positions whose counter fell to 0 at ``level`` and that have a
+        child won for its mover in another tier: lost in the later of level + 1 and the
+        slowest such child."""
+        chunk, once, beside = self._chunk(indices)
+        records = np.empty(indices.shape[0], dtype=np.uint16)
+        status = _beside_best(np.asarray(chunk.parents, np.int64), once, beside, self.shift,
+                              _WIN, level + 1, records)  # fmt: skip
+        self._check(status)
+        return indices, records
+
+    def fastest_ties(self, indices: I64) -> tuple[I64, Any]:
+        """The records of open positions with a tied child in another tier: tied in the
+        fewest plies such a child gives."""
+        chunk, once, beside = self._chunk(indices)
+        records = np.empty(indices.shape[0], dtype=np.uint16)
+        status = _beside_best(np.asarray(chunk.parents, np.int64), once, beside, self.shift,
+                              _TIE, 0, records)  # fmt: skip
+        self._check(status)
+        return indices, records
+
+    def _check(self, status: int) -> None:
+        name = self.graph.rules.name
+        if status == UNSOLVED:
+            raise GameError(f"{name}: tier {self.tier} has a move into a tier not solved yet")
+        if status == TOO_MANY:
+            raise GameError(f"{name}: tier {self.tier} has a position with more than 2,047 "
+                            "moves")  # fmt: skip
+        if status == TOO_REMOTE:
+            raise GameError(f"{name}: tier {self.tier}: remoteness beyond the records' reach")
+
+
+@kernel
+def _first_records(
+    outcome: Any,
+    open_rows: I64,
+    parents: I64,
+    once: Any,
+    here: Any,
+    beside: Any,
+    shift: int,
+    records: Any,
+) -> tuple[int, int]:
+    """``Beside.first_records`` in one pass over the moves and one over the positions;
+    returns (status, the largest remoteness decided)."""
+    width = open_rows.shape[0]
+    mask = (1 << shift) - 1
+    counter = (1 << (shift - 2)) - 1
+    count = np.zeros(width, dtype=np.int64)
+    win = np.full(width, NEVER, dtype=np.int64)
+    slowest = np.zeros(width, dtype=np.int64)
+    flags = np.zeros(width, dtype=np.int64)
+    for m in range(parents.shape[0]):
+        if not once[m]:
+            continue
+        row = parents[m]
+        if here[m]:
+            count[row] += 1  # (its end, if it is one, is followed at level 0)
+            continue
+        value = beside[m] >> shift
+        plies = (beside[m] & mask) + 1
+        if value == _LOSS:
+            win[row] = min(win[row], plies)
+        elif value == _WIN:
+            slowest[row] = max(slowest[row], plies)
+            flags[row] |= LOST_BESIDE
+        elif value == _TIE:
+            count[row] += 1
+            flags[row] |= TIED_BESIDE
+        elif value == _DRAW:
+            count[row] += 1
+        else:
+            return UNSOLVED, 0
+    for i in range(outcome.shape[0]):
+        records[i] = int(outcome[i]) << shift  # an end at remoteness 0
+    highest = 0
+    for row in range(width):
+        if win[row] < NEVER:
+            value, plies = _WIN, win[row]
+        elif count[row] == 0:  # every move known lost, or none at all (0 plies)
+            value, plies = _LOSS, slowest[row]
+        else:
+            if count[row] > counter:
+                return TOO_MANY, 0
+            records[open_rows[row]] = (REACHED << shift) | flags[row] | count[row]
+            continue
+        if plies > mask:
+            return TOO_REMOTE, 0
+        highest = max(highest, plies)
+        records[open_rows[row]] = (value << shift) | plies
+    return 0, highest
+
+
+@kernel
+def _beside_best(
+    parents: I64, once: Any, beside: Any, shift: int, value: int, least: int, records: Any
+) -> int:
+    """Each position's record decided as ``value`` (a LOSS given by its children won in
+    other tiers: the slowest; a TIE: the soonest of its tied children there), at least
+    ``least`` plies; returns a status."""
+    mask = (1 << shift) - 1
+    found = np.full(records.shape[0], -1, dtype=np.int64)
+    for m in range(parents.shape[0]):
+        if not once[m] or beside[m] >> shift != value:
+            continue
+        plies = (beside[m] & mask) + 1
+        row = parents[m]
+        if found[row] < 0 or (plies > found[row] if value == _WIN else plies < found[row]):
+            found[row] = plies
+    for row in range(records.shape[0]):
+        plies = max(found[row], least)
+        if plies > mask:
+            return TOO_REMOTE
+        records[row] = ((_LOSS if value == _WIN else _TIE) << shift) | plies
+    return 0

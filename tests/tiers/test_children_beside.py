@@ -1,0 +1,72 @@
+"""Counters in the records with children beside (``tiers.children_beside``): loopy tiers
+whose moves also lead into other tiers, solved with nothing per position beside the
+records, against an independent solve of the whole graph on many random games."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+import reference
+from compiled_random import TierUnmovesGame
+
+from perfectplay import build_tablebase, open_tablebase
+from perfectplay.compiled_games import form
+from perfectplay.tiers import children_beside, retrograde_by_edges, retrograde_by_unmoves
+
+SEEDS = range(24)
+
+
+@pytest.fixture
+def counters_beside(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Loopy tiers solved by counters in the records (the moves never laid out whole), and
+    a count of the calls that show which solver ran."""
+    monkeypatch.setattr(form, "_MODE", "interpreted")
+    monkeypatch.setattr(os, "fsync", lambda fd: None)
+    monkeypatch.setattr(retrograde_by_edges, "fits", lambda graph, tier: False)
+    calls = {"first": 0, "slowest": 0, "ties": 0}
+    beside = children_beside.Beside
+
+    def counted(name: str, method: Any) -> Any:
+        def run(self: Any, *args: Any) -> Any:
+            calls[name] += 1
+            return method(self, *args)
+
+        return run
+
+    monkeypatch.setattr(beside, "first_records", counted("first", beside.first_records))
+    monkeypatch.setattr(beside, "slowest_losses", counted("slowest", beside.slowest_losses))
+    monkeypatch.setattr(beside, "fastest_ties", counted("ties", beside.fastest_ties))
+
+    def refused(*args: Any) -> Any:
+        raise AssertionError("the frontier solver ran")
+
+    monkeypatch.setattr(retrograde_by_unmoves, "solve_with_unmoves", refused)
+    return calls
+
+
+def test_random_loopy_tiers_with_children_beside_solve_as_the_whole_graph(
+    counters_beside: dict[str, int], tmp_path: Path
+) -> None:
+    """Every reachable state's value and remoteness as retrograde analysis of the whole
+    graph gives them; across the seeds, losses put off by a slower child beside and ties
+    from children beside both occur (else the test would not test them)."""
+    checked = 0
+    for seed in SEEDS:
+        for block in (30, 60):
+            game = TierUnmovesGame(seed=seed, n=300, block=block, mode=1)
+            solved = reference.solve_outcomes(game)
+            directory = tmp_path / f"{seed}-{block}"
+            build_tablebase(game, directory)
+            with open_tablebase(directory, TierUnmovesGame(seed=seed, n=300, block=block,
+                                                           mode=1)) as base:  # fmt: skip
+                for state, want in solved.items():
+                    got = (base.value(state), base.remoteness(state))
+                    assert got == want, f"seed {seed}, block {block}, state {state}"
+                    checked += 1
+    assert checked > 5000
+    assert counters_beside["first"] > 0
+    assert counters_beside["slowest"] > 0
+    assert counters_beside["ties"] > 0
