@@ -73,7 +73,8 @@ def report(directory: Path, stones: int) -> None:
         if str(tier) in solved:
             done.append((path.stat().st_mtime, tier))
     done.sort()
-    started = (directory / "started").stat().st_mtime if (directory / "started").exists() else None
+    mark = _started(directory)
+    started = mark.stat().st_mtime if mark.exists() else None
     seconds: dict[int, float] = {}
     before = started
     for when, tier in done:
@@ -111,6 +112,11 @@ def report(directory: Path, stones: int) -> None:
         )
 
 
+def _started(directory: Path) -> Path:
+    """A file beside the tablebase whose time is the build's first start."""
+    return directory.with_name(directory.name + ".started")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("directory", type=Path)
@@ -119,8 +125,8 @@ def main() -> None:
     parser.add_argument("--report", action="store_true", help="only the table")
     args = parser.parse_args()
     if not args.report:
-        args.directory.mkdir(parents=True, exist_ok=True)
-        (args.directory / "started").touch()
+        if not _started(args.directory).exists():
+            _started(args.directory).touch()
         seconds, peak = build(args.directory, args.stones, args.memory)
         print(f"built in {seconds:.0f} s, peak memory {peak:.2f} GB")
     report(args.directory, args.stones)

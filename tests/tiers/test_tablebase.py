@@ -668,3 +668,20 @@ def test_file_hashes_are_the_sha256_of_the_file_and_of_each_block(
         assert found["hash_block"] == 4096
     else:
         assert "blocks" not in found
+
+
+def test_child_tiers_that_lead_on_forever_are_refused_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tier graph that never closes (each tier names a new one after it) would walk
+    forever: past MOST_TIERS tiers it is a GameError that names the hook."""
+
+    class Endless(LayeredGame):
+        def child_tiers(self, tier: int) -> list[int]:
+            return [tier + 1]
+
+    monkeypatch.setattr(tier_graph, "MOST_TIERS", 500)
+    game = Endless({0: []}, {}, 1)
+    with pytest.raises(GameError, match=r"child_tiers\(\) lead on forever") as caught:
+        build_tablebase(game, tmp_path / "tb")
+    assert "\n" not in str(caught.value)
