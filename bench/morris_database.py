@@ -7,9 +7,10 @@ points) into DIR through the command line a user runs (``perfectplay solve ... -
 --memory M``), in a fresh process: run it again after an interruption and it goes on from
 the finished sectors. Then, or at once with ``--report`` (also while a build runs), a table
 of the sectors: the stones of each side, indices, positions, wins, losses and draws, the
-seconds each took (from its file's time against the one finished before), and for the
-sectors not done yet, the time they would take at the rate measured so far (indices a
-second). With the build: its wall time and the peak memory of its process.
+longest win or loss in plies, the seconds each took (from its file's time against the one
+finished before), and for the sectors not done yet, the time they would take at the rate
+measured so far (indices a second). With the build: its wall time and the peak memory of
+its process.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def report(directory: Path, stones: int) -> None:
             seconds[tier] = when - before
         before = when
     print(f"{'sector':>7} {'indices':>14} {'positions':>14} {'wins':>13} {'losses':>13} "
-          f"{'draws':>14} {'seconds':>9}")  # fmt: skip
+          f"{'draws':>14} {'longest':>7} {'seconds':>9}")  # fmt: skip
     timed_indices = timed_seconds = 0.0
     left_indices = 0
     total_positions = 0
@@ -99,8 +100,9 @@ def report(directory: Path, stones: int) -> None:
         if took is not None and size > 1_000_000:
             timed_indices += size
             timed_seconds += took
+        longest = max((int(k.split(":")[1]) for k in facts["remoteness"]), default=0)
         print(f"{name:>7} {size:>14,} {facts['positions']:>14,} {values.get('1', 0):>13,} "
-              f"{values.get('2', 0):>13,} {values.get('4', 0):>14,} "
+              f"{values.get('2', 0):>13,} {values.get('4', 0):>14,} {longest:>7} "
               f"{'' if took is None else f'{took:.0f}':>9}")  # fmt: skip
     disk = sum(p.stat().st_size for p in directory.glob("tier-*.rec"))
     print(f"positions solved: {total_positions:,}; on disk {disk / 1e9:.2f} GB")

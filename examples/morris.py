@@ -107,10 +107,13 @@ def in_mill(p, stones, point):
 
 def takeable(p, theirs):
     """The opponent's stones a mill may take: those in no mill, or all if none is free."""
-    free = 0
-    for point in range(24):
-        if (theirs >> point) & 1 and not in_mill(p, theirs, point):
-            free |= 1 << point
+    row = board_row(p)
+    milled = 0  # the stones of every full line
+    for i in range(16):
+        line = MILLS[row, i]
+        if line != 0 and theirs & line == line:
+            milled |= line
+    free = theirs & ~milled
     return free if free else theirs
 
 
