@@ -49,6 +49,7 @@ LAYERS = [
         "tiers.retrograde_by_edges",
         "tiers.slot_codes",
         "tiers.retrograde_in_records",
+        "tiers.children_beside",
         "tiers.retrograde_by_unmoves",
         "tiers.value_iteration",
         "tiers.scored",
