@@ -20,6 +20,7 @@ from perfectplay.errors import InterruptedSolve
 from perfectplay.games import Dobutsu
 from perfectplay.tiers import graph as tier_graph
 from perfectplay.tiers import reached_set, retrograde_in_records, slot_codes
+from perfectplay.tiers.counted import counter_mask
 from perfectplay.tiers.reached_set import ReachedSet
 
 RUNS = ["interpreted", "compiled"]
@@ -248,7 +249,7 @@ def test_one_byte_codes_apply_and_frontier_alike_interpreted_and_compiled(seed: 
         mark_words = np.zeros(1, dtype=np.uint64)
         pending, marks = words.view(np.uint8), mark_words.view(np.uint8)
         _run(retrograde_in_records._apply, how, here, pending, marks, parents, child_value,
-             level, 13, 1, True)  # fmt: skip
+             level, 13, counter_mask(13), 1, True)  # fmt: skip
         front = _run(retrograde_in_records._frontier, how, words, pending, mark_words, marks,
                      here, 0, 500, 13, level + 1, 1, True)  # fmt: skip
         results.append((here, words.copy(), front))

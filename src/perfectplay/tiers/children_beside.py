@@ -37,6 +37,7 @@ from ..compiled import kernel
 from ..errors import GameError
 from ..spaces.graph import I64
 from ..terminals import Terminals
+from .counted import counter_mask
 from .files import TierFiles
 from .graph import TierGraph, expand_chunk
 from .records import REACHED
@@ -72,10 +73,11 @@ class Beside:
             raise GameError("un-moves in a loopy tier need moves that always pass the turn")
         once = first_of_each(chunk.parents, child_keys(self.graph, self.tier, chunk))
         beside = np.zeros(chunk.parents.shape[0], dtype=np.uint16)
+        child_tier, child_index = np.asarray(chunk.child_tier), np.asarray(chunk.child_index)
         for kid, records in self.kids.items():
-            where = np.flatnonzero(np.asarray(chunk.child_tier) == kid)
+            where = np.flatnonzero(child_tier == kid)
             if where.size:
-                beside[where] = records[np.asarray(chunk.child_index)[where]]
+                beside[where] = records[child_index[where]]
         return chunk, once, beside
 
     def first_records(self, indices: I64) -> tuple[I64, Any, int]:
@@ -86,7 +88,8 @@ class Beside:
         records = np.empty(indices.shape[0], dtype=np.uint16)
         status, highest = _first_records(
             np.asarray(chunk.outcome, dtype=np.int8), np.asarray(chunk.open_rows, np.int64),
-            np.asarray(chunk.parents, np.int64), once, here, beside, self.shift, records,
+            np.asarray(chunk.parents, np.int64), once, here, beside, self.shift,
+            counter_mask(self.shift), records,
         )  # fmt: skip
         self._check(status)
         return indices, records, highest
@@ -117,8 +120,8 @@ class Beside:
         if status == UNSOLVED:
             raise GameError(f"{name}: tier {self.tier} has a move into a tier not solved yet")
         if status == TOO_MANY:
-            raise GameError(f"{name}: tier {self.tier} has a position with more than 2,047 "
-                            "moves")  # fmt: skip
+            raise GameError(f"{name}: tier {self.tier} has a position with more than "
+                            f"{counter_mask(self.shift):,} moves")  # fmt: skip
         if status == TOO_REMOTE:
             raise GameError(f"{name}: tier {self.tier}: remoteness beyond the records' reach")
 
@@ -132,13 +135,13 @@ def _first_records(
     here: Any,
     beside: Any,
     shift: int,
+    counter: int,
     records: Any,
 ) -> tuple[int, int]:
     """``Beside.first_records`` in one pass over the moves and one over the positions;
     returns (status, the largest remoteness decided)."""
     width = open_rows.shape[0]
     mask = (1 << shift) - 1
-    counter = (1 << (shift - 2)) - 1
     count = np.zeros(width, dtype=np.int64)
     win = np.full(width, NEVER, dtype=np.int64)
     slowest = np.zeros(width, dtype=np.int64)

@@ -51,7 +51,7 @@ from ..spaces.pipeline import in_parallel
 from ..terminals import Terminals
 from ..values import UNDECIDED
 from .children_beside import LOST_BESIDE, TIED_BESIDE, Beside, reads_beside
-from .counted import counted_pieces, first_records
+from .counted import counted_pieces, counter_mask, first_records
 from .files import TierFiles
 from .graph import TierGraph
 from .reached_set import ReachedSet
@@ -186,8 +186,8 @@ def _follow_level(
                 yield rows[piece : piece + PIECE]
 
     def spread(before: tuple[I64, U8]) -> None:
-        waits = _apply(flat, bits.pending, bits.marks, before[0], before[1], read, shift, phase,
-                       narrow)  # fmt: skip
+        waits = _apply(flat, bits.pending, bits.marks, before[0], before[1], read, shift,
+                       counter_mask(shift), phase, narrow)  # fmt: skip
         if waits.size:
             waiting.append(waits)
 
@@ -204,9 +204,7 @@ def _follow_level(
         return beside.slowest_losses(piece, read)
 
     def write(done: tuple[I64, Any]) -> None:
-        flat[done[0]] = done[1]
-        _set_pending(bits.pending, bits.marks, done[0])
-        later[0] = max(later[0], int((done[1] & ((1 << shift) - 1)).max()))
+        later[0] = max(later[0], _write_decided(flat, shift, bits, done[0], done[1]))
 
     every = np.concatenate(waiting)
     pieces = (every[i : i + PIECE] for i in range(0, every.shape[0], PIECE))
@@ -243,12 +241,18 @@ def _ties_beside(beside: Beside, flat: Any, shift: int, bits: _PendingBits) -> i
                 yield start + rows[piece : piece + PIECE]
 
     def write(done: tuple[I64, Any]) -> None:
-        flat[done[0]] = done[1]
-        _set_pending(bits.pending, bits.marks, done[0])
-        later[0] = max(later[0], int((done[1] & ((1 << shift) - 1)).max()))
+        later[0] = max(later[0], _write_decided(flat, shift, bits, done[0], done[1]))
 
     in_parallel(flagged(), beside.fastest_ties, write)
     return later[0]
+
+
+def _write_decided(flat: Any, shift: int, bits: _PendingBits, rows: I64, records: U16) -> int:
+    """Write records that children beside decided (``children_beside``) at ``rows``, each
+    pending; returns the largest remoteness among them."""
+    flat[rows] = records
+    _set_pending(bits.pending, bits.marks, rows)
+    return int((records & ((1 << shift) - 1)).max())
 
 
 def _count_moves(
@@ -412,6 +416,7 @@ def _apply(
     child_value: U8,
     level: int,
     shift: int,
+    counter: int,
     phase: int,
     narrow: bool,
 ) -> I64:
@@ -423,7 +428,6 @@ def _apply(
     beside (their loss waits for its slowest). ``narrow``: the records are one-byte codes
     (``slot_codes``; phase 1 only, ``level`` from their base)."""
     mask = (1 << shift) - 1
-    counter = (1 << (shift - 2)) - 1
     waits = np.empty(parents.shape[0], dtype=np.int64)
     w = 0
     for e in range(parents.shape[0]):
