@@ -13,17 +13,33 @@ from __future__ import annotations
 
 import signal
 import sys
+from typing import NoReturn
 
 
 def main() -> None:
-    """Load the command line, then run it (``perfectplay.cli.main``)."""
+    """Load the command line, then run it (``perfectplay.cli.main``).
+
+    While the command line loads, a Ctrl-C is only noted, and acted on once the imports
+    are over: an extension module's C code can swallow the KeyboardInterrupt and raise an
+    unrelated ImportError in its place (numpy's "could not import module datetime"), which
+    no chain of causes would then explain.
+    """
+    noted: list[int] = []
+    deferred = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if deferred:
+        signal.signal(signal.SIGINT, lambda number, _frame: noted.append(number))
     try:
         from perfectplay.cli import main as run
     except KeyboardInterrupt:
         _interrupted()
     except ImportError as exc:  # an extension module (numpy's) stopped by the Ctrl-C
-        if not _caused_by_interrupt(exc):
+        if not (noted or _caused_by_interrupt(exc)):
             raise
+        _interrupted()
+    finally:
+        if deferred:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+    if noted:
         _interrupted()
     try:
         run()
@@ -34,7 +50,7 @@ def main() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _interrupted() -> None:
+def _interrupted() -> NoReturn:
     print("perfectplay: error: interrupted", file=sys.stderr)
     sys.exit(130)
 

@@ -436,6 +436,39 @@ def test_ctrl_c_at_any_import_of_the_start_up_is_one_line() -> None:
         assert done.stdout == ""
 
 
+SWALLOWED_INTERRUPT = """
+import os, signal, sys
+class Swallowing:  # C code that meets a Ctrl-C and raises an unrelated ImportError
+    seen = 0
+    def find_spec(self, name, path, target=None):
+        Swallowing.seen += 1
+        if Swallowing.seen != 20:
+            return None
+        stopped = False
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):
+                pass
+        except KeyboardInterrupt:
+            stopped = True
+        if stopped:
+            raise ImportError("could not import module datetime")
+        return None
+import perfectplay_entry
+sys.meta_path.insert(0, Swallowing())
+perfectplay_entry.main()
+"""
+
+
+def test_a_ctrl_c_an_import_swallows_is_still_one_line() -> None:
+    """A real SIGINT during the start-up, which an extension's C code would turn into an
+    ImportError with no KeyboardInterrupt in its chain: one line and 130 all the same."""
+    done = subprocess.run([sys.executable, "-c", SWALLOWED_INTERRUPT, "list"],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert (done.returncode, done.stderr) == (130, "perfectplay: error: interrupted\n")
+    assert done.stdout == ""
+
+
 def test_ctrl_c_in_a_command_is_exactly_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
