@@ -99,6 +99,9 @@ class SearchRules(NamedTuple):
     ident: str = ""
     """A hash of the compiled rules' code: the search compiled around them is kept in
     numba's disk cache under it; empty for rules that cannot be cached."""
+    probe: Any = None
+    """``probe(s, p, db) -> int``, optional: the exact score of state ``p`` read from a
+    tablebase (``db``, what the search was given), else ``NOT_OVER``; asked after ``end``."""
 
 
 Codes = npt.NDArray[np.int64]

@@ -22,24 +22,21 @@ def main() -> None:
     While the command line loads, a Ctrl-C is only noted, and acted on once the imports
     are over: an extension module's C code can swallow the KeyboardInterrupt and raise an
     unrelated ImportError in its place (numpy's "could not import module datetime"), which
-    no chain of causes would then explain.
+    no chain of causes would then explain. Everything from the first line on is inside the
+    ``try``: a Ctrl-C may land on any of them.
     """
-    noted: list[int] = []
-    deferred = signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    if deferred:
-        signal.signal(signal.SIGINT, lambda number, _frame: noted.append(number))
     try:
+        _defer_interrupts()
         from perfectplay.cli import main as run
     except KeyboardInterrupt:
         _interrupted()
     except ImportError as exc:  # an extension module (numpy's) stopped by the Ctrl-C
-        if not (noted or _caused_by_interrupt(exc)):
+        if not (_NOTED or _caused_by_interrupt(exc)):
             raise
         _interrupted()
     finally:
-        if deferred:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-    if noted:
+        _stop_deferring()
+    if _NOTED:
         _interrupted()
     try:
         run()
@@ -48,6 +45,24 @@ def main() -> None:
         # Ctrl-C handler, under which a late Ctrl-C would kill the process by the signal
         # (no line, status -2); an ignored one is left ignored.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+_NOTED: list[int] = []
+"""The Ctrl-Cs noted while the command line loaded."""
+_DEFERRING: list[bool] = []
+"""True once the noting handler is in place (and the default was there before it)."""
+
+
+def _defer_interrupts() -> None:
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, lambda number, _frame: _NOTED.append(number))
+        _DEFERRING.append(True)
+
+
+def _stop_deferring() -> None:
+    if _DEFERRING:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _DEFERRING.clear()
 
 
 def _interrupted() -> NoReturn:

@@ -13,6 +13,7 @@ from ..errors import GameError, UsageProblem
 from ..rules import Rules
 from ..solvers.registry import methods_help
 from ..tablebase.header import read_header
+from ..tablebase.probes import ProbedSearch, can_probe, open_for_probing
 from ..tablebase.reader import Tablebase, open_tablebase
 from .common import (
     db_option,
@@ -107,6 +108,9 @@ def analyze_command(
     from .search_analysis import too_large_to_solve
 
     searched = method == "search" or (method == "auto" and too_large_to_solve(rules))
+    if db is not None and method in ("auto", "search") and can_probe(rules, read_header(db)):
+        _analyze_probing(rules, position, moves, db, as_json, stats, quiet)
+        return
     if searched or (db is not None and read_header(db).book is not None):
         _analyze_searched(rules, position, moves, db, as_json)
         return
@@ -168,6 +172,35 @@ def _analyze_searched(
     else:
         with open_tablebase(db, rules) as book:
             analyze_by_search(rules, state, history, as_json, book)
+
+
+def _analyze_probing(
+    rules: Rules[Any, Any],
+    position: str | None,
+    moves: str | None,
+    db: Path,
+    as_json: bool,
+    stats: bool,
+    quiet: bool,
+) -> None:
+    """The position read from the tablebase where its tier is there, else searched from
+    it with the tablebase probed at the leaves (``tablebase.probes``); the tablebase may
+    have been made from another start of the same rules (a midgame database)."""
+    from .search_analysis import analyze_by_search
+
+    with open_for_probing(db, rules) as base:
+        start = rules.read_position(position) if position is not None else rules.initial()
+        state, history = start_position(rules, start, moves)
+        place = base.locate(state)
+        if place is not None and place[0] in base.header.tiers:
+            held(base, state, db, position)
+            _show(base, state, history, as_json, stats, quiet)
+            return
+        probed = ProbedSearch(rules, base, state)
+        analyze_by_search(
+            rules, state, history, as_json, search=probed.search, zero=probed.zero,
+            method=f"compiled search, tablebase {db} at the leaves",
+        )  # fmt: skip
 
 
 def _analyze_from_tablebase(

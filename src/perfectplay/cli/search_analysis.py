@@ -61,16 +61,22 @@ def analyze_by_search(
     history: list[str],
     as_json: bool,
     book: Answers[Any, Any] | None = None,
+    search: CompiledSearch | None = None,
+    zero: str = "tie",
+    method: str = "compiled search",
 ) -> None:
     """Print (or emit as JSON) the position, its exact score and each move's, best first;
-    the moves leading into the book (if any) are read from it, the others searched."""
+    the moves leading into the book (if any) are read from it, the others searched (by
+    ``search`` when given: one that probes a tablebase). ``zero``: what a 0 is called."""
     started = time.perf_counter()
-    search = CompiledSearch(compiled_rules_of(rules))
+    if search is None:
+        search = CompiledSearch(compiled_rules_of(rules))
     moves, from_book = _scored_moves(rules, state, search, book)
     # Negamax: the position's score is its best move's; only a finished game needs a search.
     score = moves[0][1] if moves else search.score(search.rules.encode(state))
     seconds = time.perf_counter() - started
-    report = _search_report(rules, state, history, search, moves, from_book, score, seconds)
+    report = _search_report(rules, state, history, search, moves, from_book, score, seconds, zero)
+    report["method"] = method
     if as_json:
         emit_json(report)
         return
@@ -108,6 +114,7 @@ def _search_report(
     from_book: list[Any],
     score: int,
     seconds: float,
+    zero: str = "tie",
 ) -> dict[str, Any]:
     """The report on the position: the same fields as every analyze report (value,
     remoteness, moves...), and the search's own: its scores, what the book answered, its nodes."""
@@ -124,14 +131,14 @@ def _search_report(
         "method": "compiled search",
         "moves_played": history,
         "position": rules.show(state),
-        "value": _value_of(score),
+        "value": _value_of(score, zero),
         "remoteness": remoteness(here, score),
         "best_moves": best,
         "principal_variation": best[:1],
         "moves": [
             {
                 "move": rules.format_move(m),
-                "value": _value_of(s),
+                "value": _value_of(s, zero),
                 "remoteness": None
                 if plies is None
                 else remoteness(encode(rules.play(state, m)), -s) + 1,  # type: ignore[operator]
@@ -160,9 +167,9 @@ def _print_search_report(
     print_rows(
         [
             ("game", rules.name),
-            ("method", "compiled search"),
+            ("method", report["method"]),
             ("moves played", " ".join(report["moves_played"]) or "-"),
-            ("score", _meaning(report["score"], search.rules.max_score)),
+            ("score", _meaning(report["score"], search.rules.max_score, report["value"])),
             ("nodes", f"{search.nodes:,} in {seconds:.2f} s"),
             *([("from the book", " ".join(report["from_book"]))] if report["from_book"] else []),
         ]
@@ -180,16 +187,17 @@ def _print_search_report(
     out.print(table)
 
 
-def _value_of(score: int) -> str:
-    """The value a score stands for, as every analyze report names it."""
-    return "win" if score > 0 else "loss" if score < 0 else "tie"
+def _value_of(score: int, zero: str = "tie") -> str:
+    """The value a score stands for, as every analyze report names it (``zero``: what a
+    0 stands for; a tablebase the search read may say draw)."""
+    return "win" if score > 0 else "loss" if score < 0 else zero
 
 
-def _meaning(score: int, best: int) -> str:
+def _meaning(score: int, best: int, value: str = "draw") -> str:
     """A score in words: who wins, and how soon the larger the number (scores beyond
     -1..1 only: a compiled game's search gives the value alone)."""
     if score == 0:
-        return "0 (a draw)"
+        return f"0 (a {value})"
     who = "the player to move wins" if score > 0 else "the player to move loses"
     return f"{score:+d} ({who}; the larger, the sooner)" if best > 1 else f"{score:+d} ({who})"
 

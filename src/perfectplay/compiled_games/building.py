@@ -32,6 +32,7 @@ from ..errors import GameError
 from ..progress import announce
 from ..specialised import jit_in_place, template_copy
 from . import drivers, search_hooks
+from .stones import rank_code
 
 RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward", "unmoves")
 """The rule functions a compiled game may write (the first four are required)."""
@@ -49,7 +50,9 @@ TAKE_PARAMETERS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "unmov
                    "expand_ranked", "solve_sweep", "reverse_edges", "tier_moves",
                    "start")  # fmt: skip
 """The loops that run the rules: their first argument is the game's parameters."""
-SEARCH_RULES = ("search_end", "search_bounds", "search_moves", "search_play", "search_key")
+SEARCH_RULES = (
+    "search_end", "search_bounds", "search_moves", "search_play", "search_key", "search_probe",
+)  # fmt: skip
 
 _lock = threading.Lock()
 _built: dict[tuple[str, bool], types.ModuleType] = {}
@@ -172,8 +175,9 @@ def _search_rules(
         name = f"perfectplay_search_{cls.__name__}_{search_ident}"
         rules: Any = template_copy(Path(search_hooks.__file__), name, "search", on_disk=cache)
         rules.P = params
-        for rule in ("moves", "play", "outcome", "key"):
+        for rule in ("moves", "play", "outcome", "key", "tier"):
             setattr(rules, f"_{rule}", getattr(module, f"_{rule}"))
+        rules._rank_code = rank_code.compiled if compiled else rank_code.function
         if compiled:
             jit_in_place(rules, SEARCH_RULES, cache)
         _searches[(search_ident, compiled)] = rules

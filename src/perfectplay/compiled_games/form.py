@@ -269,6 +269,15 @@ class CompiledGame:
         self._parts[tier] = found = tuple(parts)
         return found
 
+    @property
+    def stone_ranking(self) -> StoneRanking | None:
+        """The ranking by stones of a game that declares it (``stone_board``), else None."""
+        return self._stones
+
+    def checked_parts(self, tier: int) -> tuple[tuple[int, int, int], ...]:
+        """A tier's parts (mover's stones, opponent's, rest), as the ranking reads them."""
+        return self._tier_parts(tier)
+
     def _stone_tier_size(self, tier: int) -> int:
         assert self._stones is not None
         return sum(self._stones.part_size(m, t) for m, t, _ in self._tier_parts(tier))
@@ -416,14 +425,23 @@ class CompiledGame:
         game that says how long it can last (``max_plies``), without extra turns or scores;
         None otherwise. The search gives the value (win, loss or tie), not how fast."""
         longest = getattr(self, "max_plies", None)
-        if not callable(longest) or self.scored or "to_move" in self.rule_functions:
+        if not callable(longest):
+            return None
+        return self.search_rules(int(longest()))
+
+    def search_rules(self, max_plies: int, probing: bool = False) -> SearchRules | None:
+        """The compiled search's rules for games at most ``max_plies`` long, or None for a
+        game with extra turns or scores; ``probing``: with the probe of a tablebase of the
+        game's tiers ranked by stones (``perfectplay.tablebase.probes`` makes its ``db``)."""
+        if self.scored or "to_move" in self.rule_functions:
             return None
         loops = self.engine_loops(True)
         searching = loops.search_rules()
+        ident = loops.search_ident
         return SearchRules(
             words=1,
             max_moves=self.max_moves,
-            max_plies=int(longest()),
+            max_plies=max_plies,
             min_score=-1,
             max_score=1,
             key_bits=63,
@@ -433,7 +451,8 @@ class CompiledGame:
             play=searching.search_play,
             key=searching.search_key,
             encode=_one_word,
-            ident=loops.search_ident,
+            ident=f"{ident}+probe" if ident and probing else ident,
+            probe=searching.search_probe if probing else None,
         )
 
     # ----- the batch protocol ------------------------------------------------------------

@@ -8,6 +8,10 @@ game and parameter set, so the parameters are folded in here (the engine's loops
 them as an argument, ``drivers``). A state is a row of one word, the game's own code; the
 score is the value alone (1 a win, 0 a tie, -1 a loss for the player to move), which the
 search narrows like any other.
+
+``search_probe`` reads a tablebase of a game ranked by stones (``perfectplay.tablebase.probes``
+builds its ``db``): the tier of row p, the tier's slot among the tablebase's (-1: not in
+it), the position's index by ``stones.rank_code`` over the tier's parts, its record.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ _moves: Any = None
 _play: Any = None
 _outcome: Any = None
 _key: Any = None
+_tier: Any = None
+_rank_code: Any = None
 
 
 def search_end(s: Any, p: int) -> int:
@@ -57,3 +63,34 @@ def search_key(s: Any, p: int) -> int:
     """The canonical key of row p (symmetric positions share a table entry)."""
     k: int = _key(P, s[p, 0])
     return k
+
+
+def search_probe(s: Any, p: int, db: Any) -> int:
+    """The value of row p read from the tablebase when its tier is there, else NOT_OVER.
+    ``db``: (slot of each tier, records of each slot, first part of each slot, the parts'
+    mover's stones, opponent's stones, rest and offset, the records' value shift, then the
+    board and its tables as ``stones.rank_code`` takes them)."""
+    (slot_of, records, part_from, mine, theirs, rest, offsets, shift, n, theirs_at, rest_at,
+     binomials, byte_rank, squeeze, images, orbit, symmetry, least, stabiliser, set_at,
+     orbit_at) = db  # fmt: skip
+    code = s[p, 0]
+    tier = _tier(P, code)
+    if tier < 0 or tier >= slot_of.shape[0] or slot_of[tier] < 0:
+        return NOT_OVER
+    slot = slot_of[tier]
+    index = _rank_code(
+        code, n, theirs_at, rest_at, mine, theirs, rest, offsets, part_from[slot],
+        part_from[slot + 1], binomials, byte_rank, squeeze, images, orbit, symmetry, least,
+        stabiliser, set_at, orbit_at,
+    )  # fmt: skip
+    held = records[slot]
+    if index < 0 or index >= held.shape[0]:
+        raise ValueError("the tablebase has no index for a position the search reached")
+    value = held[index] >> shift
+    if value == 1:
+        return 1
+    if value == 2:
+        return -1
+    if value == 3 or value == 4:
+        return 0
+    raise ValueError("the tablebase has no value for a position the search reached")

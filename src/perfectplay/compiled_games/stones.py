@@ -425,44 +425,75 @@ def rank_parts(
 ) -> None:
     """The index of each code among the parts (-1 in none), the tables of every count
     stacked (``StoneRanking.stacked``)."""
-    cells = (1 << n) - 1
     for i in range(codes.shape[0]):
-        code = codes[i]
-        mover = code & cells
-        other = (code >> theirs_at) & cells
-        mine = bit_count(mover)
-        theirs = bit_count(other)
-        rest = code >> rest_at
-        part = -1
-        for q in range(part_mine.shape[0]):
-            if part_mine[q] == mine and part_theirs[q] == theirs and part_rest[q] == rest:
-                part = q
-                break
-        if part < 0:
-            out[i] = -1
-            continue
-        ranked = set_at[mine] + bytes_rank(byte_rank, mover)
-        j = orbit[ranked]
-        other = image_of(images, symmetry[ranked], other)
-        fixed = stabiliser[orbit_at[mine] + j] >> 1
-        k = 1
-        best = other
-        while fixed:
-            if fixed & 1:
-                image = image_of(images, k, other)
-                if image < best:
-                    best = image
-            fixed >>= 1
-            k += 1
-        held = least[orbit_at[mine] + j]
-        packed = 0
-        at = 0
-        for byte in range(4):  # the opponent's cells among the empty ones, packed
-            h = (held >> (8 * byte)) & 255
-            packed |= squeeze[h, (best >> (8 * byte)) & 255] << at
-            at += 8 - bit_count(h)  # the empty cells of this byte
-        empty_sets = binomials[n - mine, theirs]
-        out[i] = offsets[part] + j * empty_sets + bytes_rank(byte_rank, packed)
+        out[i] = rank_code(
+            codes[i], n, theirs_at, rest_at, part_mine, part_theirs, part_rest, offsets, 0,
+            part_mine.shape[0], binomials, byte_rank, squeeze, images, orbit, symmetry, least,
+            stabiliser, set_at, orbit_at,
+        )  # fmt: skip
+
+
+@inlined_kernel
+def rank_code(
+    code: int,
+    n: int,
+    theirs_at: int,
+    rest_at: int,
+    part_mine: Any,
+    part_theirs: Any,
+    part_rest: Any,
+    offsets: Any,
+    first: int,
+    last: int,
+    binomials: Any,
+    byte_rank: Any,
+    squeeze: Any,
+    images: Any,
+    orbit: Any,
+    symmetry: Any,
+    least: Any,
+    stabiliser: Any,
+    set_at: Any,
+    orbit_at: Any,
+) -> int:
+    """The index of one code among parts ``first..last - 1`` (offsets from the first of
+    them), or -1 in none: what ``rank_parts`` does per code, and the compiled search's
+    probe of a tablebase per position."""
+    cells = (1 << n) - 1
+    mover = code & cells
+    other = (code >> theirs_at) & cells
+    mine = bit_count(mover)
+    theirs = bit_count(other)
+    rest = code >> rest_at
+    part = -1
+    for q in range(first, last):
+        if part_mine[q] == mine and part_theirs[q] == theirs and part_rest[q] == rest:
+            part = q
+            break
+    if part < 0:
+        return -1
+    ranked = set_at[mine] + bytes_rank(byte_rank, mover)
+    j = orbit[ranked]
+    other = image_of(images, symmetry[ranked], other)
+    fixed = stabiliser[orbit_at[mine] + j] >> 1
+    k = 1
+    best = other
+    while fixed:
+        if fixed & 1:
+            image = image_of(images, k, other)
+            if image < best:
+                best = image
+        fixed >>= 1
+        k += 1
+    held = least[orbit_at[mine] + j]
+    packed = 0
+    at = 0
+    for byte in range(4):  # the opponent's cells among the empty ones, packed
+        h = (held >> (8 * byte)) & 255
+        packed |= squeeze[h, (best >> (8 * byte)) & 255] << at
+        at += 8 - bit_count(h)  # the empty cells of this byte
+    empty_sets = binomials[n - mine, theirs]
+    return int(offsets[part] + j * empty_sets + bytes_rank(byte_rank, packed))
 
 
 @kernel

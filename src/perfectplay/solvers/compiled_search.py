@@ -64,6 +64,9 @@ from ..protocol import Game, SearchRules
 from ..rules import Rules
 from ..specialised import fingerprint, jit_in_place, template_copy
 
+NO_TABLEBASE = np.zeros(1, dtype=np.int64)
+"""The ``db`` of a search that probes no tablebase (the engine's own ``probe`` ignores it)."""
+
 
 @dataclass(frozen=True)
 class CompiledResult:
@@ -107,7 +110,12 @@ def _engine(rules: Any) -> tuple[Any, Any, Any, Any]:
     module.UPPERS = rules.max_score - rules.min_score + 1
     for name in ("end", "bounds", "moves", "play", "key"):
         setattr(module, name, getattr(rules, name))
-    jit_in_place(module, ("half", "negamax", "solve", "key_after", "key_of"), cache=bool(ident))
+    made = ["half", "negamax", "solve", "key_after", "key_of"]
+    if rules.probe is None:
+        made.append("probe")  # the template's: no tablebase
+    else:
+        module.probe = rules.probe
+    jit_in_place(module, tuple(made), cache=bool(ident))
     return module.negamax, module.solve, module.key_after, module.key_of
 
 
@@ -119,8 +127,10 @@ class CompiledSearch:
     by the system, so a small search touches little of it).
     """
 
-    def __init__(self, rules: SearchRules, log_size: int = 24) -> None:
+    def __init__(self, rules: SearchRules, log_size: int = 24, db: Any = None) -> None:
         self.rules = rules
+        self.db: Any = NO_TABLEBASE if db is None else db
+        """What the rules' ``probe`` reads (a tablebase's records and ranking, as arrays)."""
         self.size = prime_at_least(1 << log_size)
         self.wide_keys = rules.key_bits > 32 + log_size
         self.key_mask = -1 if self.wide_keys else 0xFFFFFFFF
@@ -150,7 +160,9 @@ class CompiledSearch:
     def score(self, words: tuple[int, ...]) -> int:
         """The exact score of an encoded state (nodes added to ``self.nodes``)."""
         self._load(words)
-        found = self.solver(self.s, self.keys, self.vals, self.key_mask, self.out, self.stack)
+        found = self.solver(
+            self.s, self.keys, self.vals, self.key_mask, self.out, self.stack, self.db
+        )
         value, nodes, known, move = found
         self.nodes += int(nodes)
         self.best_key = int(self._key_after(self.s, move)) if known else None
@@ -165,8 +177,9 @@ class CompiledSearch:
         """Whether an encoded state's score is <= bound (one null-window search)."""
         self._load(words)
         first, nodes, _, _ = self.negamax(
-            self.s, bound, bound + 1, self.keys, self.vals, self.key_mask, self.out, self.stack
-        )
+            self.s, bound, bound + 1, self.keys, self.vals, self.key_mask, self.out, self.stack,
+            self.db,
+        )  # fmt: skip
         self.nodes += int(nodes)
         return bool(first <= bound)
 

@@ -37,6 +37,11 @@ def key(s: Any, p: int) -> int:  # the game's, set per copy
     raise NotImplementedError
 
 
+def probe(s: Any, p: int, db: Any) -> int:  # the game's when it reads a tablebase
+    """No tablebase: nothing is known beyond ``end``."""
+    return NOT_OVER
+
+
 def negamax(
     s: Any,
     alpha: int,
@@ -46,10 +51,11 @@ def negamax(
     key_mask: int,
     out: Any,
     stack: Any,
+    db: Any,
 ) -> tuple[int, int, bool, int]:
     """One null-window (or any-window) alpha-beta search of row 0 on an explicit stack:
     (score, nodes, whether a root move cut, that move). stack[p] = (alpha, beta, number
-    of moves, next move, key) of the state on row p."""
+    of moves, next move, key) of the state on row p; ``db`` goes to ``probe``."""
     size = keys.shape[0]
     nodes = 0
     cut = False
@@ -63,6 +69,8 @@ def negamax(
         if entering:
             nodes += 1
             ret = end(s, p)
+            if ret == NOT_OVER:
+                ret = probe(s, p, db)
             settled = ret != NOT_OVER
             if not settled:
                 lo, hi = bounds(s, p)
@@ -150,11 +158,13 @@ def half(x: int) -> int:
 
 
 def solve(
-    s: Any, keys: Any, vals: Any, key_mask: int, out: Any, stack: Any
+    s: Any, keys: Any, vals: Any, key_mask: int, out: Any, stack: Any, db: Any
 ) -> tuple[int, int, bool, int]:
     """Row 0's exact score by null windows narrowing its bounds: (score, nodes, whether a
     best root move is known, that move)."""
     first = end(s, 0)
+    if first == NOT_OVER:
+        first = probe(s, 0, db)
     if first != NOT_OVER:
         return first, 1, False, 0
     lo, hi = bounds(s, 0)
@@ -167,7 +177,7 @@ def solve(
             med = half(lo)
         elif med >= 0 and half(hi) > med:
             med = half(hi)
-        r, n, cut, move = negamax(s, med, med + 1, keys, vals, key_mask, out, stack)
+        r, n, cut, move = negamax(s, med, med + 1, keys, vals, key_mask, out, stack, db)
         nodes += n
         if r <= med:
             hi = r

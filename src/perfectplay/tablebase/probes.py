@@ -1,0 +1,227 @@
+"""The compiled search with a tablebase at its leaves: a game searched from its start, its
+later tiers read from a tablebase wherever the search reaches them.
+
+What Gasser did for Nine Men's Morris (an 18-ply search of the opening over databases of
+every position once all stones are placed), for any compiled game ranked by stones
+(``stone_board``): ``ProbedSearch`` opens the tablebase, verifies every tier file it will
+read (their SHA-256, before any answer), and lays out what the search's compiled probe
+(``compiled_games.search_hooks.search_probe``) reads as arrays: each tier's slot, each
+slot's records (mapped, not copied) and parts, the ranking's tables.
+
+The tablebase may be the game's own, or one made by the same rules from another start (a
+class that starts where the opening ends and solves every position, ``every_position``):
+it is accepted when its parameters are this game's and the rules, played from the
+tablebase's own start, behave as its fingerprint says.
+
+How deep the search goes is found, not asked: from the position's tier, the longest chain
+of tiers outside the tablebase (a game's ``child_tiers``). A tier outside it whose moves
+stay in it could repeat positions, which the search cannot tell from a long game: refused.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import SolverChoiceError, TablebaseError, TablebaseMismatch
+from ..identity import fingerprint, identity_of
+from ..protocol import SearchRules
+from ..rules import Rules
+from ..solvers.compiled_search import CompiledSearch
+from ..values import Value
+from .checked import CheckedRecords
+from .header import Header, describe_mismatch, read_header
+from .reader import Tablebase
+
+MOST_PLIES = 4096
+"""The deepest chain of tiers outside the tablebase a search takes (each a ply at least)."""
+
+
+def open_for_probing(path: str | Path, rules: Rules[Any, Any]) -> Tablebase[Any, Any]:
+    """The tablebase in ``path``, for ``rules``: the game's own, or one of the same rules
+    and parameters made from another start (see the module docstring); else one line."""
+    directory = Path(path)
+    header = read_header(directory)
+    ours = identity_of(rules)
+    mismatch = describe_mismatch(header.identity, ours)
+    if mismatch is None:
+        return Tablebase(directory, rules, header)
+    refused = f"{directory} cannot answer for {rules.name}: {mismatch}"
+    made_with = header.identity.get("parameters")
+    if made_with != ours["parameters"]:
+        raise TablebaseMismatch(
+            f"{directory} cannot answer for {rules.name}: it was made with parameters "
+            f"{made_with}, not {ours['parameters']}"
+        )
+    tiers = rules.tiers
+    if tiers is None:
+        raise TablebaseMismatch(refused)
+    tier, index = header.initial
+    if tier not in header.tiers:
+        raise TablebaseMismatch(refused)
+    codes = tiers.batch_unrank(tier, np.array([index], dtype=np.int64))
+    code = int(codes[0])
+    if code < 0:
+        raise TablebaseMismatch(refused)
+    start = code if rules.from_code is None else rules.from_code(code)
+    if fingerprint(rules.starting_at(start)) != header.identity.get("fingerprint"):
+        raise TablebaseMismatch(
+            f"{refused}; nor do the rules, played from its start, behave as when it was made"
+        )
+    return Tablebase(directory, rules, header)
+
+
+def can_probe(rules: Rules[Any, Any], header: Header) -> bool:
+    """Whether a search of ``rules`` may read the tablebase of ``header`` at its leaves: a
+    tiered tablebase of values (not an opening book) and a compiled game ranked by stones."""
+    from ..compiled_games.form import CompiledGame
+
+    game = rules.game
+    return (
+        header.book is None
+        and header.layout == "tiers"
+        and isinstance(game, CompiledGame)
+        and game.stone_ranking is not None
+    )
+
+
+def _stone_game(rules: Rules[Any, Any]) -> Any:
+    """The compiled game ranked by stones behind ``rules``, or SolverChoiceError."""
+    from ..compiled_games.form import CompiledGame
+
+    game = rules.game
+    if not isinstance(game, CompiledGame) or game.stone_ranking is None:
+        raise SolverChoiceError(
+            f"{rules.name}: a search reads a tablebase at its leaves for compiled games "
+            "ranked by their stones (stone_board, tier_parts, child_tiers)"
+        )
+    return game
+
+
+def plies_outside(
+    rules: Rules[Any, Any], tier: int, solved: set[int], most: int = MOST_PLIES
+) -> int:
+    """The most plies a line of play from a position of ``tier`` takes before it reaches a
+    tier in ``solved`` or ends: the longest chain of tiers outside ``solved``, each left at
+    its first move. SolverChoiceError for a tier outside ``solved`` whose moves may stay in
+    it (a line could repeat positions there) or a chain longer than ``most``."""
+    tiers = rules.tiers
+    assert tiers is not None
+    longest: dict[int, int] = {}
+    pending: list[tuple[int, bool]] = [(tier, False)]
+    on_path: set[int] = set()
+    while pending:  # depth first, without recursion: a tier's chain once its children's
+        here, done = pending.pop()
+        if done:
+            on_path.discard(here)
+            below = [longest.get(int(c), 0) for c in tiers.child_tiers(here) if c not in solved]
+            longest[here] = 1 + max(below, default=0)
+            if longest[here] > most:
+                raise SolverChoiceError(
+                    f"{rules.name}: more than {most} tiers lie between this position and the "
+                    "tablebase's"
+                )
+            continue
+        if here in longest:
+            continue
+        children = [int(c) for c in tiers.child_tiers(here) if tiers.tier_size(int(c)) > 0]
+        if here in children:
+            raise SolverChoiceError(
+                f"{rules.name}: tier {here} is not in the tablebase and its moves may stay "
+                "in it (positions could repeat), which the search cannot follow: solve that "
+                "tier into the tablebase"
+            )
+        on_path.add(here)
+        pending.append((here, True))
+        for child in children:
+            if child in on_path:
+                raise SolverChoiceError(
+                    f"{rules.name}: the tiers {here} and {child} lead to each other"
+                )
+            if child not in solved and child not in longest:
+                pending.append((child, False))
+    return longest[tier]
+
+
+def probe_tables(base: Tablebase[Any, Any], game: Any) -> tuple[Any, ...]:
+    """What ``search_probe`` reads (its ``db``), every tier file verified first."""
+    import numba.typed
+
+    header = base.header
+    if header.compressed is not None:
+        raise TablebaseError(
+            f"{base.directory} is compressed: a search reads its records in place (keep an "
+            "uncompressed copy, or solve again with --save)"
+        )
+    if header.scores is not None:
+        raise TablebaseError(f"{base.directory} keeps scores; the search reads values")
+    tiers = sorted(header.tiers)
+    ranking = game.stone_ranking
+    slot_of = np.full(max(tiers, default=0) + 1, -1, dtype=np.int64)
+    records = numba.typed.List()
+    part_from = [0]
+    parts: list[tuple[int, int, int, int]] = []
+    largest = 0
+    for slot, tier in enumerate(tiers):
+        slot_of[tier] = slot
+        found = base.tier_records(tier)
+        if isinstance(found, CheckedRecords):
+            _ = found[0 : found.shape[0]]  # every block's checksum, now
+            found = found.records
+        held = np.asarray(found)
+        if held.size == 0:
+            held = np.zeros(0, dtype=base.record.dtype)
+        records.append(read_only(held))
+        offset = 0
+        for mine, theirs, rest in game.checked_parts(tier):
+            parts.append((mine, theirs, rest, offset))
+            offset += ranking.part_size(mine, theirs)
+            largest = max(largest, mine)
+        part_from.append(len(parts))
+    columns = np.array(parts, dtype=np.int64).reshape(-1, 4)
+    stack = ranking.stacked(largest)
+    board = ranking.board
+    return (
+        slot_of, records, np.array(part_from, dtype=np.int64),
+        *(np.ascontiguousarray(columns[:, i]) for i in range(4)), base.record.shift,
+        board.cells, board.theirs_at, board.rest_at, ranking.binomials, ranking.byte_rank,
+        ranking.squeeze, ranking.images, stack.orbit, stack.symmetry, stack.least,
+        stack.stabiliser, stack.set_at, stack.orbit_at,
+    )  # fmt: skip
+
+
+def read_only(array: Any) -> Any:
+    """A view that cannot be written (one numba type for mapped and in-memory records)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+class ProbedSearch:
+    """The compiled search of ``rules`` from ``state`` and the positions after it, reading
+    ``base`` at its leaves: ``search`` is a ``CompiledSearch`` (scores 1, 0, -1 for the
+    mover), ``zero`` what its 0 stands for in the tablebase's words."""
+
+    def __init__(
+        self, rules: Rules[Any, Any], base: Tablebase[Any, Any], state: Any, log_size: int = 24
+    ) -> None:
+        game = _stone_game(rules)
+        tier = game.checked_tier(rules.key_of(state))
+        plies = plies_outside(rules, tier, set(base.header.tiers))
+        found: SearchRules | None = game.search_rules(plies + 1, probing=True)
+        if found is None:
+            raise SolverChoiceError(
+                f"{rules.name}: the search takes games whose moves pass the turn and end in "
+                "a win, loss or tie"
+            )
+        self.rules = rules
+        self.base = base
+        self.plies = plies
+        """The most plies a line takes before it reaches the tablebase or ends."""
+        values = base.header.counts()["values"]
+        drawn = values.get(str(int(Value.DRAW)), 0) > 0  # (counts keyed by value code)
+        tied = values.get(str(int(Value.TIE)), 0) > 0
+        self.zero = "tie or draw" if drawn and tied else "draw" if drawn else "tie"
+        self.search = CompiledSearch(found, log_size, probe_tables(base, game))
