@@ -153,3 +153,40 @@ def test_a_game_not_ranked_by_stones_is_told_what_the_probe_needs(tmp_path: Path
     base = open_tablebase(tmp_path / "ttt", rules)
     with pytest.raises(SolverChoiceError, match="ranked by their stones"):
         ProbedSearch(rules, base, rules.initial_state())
+
+
+def test_play_answers_before_the_database_by_search_and_in_it_by_reading(
+    databases: dict[Any, tuple[Path, Path]],
+) -> None:
+    """What play and explore ask (``ProbedAnswers``): before the database the search's
+    value (no remoteness), in it the database's record; both the whole game's, and the
+    best move keeps the value."""
+    from perfectplay.tablebase.probes import ProbedAnswers
+
+    mid, whole = databases[(16, 4, True)]
+    game = morris().Morris(points=16, stones=4, jumps=True)
+    rules = Rules(game)
+    reference = open_tablebase(whole, rules)
+    answers = ProbedAnswers(rules, open_for_probing(mid, rules))
+    rng = random.Random(5)
+    placed = 0
+    for _ in range(12):
+        state = game.initial()
+        for _ in range(14):
+            if game.outcome(state) is not None or not game.moves(state):
+                break
+            expected = reference.lookup(state)
+            found = answers.lookup(state)
+            assert expected is not None and found is not None
+            assert found[0] == expected[0], game.show(state)
+            in_hand = (state >> 48) & 255
+            if in_hand:
+                assert found[1] is None
+            else:
+                placed += 1
+                assert found == expected
+            best = answers.best_move(state)
+            child = reference.lookup(game.play(state, best))
+            assert child is not None and child[0] == expected[0].flipped()
+            state = game.play(state, rng.choice(game.moves(state)))
+    assert placed > 0

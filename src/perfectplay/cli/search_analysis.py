@@ -17,6 +17,8 @@ from ..book import SearchAnswers, book_score, shipped_book
 from ..errors import InterruptedSolve
 from ..rules import Rules
 from ..solvers.compiled_search import CompiledSearch, compiled_rules_of
+from ..tablebase.header import read_header
+from ..tablebase.probes import ProbedAnswers, can_probe, open_for_probing
 from ..tablebase.reader import open_tablebase
 from .common import emit_json, index_space, no_solve_options, out, print_rows
 
@@ -48,6 +50,14 @@ def answers_without_solving(
         yield (SearchAnswers(rules), "compiled search") if searched else (None, "")
         return
     no_solve_options("auto", max_states, memory)
+    if can_probe(rules, read_header(db)):
+        with open_for_probing(db, rules) as probed:
+            start = probed.locate(rules.initial_state())
+            if start is not None and start[0] in probed.header.tiers:  # the whole game's
+                yield probed, f"tablebase {db}"
+            else:  # its later tiers: the search before them
+                yield ProbedAnswers(rules, probed), f"tablebase {db}, searched before its tiers"
+        return
     with open_tablebase(db, rules) as base:
         if base.header.book is not None:  # the first plies only: search beyond
             yield SearchAnswers(rules, base), f"book {db}, search beyond"

@@ -25,12 +25,13 @@ from typing import Any
 
 import numpy as np
 
+from ..answers import Answers
 from ..errors import SolverChoiceError, TablebaseError, TablebaseMismatch
 from ..identity import fingerprint, identity_of
 from ..protocol import SearchRules
 from ..rules import Rules
 from ..solvers.compiled_search import CompiledSearch
-from ..values import Value
+from ..values import GameValue, Value
 from .checked import CheckedRecords
 from .header import Header, describe_mismatch, read_header
 from .reader import Tablebase
@@ -225,3 +226,55 @@ class ProbedSearch:
         tied = values.get(str(int(Value.TIE)), 0) > 0
         self.zero = "tie or draw" if drawn and tied else "draw" if drawn else "tie"
         self.search = CompiledSearch(found, log_size, probe_tables(base, game))
+
+
+class ProbedAnswers(Answers[Any, Any]):
+    """What ``play`` and ``explore`` ask, for a game whose later tiers are in a tablebase:
+    read from it where it holds the position's tier, else by the search that probes it
+    (the value alone: its remoteness is None, as the search does not count plies). Every
+    score searched is kept."""
+
+    def __init__(self, rules: Rules[Any, Any], base: Tablebase[Any, Any]) -> None:
+        self.rules = rules
+        self.base = base
+        self._probed: ProbedSearch | None = None
+        self._scores: dict[Any, int] = {}
+
+    @property
+    def initial(self) -> Any:
+        return self.rules.initial_state()
+
+    @property
+    def scored(self) -> bool:
+        return False
+
+    def lookup(self, state: Any) -> tuple[GameValue, int | None] | None:
+        place = self.base.locate(state)
+        if place is not None and place[0] in self.base.header.tiers:
+            return self.base.lookup(state)
+        key = self.rules.key_of(state)
+        score = self._scores.get(key)
+        if score is None:
+            probed = self._search_from(state)
+            score = self._scores[key] = probed.search.score(probed.search.rules.encode(state))
+        if score > 0:
+            return Value.WIN, None
+        if score < 0:
+            return Value.LOSS, None
+        zero = self._search_from(state).zero
+        if zero == "tie or draw":
+            raise SolverChoiceError(
+                f"{self.rules.name}: the search scores ties and draws alike (0), and the "
+                "tablebase holds both: ask analyze, which says so"
+            )
+        return (Value.DRAW if zero == "draw" else Value.TIE), None
+
+    def _search_from(self, state: Any) -> ProbedSearch:
+        """The search, made again deeper when a position needs more plies than it has."""
+        probed = self._probed
+        if probed is not None:
+            tier = _stone_game(self.rules).checked_tier(self.rules.key_of(state))
+            if plies_outside(self.rules, tier, set(self.base.header.tiers)) <= probed.plies:
+                return probed
+        self._probed = ProbedSearch(self.rules, self.base, state)
+        return self._probed
