@@ -190,3 +190,22 @@ def test_play_answers_before_the_database_by_search_and_in_it_by_reading(
             assert child is not None and child[0] == expected[0].flipped()
             state = game.play(state, rng.choice(game.moves(state)))
     assert placed > 0
+
+
+def test_a_database_of_only_the_positions_one_start_reaches_is_never_read_wrong(
+    tmp_path: Path,
+) -> None:
+    """A midgame database solved from its start alone (``every_position`` off) lacks
+    positions the placement reaches: the search says so in one line, never a value."""
+    module = morris()
+
+    class Reached(module.MorrisMidgame):  # type: ignore[misc, name-defined]
+        every_position = False
+
+    build_tablebase(Reached(points=16, stones=4), tmp_path / "reached")
+    rules = Rules(module.Morris(points=16, stones=4))
+    base = open_for_probing(tmp_path / "reached", rules)
+    with pytest.raises((TablebaseError, SolverChoiceError)) as caught:
+        probed = ProbedSearch(rules, base, rules.initial_state(), log_size=12)
+        probed.search.score((rules.initial_state(),))
+    assert "\n" not in str(caught.value)

@@ -200,6 +200,33 @@ def read_only(array: Any) -> Any:
     return view
 
 
+class _ProbingSearch(CompiledSearch):
+    """A ``CompiledSearch`` whose probe's refusal (a position the tablebase has no record
+    of: one made from another start, which never reached it) is a one-line TablebaseError."""
+
+    directory: Path = Path()
+
+    def score(self, words: tuple[int, ...]) -> int:
+        try:
+            return super().score(words)
+        except ValueError as exc:
+            raise self._said(exc) from None
+
+    def at_most(self, words: tuple[int, ...], bound: int) -> bool:
+        try:
+            return super().at_most(words, bound)
+        except ValueError as exc:
+            raise self._said(exc) from None
+
+    def _said(self, exc: ValueError) -> Exception:
+        if "tablebase has no" not in str(exc):
+            return exc
+        return TablebaseError(
+            f"{self.directory}: {exc} (made from another start, it never reached it; "
+            "a database of every position, every_position, has them all)"
+        )
+
+
 class ProbedSearch:
     """The compiled search of ``rules`` from ``state`` and the positions after it, reading
     ``base`` at its leaves: ``search`` is a ``CompiledSearch`` (scores 1, 0, -1 for the
@@ -225,7 +252,8 @@ class ProbedSearch:
         drawn = values.get(str(int(Value.DRAW)), 0) > 0  # (counts keyed by value code)
         tied = values.get(str(int(Value.TIE)), 0) > 0
         self.zero = "tie or draw" if drawn and tied else "draw" if drawn else "tie"
-        self.search = CompiledSearch(found, log_size, probe_tables(base, game))
+        self.search = _ProbingSearch(found, log_size, probe_tables(base, game))
+        self.search.directory = base.directory
 
 
 class ProbedAnswers(Answers[Any, Any]):
