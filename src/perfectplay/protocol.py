@@ -75,6 +75,9 @@ M = TypeVar("M")
 
 NOT_OVER = -(1 << 62)
 """What a SearchRules' ``end`` returns when it does not know a state's score at once."""
+SCORE_ENDS = 1 << 20
+"""A scored compiled game's search takes scores in -SCORE_ENDS..SCORE_ENDS, the ends for
+-inf and +inf (a mover left with no move has lost)."""
 
 
 class SearchRules(NamedTuple):
@@ -102,6 +105,12 @@ class SearchRules(NamedTuple):
     probe: Any = None
     """``probe(s, p, db) -> int``, optional: the exact score of state ``p`` read from a
     tablebase (``db``, what the search was given), else ``NOT_OVER``; asked after ``end``."""
+    keeps: Any = None
+    """``keeps(s, p) -> bool``, optional: whether the mover of row ``p`` moves again in row
+    ``p + 1`` (after ``play``): an extra turn, whose child's score is not negated."""
+    reward: Any = None
+    """``reward(s, p, move) -> int``, optional: the points ``move`` earns row ``p``'s mover,
+    added to the child's score (scored games whose moves collect points)."""
 
 
 Codes = npt.NDArray[np.int64]

@@ -218,8 +218,8 @@ class Rules(Generic[S, M]):
 
     def may_search(self) -> bool:
         """Whether ``analyze --method search`` may serve the game, for advice: it gives
-        compiled rules and ends in WIN/LOSS/TIE (the search takes no scores)."""
-        return self.compiled_rules is not None and not self.ends_in_scores()
+        compiled rules (scores, rewards and extra turns included)."""
+        return self.compiled_rules is not None
 
     def starting_at(self, state: S) -> Rules[S, M]:
         """The same rules played from ``state``; a declared universe may not hold it, so

@@ -11,7 +11,14 @@ from typing import Any
 
 import pytest
 import reference
-from compiled_random import TierGame, TierKeyGame
+from compiled_random import (
+    RewardGame,
+    RewardTurnsGame,
+    ScoredGame,
+    TierGame,
+    TierKeyGame,
+    TierTurnsGame,
+)
 
 from perfectplay import solve
 from perfectplay.errors import SolverChoiceError
@@ -449,3 +456,95 @@ def test_a_game_longer_than_its_max_plies_stops_the_search() -> None:
     search = CompiledSearch(compiled_rules_of(Rules(Short(seed=1, n=240, block=12))), 10)
     with pytest.raises(ValueError, match="longer than max_plies"):
         search.score((0,))
+
+
+class _SearchedScored(ScoredGame):
+    def max_plies(self) -> int:
+        return self.n + 1
+
+
+class _SearchedRewards(RewardGame):
+    def max_plies(self) -> int:
+        return self.n + 1
+
+
+class _SearchedRewardTurns(RewardTurnsGame):
+    def max_plies(self) -> int:
+        return self.n + 1
+
+
+class _SearchedTurns(TierTurnsGame):
+    mode: int = 3
+
+    def max_plies(self) -> int:
+        return self.n // self.block + 1
+
+
+def _as_search_score(value: Any, wide: int = 1 << 20) -> int:
+    """A reference score as the search gives it: -inf and +inf at the range's ends."""
+    if value in (float("inf"), float("-inf")):
+        return wide if value > 0 else -wide
+    return int(value)
+
+
+@pytest.mark.parametrize("cls", [_SearchedScored, _SearchedRewards, _SearchedRewardTurns])
+def test_the_search_gives_the_exact_score_of_scored_games_rewards_and_extra_turns(
+    cls: Any,
+) -> None:
+    """Issue 48: scored games (the exact score, not its sign), moves that earn points and
+    moves that keep the turn: every reachable state's score equals an independent
+    exhaustive search's (``reference.upward_scores``), a mover with no move at -inf."""
+    checked = 0
+    for seed in range(10):
+        game = cls(seed=seed, n=60)
+        expected = reference.upward_scores(game)
+        search = CompiledSearch(compiled_rules_of(Rules(game)), log_size=10)
+        for state, (score, _) in expected.items():
+            assert search.score((state,)) == _as_search_score(score), (seed, state)
+            checked += 1
+    assert checked > 300
+
+
+def test_the_search_gives_the_value_of_win_loss_games_with_extra_turns() -> None:
+    checked = 0
+    for seed in range(10):
+        game = _SearchedTurns(seed=seed, n=240, block=12)
+        expected = reference.solve_outcomes(game)
+        search = CompiledSearch(compiled_rules_of(Rules(game)), log_size=10)
+        for state, (value, _) in expected.items():
+            assert search.score((state,)) == SEARCH_SCORE[value], (seed, state)
+            checked += 1
+    assert checked > 300
+
+
+def test_analyze_searches_a_users_scored_game_with_extra_turns_as_its_solve_says(
+    tmp_path: Any,
+) -> None:
+    """Issue 48: a user's Kalah (scored, a last seed in the store moves again) with
+    max_plies added is searched, and every first move's score is the strong solve's."""
+    from pathlib import Path
+
+    from cli_script import run_cli
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    game_file = tmp_path / "searched_kalah.py"
+    game_file.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(examples)!r})\n"
+        "from kalah import Kalah\n\n\n"
+        "class SearchedKalah(Kalah):\n"
+        "    def max_plies(self):\n"
+        "        return 400\n"
+    )
+    game = [f"{game_file}:SearchedKalah", "-p", "houses=3", "-p", "seeds=3", "--json"]
+    reports = []
+    for method in ("search", "auto"):
+        done = run_cli("analyze", *game, "--method", method)
+        assert done.returncode == 0, done.stderr
+        reports.append(json.loads(done.stdout))
+    searched, solved = reports
+    assert searched["method"] == "compiled search"
+    assert searched["value"] == solved["value"]
+    assert {m["move"]: m["value"] for m in searched["moves"]} == {
+        m["move"]: m["value"] for m in solved["moves"]
+    }

@@ -3,6 +3,7 @@ give compiled rules and are too large to solve strongly (7 x 6 Connect Four)."""
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -15,8 +16,13 @@ from rich.table import Table
 from ..answers import Answers
 from ..book import SearchAnswers, book_score, shipped_book
 from ..errors import InterruptedSolve
+from ..protocol import SCORE_ENDS
 from ..rules import Rules
-from ..solvers.compiled_search import CompiledSearch, compiled_rules_of
+from ..solvers.compiled_search import (
+    CompiledSearch,
+    compiled_rules_of,
+    through_move,
+)
 from ..tablebase.header import read_header
 from ..tablebase.probes import ProbedAnswers, can_probe, open_for_probing
 from ..tablebase.reader import open_tablebase
@@ -108,7 +114,11 @@ def _scored_moves(
             known = None if book is None else book_score(book, search.rules, child)
             if known is not None:
                 from_book.append(move)
-            moves.append((move, -(search.score(encode(child)) if known is None else known)))
+            if known is not None:
+                moves.append((move, -known))
+                continue
+            found = search.score(encode(child))
+            moves.append((move, through_move(rules, state, move, child, found)))
 
     _interruptible(work, rules.name, search)
     moves.sort(key=lambda entry: -entry[1])
@@ -141,14 +151,14 @@ def _search_report(
         "method": "compiled search",
         "moves_played": history,
         "position": rules.show(state),
-        "value": _value_of(score, zero),
+        "value": _value_of(score, zero, search.rules),
         "remoteness": remoteness(here, score),
         "best_moves": best,
         "principal_variation": best[:1],
         "moves": [
             {
                 "move": rules.format_move(m),
-                "value": _value_of(s, zero),
+                "value": _value_of(s, zero, search.rules),
                 "remoteness": None
                 if plies is None
                 else remoteness(encode(rules.play(state, m)), -s) + 1,  # type: ignore[operator]
@@ -179,7 +189,7 @@ def _print_search_report(
             ("game", rules.name),
             ("method", report["method"]),
             ("moves played", " ".join(report["moves_played"]) or "-"),
-            ("score", _meaning(report["score"], search.rules.max_score, report["value"])),
+            ("score", _meaning(report["score"], search.rules, report["value"])),
             ("nodes", f"{search.nodes:,} in {seconds:.2f} s"),
             *([("from the book", " ".join(report["from_book"]))] if report["from_book"] else []),
         ]
@@ -197,19 +207,26 @@ def _print_search_report(
     out.print(table)
 
 
-def _value_of(score: int, zero: str = "tie") -> str:
+def _value_of(score: int, zero: str = "tie", searched: Any = None) -> str | int | float:
     """The value a score stands for, as every analyze report names it (``zero``: what a
-    0 stands for; a tablebase the search read may say draw)."""
+    0 stands for; a tablebase the search read may say draw); a scored game's score itself
+    (its range's ends: -inf and +inf)."""
+    if searched is not None and searched.max_score >= SCORE_ENDS:
+        return score if abs(score) < SCORE_ENDS else math.copysign(math.inf, score)
     return "win" if score > 0 else "loss" if score < 0 else zero
 
 
-def _meaning(score: int, best: int, value: str = "draw") -> str:
-    """A score in words: who wins, and how soon the larger the number (scores beyond
-    -1..1 only: a compiled game's search gives the value alone)."""
+def _meaning(score: int, searched: Any, value: str = "draw") -> str:
+    """A score in words: who wins; for rules whose scores tell how soon (``plies``), the
+    larger the sooner; a scored game's score as it is, its range's ends as -inf and +inf."""
     if score == 0:
         return f"0 (a {value})"
     who = "the player to move wins" if score > 0 else "the player to move loses"
-    return f"{score:+d} ({who}; the larger, the sooner)" if best > 1 else f"{score:+d} ({who})"
+    if abs(score) >= SCORE_ENDS and searched.max_score >= SCORE_ENDS:
+        return f"{'+' if score > 0 else '-'}inf ({who}: a player left with no move)"
+    if getattr(searched, "plies", None) is not None:
+        return f"{score:+d} ({who}; the larger, the sooner)"
+    return f"{score:+d} ({who})"
 
 
 def _interruptible(work: Callable[[], None], name: str, search: CompiledSearch) -> None:

@@ -30,6 +30,7 @@ import numpy as np
 from ..compiled import cached_jit, read_only
 from ..errors import GameError
 from ..progress import announce
+from ..protocol import SCORE_ENDS
 from ..specialised import jit_in_place, template_copy
 from . import drivers, search_hooks
 from .stones import rank_code
@@ -51,8 +52,10 @@ TAKE_PARAMETERS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "unmov
                    "start")  # fmt: skip
 """The loops that run the rules: their first argument is the game's parameters."""
 SEARCH_RULES = (
-    "search_end", "search_bounds", "search_moves", "search_play", "search_key", "search_probe",
+    "whole", "search_end", "search_bounds", "search_moves", "search_play", "search_key",
+    "search_probe", "search_keeps", "search_reward",
 )  # fmt: skip
+
 
 _lock = threading.Lock()
 _built: dict[tuple[str, bool], types.ModuleType] = {}
@@ -175,8 +178,11 @@ def _search_rules(
         name = f"perfectplay_search_{cls.__name__}_{search_ident}"
         rules: Any = template_copy(Path(search_hooks.__file__), name, "search", on_disk=cache)
         rules.P = params
-        for rule in ("moves", "play", "outcome", "key", "tier"):
+        for rule in ("moves", "play", "outcome", "key", "tier", "to_move", "reward"):
             setattr(rules, f"_{rule}", getattr(module, f"_{rule}"))
+        rules.SCORED = module.SCORED
+        if module.SCORED:
+            rules.LOW_SCORE, rules.HIGH_SCORE = -SCORE_ENDS, SCORE_ENDS
         rules._rank_code = rank_code.compiled if compiled else rank_code.function
         if compiled:
             jit_in_place(rules, SEARCH_RULES, cache)

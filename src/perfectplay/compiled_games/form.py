@@ -55,7 +55,7 @@ from ..compiled import read_only
 from ..errors import GameError
 from ..memory import MemoryBudgetExceeded, MemoryWatch, show_size
 from ..progress import ProgressCallback
-from ..protocol import Expansion, SearchRules
+from ..protocol import SCORE_ENDS, Expansion, SearchRules
 from ..spaces.pipeline import in_parallel
 from ..tiers.code_sets import IN_ORDER_FROM, CodeSet
 from ..tiers.discovery import discover
@@ -421,29 +421,29 @@ class CompiledGame:
     # ----- the compiled search ------------------------------------------------------------
 
     def compiled_rules(self) -> SearchRules | None:
-        """The rules for the compiled alpha-beta search (``analyze --method search``): a
-        game that says how long it can last (``max_plies``), without extra turns or scores;
-        None otherwise. The search gives the value (win, loss or tie), not how fast."""
+        """The rules for the compiled alpha-beta search (``analyze --method search``) of a
+        game that says how long it can last (``max_plies``); None otherwise. Win/loss/tie
+        games score -1, 0, 1 (the value, not how fast); scored games their integer score,
+        rewards and extra turns (``to_move``) included."""
         longest = getattr(self, "max_plies", None)
         if not callable(longest):
             return None
         return self.search_rules(int(longest()))
 
-    def search_rules(self, max_plies: int, probing: bool = False) -> SearchRules | None:
-        """The compiled search's rules for games at most ``max_plies`` long, or None for a
-        game with extra turns or scores; ``probing``: with the probe of a tablebase of the
-        game's tiers ranked by stones (``perfectplay.tablebase.probes`` makes its ``db``)."""
-        if self.scored or "to_move" in self.rule_functions:
-            return None
+    def search_rules(self, max_plies: int, probing: bool = False) -> SearchRules:
+        """The compiled search's rules for games at most ``max_plies`` long; ``probing``:
+        with the probe of a tablebase of the game's tiers ranked by stones
+        (``perfectplay.tablebase.probes`` makes its ``db``)."""
         loops = self.engine_loops(True)
         searching = loops.search_rules()
         ident = loops.search_ident
+        wide = SCORE_ENDS if self.scored else 1
         return SearchRules(
             words=1,
             max_moves=self.max_moves,
             max_plies=max_plies,
-            min_score=-1,
-            max_score=1,
+            min_score=-wide,
+            max_score=wide,
             key_bits=63,
             end=searching.search_end,
             bounds=searching.search_bounds,
@@ -453,6 +453,8 @@ class CompiledGame:
             encode=_one_word,
             ident=f"{ident}+probe" if ident and probing else ident,
             probe=searching.search_probe if probing else None,
+            keeps=searching.search_keeps if "to_move" in self.rule_functions else None,
+            reward=searching.search_reward if "reward" in self.rule_functions else None,
         )
 
     # ----- the batch protocol ------------------------------------------------------------

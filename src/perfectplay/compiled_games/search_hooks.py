@@ -23,6 +23,14 @@ from perfectplay.protocol import NOT_OVER
 # Bound by building.search_hooks before any rule runs (placeholders for the linters).
 P: Any = ()
 """The game's parameters, a tuple of ints (a compile-time constant)."""
+SCORED = False
+"""A scored game: ``outcome`` gives a float score (NaN while the game goes on)."""
+LOW_SCORE = -1
+"""The least score the search takes (a scored game's -inf: a mover with no move)."""
+HIGH_SCORE = 1
+"""The greatest (a scored game's +inf)."""
+_to_move: Any = None
+_reward: Any = None
 _moves: Any = None
 _play: Any = None
 _outcome: Any = None
@@ -31,8 +39,25 @@ _tier: Any = None
 _rank_code: Any = None
 
 
+def whole(x: float) -> int:
+    """A score as the search's integer: +-inf to the range's ends; ValueError for a score
+    with a fraction or beyond the range."""
+    if x <= -1e300:
+        return LOW_SCORE
+    if x >= 1e300:
+        return HIGH_SCORE
+    if x != int(x) or x <= LOW_SCORE or x >= HIGH_SCORE:
+        raise ValueError("compiled rules: the search takes whole-number scores below 2**20")
+    return int(x)
+
+
 def search_end(s: Any, p: int) -> int:
-    """The value of row p when the game is over there, else NOT_OVER."""
+    """The value or score of row p when the game is over there, else NOT_OVER."""
+    if SCORED:
+        score = _outcome(P, s[p, 0])
+        if score != score:
+            return NOT_OVER
+        return whole(score)
     o = _outcome(P, s[p, 0])
     if o == 1:
         return 1
@@ -44,8 +69,18 @@ def search_end(s: Any, p: int) -> int:
 
 
 def search_bounds(s: Any, p: int) -> Any:
-    """Every value is possible while the game goes on."""
-    return -1, 1
+    """Every value or score is possible while the game goes on."""
+    return LOW_SCORE, HIGH_SCORE
+
+
+def search_keeps(s: Any, p: int) -> bool:
+    """Whether row p's mover moves again in row p + 1."""
+    return bool(_to_move(P, s[p, 0]) == _to_move(P, s[p + 1, 0]))
+
+
+def search_reward(s: Any, p: int, move: int) -> int:
+    """The points ``move`` earns row p's mover."""
+    return whole(_reward(P, s[p, 0], move))
 
 
 def search_moves(s: Any, p: int, out: Any) -> int:

@@ -60,7 +60,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import SolverChoiceError
-from ..protocol import Game, SearchRules
+from ..protocol import SCORE_ENDS, Game, SearchRules
 from ..rules import Rules
 from ..specialised import fingerprint, jit_in_place, template_copy
 
@@ -108,13 +108,18 @@ def _engine(rules: Any) -> tuple[Any, Any, Any, Any]:
     module: Any = template_copy(Path(search_engine.__file__), name, "search", bool(ident))
     module.LOW = rules.min_score
     module.UPPERS = rules.max_score - rules.min_score + 1
+    module.SOFT = rules.max_score - rules.min_score > 2
     for name in ("end", "bounds", "moves", "play", "key"):
         setattr(module, name, getattr(rules, name))
-    made = ["half", "negamax", "solve", "key_after", "key_of"]
-    if rules.probe is None:
-        made.append("probe")  # the template's: no tablebase
-    else:
-        module.probe = rules.probe
+    made = ["half", "negamax", "solve", "key_after", "key_of", "descend"]
+    for name in ("probe", "keeps", "reward"):  # optional: else the template's
+        given = getattr(rules, name)
+        if given is None:
+            made.append(name)
+        else:
+            setattr(module, name, given)
+    module.TURNS = rules.keeps is not None
+    module.REWARDS = rules.reward is not None
     jit_in_place(module, tuple(made), cache=bool(ident))
     return module.negamax, module.solve, module.key_after, module.key_of
 
@@ -142,7 +147,7 @@ class CompiledSearch:
         """After ``score``: the key of the child a best move leads to, when the search met it."""
         self.s = np.zeros((rules.max_plies + 2, rules.words), dtype=np.int64)
         self.out = np.zeros((rules.max_plies + 2, rules.max_moves), dtype=np.int64)
-        self.stack = np.zeros((rules.max_plies + 2, 5), dtype=np.int64)
+        self.stack = np.zeros((rules.max_plies + 2, 8), dtype=np.int64)
         self.nodes = 0
         self.clear()
 
@@ -204,17 +209,16 @@ def why_not_searched(rules: Rules[Any, Any]) -> str:
             "the search runs on compiled rules: write the game in the compiled form "
             "(docs/tutorial/compiled-games.md) with a method max_plies(self) -> int"
         )
-    if game.scored:
-        return (
-            "the compiled search answers win, loss or tie, not scores: solve a scored game "
-            "whole, in memory"
-        )
-    if "to_move" in game.rule_functions:
-        return (
-            "the compiled search takes games whose every move passes the turn, not extra "
-            "turns (to_move): solve it whole (in memory, or tier by tier with --save DIR)"
-        )
     return "add a method max_plies(self) -> int, the most plies a game of it can last"
+
+
+def through_move(rules: Rules[Any, Any], state: Any, move: Any, child: Any, score: int) -> int:
+    """The score of ``move`` for the mover of ``state``, given its child's score: the move's
+    reward plus the child's score, negated unless the move keeps the turn; -inf and +inf
+    (a range's ends) stay as they are."""
+    kept = not rules.mover_changes(state, child)
+    earned = 0 if rules.reward is None else int(rules.reward(state, move))
+    return (score if kept else -score) + (0 if abs(score) >= SCORE_ENDS else earned)
 
 
 def _as_rules(game: Game[Any, Any] | Rules[Any, Any]) -> Rules[Any, Any]:
@@ -250,7 +254,14 @@ def solve_position(
         best = next((m for m in legal if search.key(encode(rules.play(state, m))) == wanted), None)
     if best is None:
         for move in legal:
-            if search.at_most(encode(rules.play(state, move)), -score):
+            child = rules.play(state, move)
+            # The move is best when its child's score, through the move, reaches the score.
+            kept = not rules.mover_changes(state, child)
+            earned = 0 if rules.reward is None else int(rules.reward(state, move))
+            if kept and not search.at_most(encode(child), score - earned - 1):
+                best = move
+                break
+            if not kept and search.at_most(encode(child), earned - score):
                 best = move
                 break
     return CompiledResult(
@@ -276,8 +287,9 @@ def score_moves(
     if search is None:
         search = CompiledSearch(compiled_rules_of(rules), log_size)
     encode = search.rules.encode
-    scored = [
-        MoveScore(move, -search.score(encode(rules.play(state, move))))
-        for move in rules.legal_moves(state)
-    ]
+    scored = []
+    for move in rules.legal_moves(state):
+        child = rules.play(state, move)
+        found = search.score(encode(child))
+        scored.append(MoveScore(move, through_move(rules, state, move, child, found)))
     return sorted(scored, key=lambda entry: -entry.score)

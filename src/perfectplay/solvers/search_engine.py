@@ -15,6 +15,15 @@ LOW = 0
 """The least score (the rules' min_score)."""
 UPPERS = 1
 """Table codes 1..UPPERS are upper bounds ``code + LOW - 1``; above, lower bounds."""
+TURNS = False
+"""Whether a move may keep the turn (the rules give ``keeps``): its child's score is then
+the mover's own, not negated."""
+REWARDS = False
+"""Whether moves earn points for the mover (the rules give ``reward``)."""
+SOFT = False
+"""Fail-soft: a search that fails low returns the best score it saw, not alpha. Wide
+score ranges need it (each narrowing step then moves to a score met, not to the middle of
+the range); win/loss/tie games keep fail-hard, whose node counts the C reference shares."""
 
 
 def end(s: Any, p: int) -> int:  # the game's, set per copy
@@ -42,6 +51,34 @@ def probe(s: Any, p: int, db: Any) -> int:  # the game's when it reads a tableba
     return NOT_OVER
 
 
+def keeps(s: Any, p: int) -> bool:  # the game's when TURNS
+    """Whether the mover of row p moves again in row p + 1."""
+    return False
+
+
+def reward(s: Any, p: int, move: int) -> int:  # the game's when REWARDS
+    """The points ``move`` earns the mover of row p."""
+    return 0
+
+
+def descend(s: Any, p: int, move: int, stack: Any) -> tuple[int, int]:
+    """Play ``move`` from row p into row p + 1, note how the child's score counts for row p
+    (stack[p, 5]: 1 kept, -1 negated; stack[p, 6]: the reward) and give the child's window
+    for row p's (stack[p, 0], stack[p, 1])."""
+    play(s, p, move)
+    kept = False
+    if TURNS:
+        kept = keeps(s, p)
+    earned = 0
+    if REWARDS:
+        earned = reward(s, p, move)
+    stack[p, 5] = 1 if kept else -1
+    stack[p, 6] = earned
+    if kept:
+        return stack[p, 0] - earned, stack[p, 1] - earned
+    return earned - stack[p, 1], earned - stack[p, 0]
+
+
 def negamax(
     s: Any,
     alpha: int,
@@ -55,7 +92,9 @@ def negamax(
 ) -> tuple[int, int, bool, int]:
     """One null-window (or any-window) alpha-beta search of row 0 on an explicit stack:
     (score, nodes, whether a root move cut, that move). stack[p] = (alpha, beta, number
-    of moves, next move, key) of the state on row p; ``db`` goes to ``probe``."""
+    of moves, next move, key, sign and reward of the move being searched, best score) of
+    the state on row p; ``db`` goes to ``probe``. A row's score is its mover's: the
+    reward plus the child's score, negated unless the move kept the turn."""
     size = keys.shape[0]
     nodes = 0
     cut = False
@@ -116,9 +155,9 @@ def negamax(
                     stack[p, 2] = n
                     stack[p, 3] = 1
                     stack[p, 4] = k
-                    play(s, p, out[p, 0])
+                    stack[p, 7] = NOT_OVER  # (fail-soft's best: none yet)
+                    a, b = descend(s, p, out[p, 0], stack)
                     p += 1
-                    a, b = -b, -a
                     continue
             entering = False
         # ret is the score of row p: give it to row p - 1.
@@ -126,6 +165,14 @@ def negamax(
             return ret, nodes, cut, cut_move
         p -= 1
         score = -ret
+        if TURNS and stack[p, 5] > 0:  # (a constant: numba drops the test when False)
+            score = ret
+        if REWARDS and LOW < score < LOW + UPPERS - 1:  # (the ends, -inf and +inf, stay)
+            score += stack[p, 6]
+            if score <= LOW or score >= LOW + UPPERS - 1:
+                raise ValueError("compiled rules: a score beyond the search's range")
+        if SOFT and score > stack[p, 7]:
+            stack[p, 7] = score
         k = stack[p, 4]
         slot = k % size
         if score >= stack[p, 1]:
@@ -141,13 +188,13 @@ def negamax(
         i = stack[p, 3]
         if i < stack[p, 2]:
             stack[p, 3] = i + 1
-            play(s, p, out[p, i])
-            a = -stack[p, 1]
-            b = -stack[p, 0]
+            a, b = descend(s, p, out[p, i], stack)
             p += 1
             entering = True
             continue
         ret = stack[p, 0]
+        if SOFT:
+            ret = stack[p, 7]
         keys[slot] = k & key_mask
         vals[slot] = ret - LOW + 1
 

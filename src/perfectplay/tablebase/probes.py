@@ -238,12 +238,11 @@ class ProbedSearch:
         game = _stone_game(rules)
         tier = game.checked_tier(rules.key_of(state))
         plies = plies_outside(rules, tier, set(base.header.tiers))
-        found: SearchRules | None = game.search_rules(plies + 1, probing=True)
-        if found is None:
+        if game.scored:
             raise SolverChoiceError(
-                f"{rules.name}: the search takes games whose moves pass the turn and end in "
-                "a win, loss or tie"
+                f"{rules.name}: a search reads a tablebase of values, not scores, at its leaves"
             )
+        found: SearchRules = game.search_rules(plies + 1, probing=True)
         self.rules = rules
         self.base = base
         self.plies = plies
