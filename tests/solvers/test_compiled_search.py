@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import reference
 from compiled_random import (
+    RandomGame,
     RewardGame,
     RewardTurnsGame,
     ScoredGame,
@@ -454,7 +455,7 @@ def test_a_game_longer_than_its_max_plies_stops_the_search() -> None:
             return 2
 
     search = CompiledSearch(compiled_rules_of(Rules(Short(seed=1, n=240, block=12))), 10)
-    with pytest.raises(ValueError, match="longer than max_plies"):
+    with pytest.raises(SolverChoiceError, match="longer than max_plies"):
         search.score((0,))
 
 
@@ -548,3 +549,34 @@ def test_analyze_searches_a_users_scored_game_with_extra_turns_as_its_solve_says
     assert {m["move"]: m["value"] for m in searched["moves"]} == {
         m["move"]: m["value"] for m in solved["moves"]
     }
+
+
+class _LoopySearched(RandomGame):
+    """Random moves anywhere (positions repeat), with a max_plies that is no bound."""
+
+    def max_plies(self) -> int:
+        return 24
+
+
+def test_a_loopy_game_is_searched_right_or_refused_in_one_line() -> None:
+    """Issue 48: where positions repeat, the search gives the strong solve's value (a draw
+    is 0) or says in one line that it cannot; never another value."""
+    answered = refused = 0
+    for seed in range(8):
+        game = _LoopySearched(seed=seed, n=40, degree=3)
+        solved = solve(game)
+        search = CompiledSearch(compiled_rules_of(Rules(game)), log_size=10)
+        for state in range(40):
+            found = solved.lookup(state)
+            if found is None:
+                continue
+            expected = {WIN: 1, LOSS: -1}.get(found[0], 0)
+            try:
+                got = search.score((state,))
+            except SolverChoiceError as exc:
+                assert "\n" not in str(exc) and "repeat" in str(exc)
+                refused += 1
+                continue
+            assert got == expected, (seed, state)
+            answered += 1
+    assert answered > 20 and refused > 20

@@ -165,9 +165,12 @@ class CompiledSearch:
     def score(self, words: tuple[int, ...]) -> int:
         """The exact score of an encoded state (nodes added to ``self.nodes``)."""
         self._load(words)
-        found = self.solver(
-            self.s, self.keys, self.vals, self.key_mask, self.out, self.stack, self.db
-        )
+        try:
+            found = self.solver(
+                self.s, self.keys, self.vals, self.key_mask, self.out, self.stack, self.db
+            )
+        except ValueError as exc:
+            raise self._refusal(exc) from None
         value, nodes, known, move = found
         self.nodes += int(nodes)
         self.best_key = int(self._key_after(self.s, move)) if known else None
@@ -181,12 +184,33 @@ class CompiledSearch:
     def at_most(self, words: tuple[int, ...], bound: int) -> bool:
         """Whether an encoded state's score is <= bound (one null-window search)."""
         self._load(words)
-        first, nodes, _, _ = self.negamax(
-            self.s, bound, bound + 1, self.keys, self.vals, self.key_mask, self.out, self.stack,
-            self.db,
-        )  # fmt: skip
+        try:
+            first, nodes, _, _ = self.negamax(
+                self.s, bound, bound + 1, self.keys, self.vals, self.key_mask, self.out,
+                self.stack, self.db,
+            )  # fmt: skip
+        except ValueError as exc:
+            raise self._refusal(exc) from None
         self.nodes += int(nodes)
         return bool(first <= bound)
+
+    def _refusal(self, exc: ValueError) -> ValueError:
+        """What the compiled code's ValueError means, in one line (SolverChoiceError): a
+        line longer than max_plies (a game longer than it says, or one whose positions
+        repeat: the search follows no repetition, and stops rather than guess), a score
+        the search cannot hold; any other error as it is."""
+        text = str(exc)
+        if "longer than max_plies" in text:
+            return SolverChoiceError(
+                f"the search met a line longer than max_plies ({self.rules.max_plies}): the "
+                "game lasts longer than it says, or its positions repeat, which the search "
+                "cannot follow; solve it whole (perfectplay solve) instead"
+            )
+        if "whole-number scores" in text or "beyond the search's range" in text:
+            return SolverChoiceError(
+                f"{text.removeprefix('compiled rules: ')}: solve the game whole instead"
+            )
+        return exc
 
 
 def compiled_rules_of(rules: Rules[Any, Any]) -> SearchRules:
