@@ -111,6 +111,10 @@ class SearchRules(NamedTuple):
     reward: Any = None
     """``reward(s, p, move) -> int``, optional: the points ``move`` earns row ``p``'s mover,
     added to the child's score (scored games whose moves collect points)."""
+    fail_soft: bool = False
+    """Whether the search fails soft (a null-window search that fails low returns the best
+    score it met): for a wide range of scores, where halving the range would take many
+    searches; Pons' fail-hard scheme (node counts as its C reference's) otherwise."""
 
 
 Codes = npt.NDArray[np.int64]

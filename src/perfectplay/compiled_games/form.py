@@ -455,6 +455,7 @@ class CompiledGame:
             probe=searching.search_probe if probing else None,
             keeps=searching.search_keeps if "to_move" in self.rule_functions else None,
             reward=searching.search_reward if "reward" in self.rule_functions else None,
+            fail_soft=self.scored,
         )
 
     # ----- the batch protocol ------------------------------------------------------------

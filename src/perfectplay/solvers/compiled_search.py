@@ -108,19 +108,23 @@ def _engine(rules: Any) -> tuple[Any, Any, Any, Any]:
     module: Any = template_copy(Path(search_engine.__file__), name, "search", bool(ident))
     module.LOW = rules.min_score
     module.UPPERS = rules.max_score - rules.min_score + 1
-    module.SOFT = rules.max_score - rules.min_score > 2
+    module.SOFT = rules.fail_soft
     for name in ("end", "bounds", "moves", "play", "key"):
         setattr(module, name, getattr(rules, name))
-    made = ["half", "negamax", "solve", "key_after", "key_of", "descend"]
+    made = []
     for name in ("probe", "keeps", "reward"):  # optional: else the template's
         given = getattr(rules, name)
         if given is None:
             made.append(name)
         else:
             setattr(module, name, given)
+    made += ["descend", "half", "negamax", "solve", "key_after", "key_of"]  # callees first
     module.TURNS = rules.keeps is not None
     module.REWARDS = rules.reward is not None
-    jit_in_place(module, tuple(made), cache=bool(ident))
+    # Once a node or a move: inlined (the template's probe, keeps and reward then fold
+    # away), as the rules' own calls are not.
+    inlined = ("descend", "probe", "keeps", "reward")
+    jit_in_place(module, tuple(made), cache=bool(ident), inline=inlined)
     return module.negamax, module.solve, module.key_after, module.key_of
 
 

@@ -21,9 +21,10 @@ the mover's own, not negated."""
 REWARDS = False
 """Whether moves earn points for the mover (the rules give ``reward``)."""
 SOFT = False
-"""Fail-soft: a search that fails low returns the best score it saw, not alpha. Wide
-score ranges need it (each narrowing step then moves to a score met, not to the middle of
-the range); win/loss/tie games keep fail-hard, whose node counts the C reference shares."""
+"""Fail-soft (the rules' ``fail_soft``): a search that fails low returns the best score it
+saw, not alpha. Wide score ranges need it (each narrowing step then moves to a score met,
+not to the middle of the range); others keep fail-hard, whose node counts the C reference
+of Connect Four's search shares."""
 
 
 def end(s: Any, p: int) -> int:  # the game's, set per copy
@@ -66,6 +67,8 @@ def descend(s: Any, p: int, move: int, stack: Any) -> tuple[int, int]:
     (stack[p, 5]: 1 kept, -1 negated; stack[p, 6]: the reward) and give the child's window
     for row p's (stack[p, 0], stack[p, 1])."""
     play(s, p, move)
+    if not TURNS and not REWARDS:  # (constants: Pons' negamax, nothing noted)
+        return -stack[p, 1], -stack[p, 0]
     kept = False
     if TURNS:
         kept = keeps(s, p)
@@ -155,7 +158,8 @@ def negamax(
                     stack[p, 2] = n
                     stack[p, 3] = 1
                     stack[p, 4] = k
-                    stack[p, 7] = NOT_OVER  # (fail-soft's best: none yet)
+                    if SOFT:
+                        stack[p, 7] = NOT_OVER  # (the best score met: none yet)
                     a, b = descend(s, p, out[p, 0], stack)
                     p += 1
                     continue
