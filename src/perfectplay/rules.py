@@ -218,8 +218,13 @@ class Rules(Generic[S, M]):
 
     def may_search(self) -> bool:
         """Whether ``analyze --method search`` may serve the game, for advice: it gives
-        compiled rules (scores, rewards and extra turns included)."""
-        return self.compiled_rules is not None
+        compiled rules (scores, rewards and extra turns included); a compiled game (its
+        ``rule_functions``) only once it says how long it lasts (``max_plies``). Asked
+        without building the rules (that compiles)."""
+        if self.compiled_rules is None:
+            return False
+        compiled_form = hasattr(self.game, "rule_functions")
+        return not compiled_form or callable(getattr(self.game, "max_plies", None))
 
     def starting_at(self, state: S) -> Rules[S, M]:
         """The same rules played from ``state``; a declared universe may not hold it, so

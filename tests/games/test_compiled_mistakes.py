@@ -4,6 +4,7 @@ and 4), and a Ctrl-C inside a compiled loop is a Ctrl-C (item 5)."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -140,20 +141,30 @@ def test_a_game_file_imports_the_modules_beside_it_compiled_too(
     assert '"value": "loss"' in done.stdout  # 30 is a multiple of 3
 
 
-@pytest.mark.parametrize(
-    ("name", "words"),
-    [
-        ("Unsearched", "add a method max_plies(self) -> int"),
-        ("ScoredSearched", "the compiled search answers win, loss or tie, not scores"),
-        ("TurnsSearched", "the compiled search takes games whose every move passes the turn"),
-    ],
-)
-def test_the_search_says_why_it_cannot_serve_a_game(name: str, words: str) -> None:
+def test_the_search_says_why_it_cannot_serve_a_game() -> None:
     """Item 12: not an internal hook's name, but the reason and what to do."""
+    name, words = "Unsearched", "add a method max_plies(self) -> int"
     line = one_line_error(run_cli("analyze", f"{FILE}:{name}", "--method", "search"))
     assert f"{name} cannot be searched: {words}" in line and "compiled_rules" not in line
     fine = run_cli("analyze", f"{FILE}:Searched", "-p", "n=5", "--method", "search", "--json")
     assert fine.returncode == 0 and '"value": "win"' in fine.stdout, fine.stderr
+
+
+@pytest.mark.parametrize("name", ["ScoredSearched", "TurnsSearched"])
+def test_scored_games_and_extra_turns_are_searched_as_solved(name: str) -> None:
+    """Issue 48: once refused (scores, extra turns), now searched; every move's value the
+    strong solve's."""
+    reports = []
+    for method in ("search", "auto"):
+        done = run_cli("analyze", f"{FILE}:{name}", "--method", method, "--json")
+        assert done.returncode == 0, done.stderr
+        reports.append(json.loads(done.stdout))
+    searched, solved = reports
+    assert searched["method"] == "compiled search"
+    assert searched["value"] == solved["value"]
+    assert [(m["move"], m["value"]) for m in searched["moves"]] == [
+        (m["move"], m["value"]) for m in solved["moves"]
+    ]
 
 
 PARAMETERS = """

@@ -205,7 +205,8 @@ def test_kalah_from_its_file_is_saved_tier_by_tier_and_answers_as_in_memory(
 
 def test_the_advice_for_a_scored_game_names_no_search() -> None:
     """Issue 46, item 8: out of memory, a scored game was told to try --method search,
-    which takes no scores; --save is the route (tier by tier when it has tiers)."""
+    which it could not take (Kalah says not how long it lasts: no max_plies); --save is the
+    route (tier by tier when it has tiers). With max_plies it may (issue 48)."""
     import importlib.util
 
     from perfectplay import Rules
@@ -225,6 +226,12 @@ def test_the_advice_for_a_scored_game_names_no_search() -> None:
     connect = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(connect)
     assert Rules(connect.ConnectFour(width=4, height=4)).may_search()
+
+    class LastingKalah(kalah.Kalah):  # type: ignore[misc, name-defined]
+        def max_plies(self) -> int:
+            return 100
+
+    assert Rules(LastingKalah(houses=3, seeds=2)).may_search()
 
 
 @pytest.mark.usefixtures("interpreted")

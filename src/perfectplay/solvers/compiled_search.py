@@ -7,8 +7,9 @@ per rules object, with the game's functions inlined. Games without compiled rule
 
 The compiled rules (``SearchRules``): a state is a row of ``words`` int64 in a stack
 ``s`` of ``max_plies + 1`` rows; row ``p + 1`` is a child of row ``p``. Scores are integers
-in ``[min_score, max_score]`` for the player to move (negamax: every move passes the turn,
-a child's score is negated). numba functions, called as:
+in ``[min_score, max_score]`` for the player to move (negamax: a move that passes the
+turn negates its child's score, one that keeps it, ``keeps``, does not; ``reward`` adds
+the move's points). numba functions, called as:
 
 - ``end(s, p) -> int``: the exact score of state ``p`` when known at once (the game is over,
   or decided by a rule the game knows), else ``NOT_OVER`` (-2**62). Called first on every
@@ -24,10 +25,11 @@ a child's score is negated). numba functions, called as:
 and ``encode(state) -> tuple of words`` (plain Python) turns a plain state into a row, and
 ``ident``, a hash of the compiled rules' code (empty: not cached), under which the search
 compiled around them is kept in numba's disk cache. A game longer than ``max_plies`` stops
-the search with a ValueError. Compiled games give these rules themselves
-(``CompiledGame.compiled_rules``, scores -1, 0, 1).
+the search with a SolverChoiceError (one line). Compiled games give these rules themselves
+(``CompiledGame.compiled_rules``: scores -1, 0, 1, or a scored game's own).
 Optional: ``plies(words, score) -> int`` (plain Python), the plies to the end under perfect
-play that a score stands for: opening books (``perfectplay.book``) need it.
+play that a score stands for: opening books (``perfectplay.book``) need it; ``probe``,
+``keeps``, ``reward`` and ``fail_soft`` (``SearchRules``' fields).
 
 The search (Pascal Pons' scheme for Connect Four, written from its published description,
 as a general engine):

@@ -75,14 +75,14 @@ class Searched(Base):
         return self.n
 
 
-class ScoredSearched(Searched):  # scored: the search answers win, loss or tie only
+class ScoredSearched(Searched):  # scored: the search gives the exact score
     scored = True
 
     def outcome(p, s):
         return 1.0 if s >= p[0] else np.nan
 
 
-class TurnsSearched(Searched):  # extra turns: the search takes moves that pass the turn
+class TurnsSearched(Searched):  # extra turns: a child's score kept, not negated
     def to_move(p, s):
         return s & 1
 
