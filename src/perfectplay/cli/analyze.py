@@ -13,7 +13,7 @@ from ..errors import GameError, UsageProblem
 from ..rules import Rules
 from ..solvers.registry import methods_help
 from ..tablebase.header import read_header
-from ..tablebase.probes import ProbedSearch, can_probe, open_for_probing
+from ..tablebase.probes import ProbedSearch, can_probe, holds_tier, open_for_probing
 from ..tablebase.reader import Tablebase, open_tablebase
 from .common import (
     db_option,
@@ -108,10 +108,16 @@ def analyze_command(
     from .search_analysis import too_large_to_solve
 
     searched = method == "search" or (method == "auto" and too_large_to_solve(rules))
-    if db is not None and method in ("auto", "search") and can_probe(rules, read_header(db)):
+    header = None if db is None else read_header(db)
+    if (
+        db is not None
+        and header is not None
+        and method in ("auto", "search")
+        and can_probe(rules, header)
+    ):
         _analyze_probing(rules, position, moves, db, as_json, stats, quiet)
         return
-    if searched or (db is not None and read_header(db).book is not None):
+    if searched or (header is not None and header.book is not None):
         _analyze_searched(rules, position, moves, db, as_json)
         return
     if db is not None:
@@ -140,14 +146,21 @@ def _analyze_combinatorial(
     """The --cgt report: the position's parts, each part's value and their sum."""
     from .cgt_command import partizan_report, print_partizan_report
 
-    start = rules.read_position(position) if position is not None else rules.initial()
-    state, history = start_position(rules, start, moves)
+    state, history = _asked(rules, position, moves)
     report = partizan_report(rules, state, max_states)
     report["moves_played"] = history
     if as_json:
         emit_json(report)
     else:
         print_partizan_report(report)
+
+
+def _asked(
+    rules: Rules[Any, Any], position: str | None, moves: str | None
+) -> tuple[Any, list[str]]:
+    """(state, moves played) of the position asked: --position, or the start, then --moves."""
+    start = rules.read_position(position) if position is not None else rules.initial()
+    return start_position(rules, start, moves)
 
 
 def _analyze_searched(
@@ -164,8 +177,7 @@ def _analyze_searched(
     # Compiled search: exact scores at one position, no strong solve (7 x 6 Connect Four);
     # an opening book ('perfectplay book', given with --db or shipped for 7 x 6) answers
     # the positions it holds, the search those beyond its plies.
-    start = rules.read_position(position) if position is not None else rules.initial()
-    state, history = start_position(rules, start, moves)
+    state, history = _asked(rules, position, moves)
     db = db if db is not None else shipped_book(rules)  # 7x6: the book in the package
     if db is None:
         analyze_by_search(rules, state, history, as_json)
@@ -189,10 +201,8 @@ def _analyze_probing(
     from .search_analysis import analyze_by_search
 
     with open_for_probing(db, rules) as base:
-        start = rules.read_position(position) if position is not None else rules.initial()
-        state, history = start_position(rules, start, moves)
-        place = base.locate(state)
-        if place is not None and place[0] in base.header.tiers:
+        state, history = _asked(rules, position, moves)
+        if holds_tier(base, state):
             held(base, state, db, position)
             _show(base, state, history, as_json, stats, quiet)
             return

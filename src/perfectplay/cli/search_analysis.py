@@ -24,7 +24,7 @@ from ..solvers.compiled_search import (
     through_move,
 )
 from ..tablebase.header import read_header
-from ..tablebase.probes import ProbedAnswers, can_probe, open_for_probing
+from ..tablebase.probes import ProbedAnswers, can_probe, holds_tier, open_for_probing
 from ..tablebase.reader import open_tablebase
 from .common import emit_json, index_space, no_solve_options, out, print_rows
 
@@ -58,8 +58,7 @@ def answers_without_solving(
     no_solve_options("auto", max_states, memory)
     if can_probe(rules, read_header(db)):
         with open_for_probing(db, rules) as probed:
-            start = probed.locate(rules.initial_state())
-            if start is not None and start[0] in probed.header.tiers:  # the whole game's
+            if holds_tier(probed, rules.initial_state()):  # the whole game's
                 yield probed, f"tablebase {db}"
             else:  # its later tiers: the search before them
                 yield ProbedAnswers(rules, probed), f"tablebase {db}, searched before its tiers"

@@ -200,7 +200,7 @@ class CompiledSearch:
         self.nodes += int(nodes)
         return bool(first <= bound)
 
-    def _refusal(self, exc: ValueError) -> ValueError:
+    def _refusal(self, exc: ValueError) -> Exception:
         """What the compiled code's ValueError means, in one line (SolverChoiceError): a
         line longer than max_plies (a game longer than it says, or one whose positions
         repeat: the search follows no repetition, and stops rather than guess), a score
@@ -242,12 +242,18 @@ def why_not_searched(rules: Rules[Any, Any]) -> str:
     return "add a method max_plies(self) -> int, the most plies a game of it can last"
 
 
+def move_terms(rules: Rules[Any, Any], state: Any, move: Any, child: Any) -> tuple[bool, int]:
+    """How ``move``'s child's score counts for the mover of ``state``: whether the move keeps
+    the turn (the score kept, else negated) and the points it earns."""
+    kept = not rules.mover_changes(state, child)
+    return kept, 0 if rules.reward is None else int(rules.reward(state, move))
+
+
 def through_move(rules: Rules[Any, Any], state: Any, move: Any, child: Any, score: int) -> int:
     """The score of ``move`` for the mover of ``state``, given its child's score: the move's
     reward plus the child's score, negated unless the move keeps the turn; -inf and +inf
     (a range's ends) stay as they are."""
-    kept = not rules.mover_changes(state, child)
-    earned = 0 if rules.reward is None else int(rules.reward(state, move))
+    kept, earned = move_terms(rules, state, move, child)
     return (score if kept else -score) + (0 if abs(score) >= SCORE_ENDS else earned)
 
 
@@ -286,8 +292,7 @@ def solve_position(
         for move in legal:
             child = rules.play(state, move)
             # The move is best when its child's score, through the move, reaches the score.
-            kept = not rules.mover_changes(state, child)
-            earned = 0 if rules.reward is None else int(rules.reward(state, move))
+            kept, earned = move_terms(rules, state, move, child)
             if kept and not search.at_most(encode(child), score - earned - 1):
                 best = move
                 break

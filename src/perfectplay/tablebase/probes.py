@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..answers import Answers
+from ..compiled import read_only
 from ..errors import SolverChoiceError, TablebaseError, TablebaseMismatch
 from ..identity import fingerprint, identity_of
 from ..protocol import SearchRules
@@ -86,6 +87,12 @@ def can_probe(rules: Rules[Any, Any], header: Header) -> bool:
         and isinstance(game, CompiledGame)
         and game.stone_ranking is not None
     )
+
+
+def holds_tier(base: Tablebase[Any, Any], state: Any) -> bool:
+    """Whether the tablebase holds the tier of ``state`` (then it answers, not the search)."""
+    place = base.locate(state)
+    return place is not None and place[0] in base.header.tiers
 
 
 def _stone_game(rules: Rules[Any, Any]) -> Any:
@@ -193,34 +200,15 @@ def probe_tables(base: Tablebase[Any, Any], game: Any) -> tuple[Any, ...]:
     )  # fmt: skip
 
 
-def read_only(array: Any) -> Any:
-    """A view that cannot be written (one numba type for mapped and in-memory records)."""
-    view = array.view()
-    view.flags.writeable = False
-    return view
-
-
 class _ProbingSearch(CompiledSearch):
     """A ``CompiledSearch`` whose probe's refusal (a position the tablebase has no record
     of: one made from another start, which never reached it) is a one-line TablebaseError."""
 
     directory: Path = Path()
 
-    def score(self, words: tuple[int, ...]) -> int:
-        try:
-            return super().score(words)
-        except ValueError as exc:
-            raise self._said(exc) from None
-
-    def at_most(self, words: tuple[int, ...], bound: int) -> bool:
-        try:
-            return super().at_most(words, bound)
-        except ValueError as exc:
-            raise self._said(exc) from None
-
-    def _said(self, exc: ValueError) -> Exception:
+    def _refusal(self, exc: ValueError) -> Exception:
         if "tablebase has no" not in str(exc):
-            return exc
+            return super()._refusal(exc)
         return TablebaseError(
             f"{self.directory}: {exc} (made from another start, it never reached it; "
             "a database of every position, every_position, has them all)"
@@ -236,12 +224,12 @@ class ProbedSearch:
         self, rules: Rules[Any, Any], base: Tablebase[Any, Any], state: Any, log_size: int = 24
     ) -> None:
         game = _stone_game(rules)
-        tier = game.checked_tier(rules.key_of(state))
-        plies = plies_outside(rules, tier, set(base.header.tiers))
         if game.scored:
             raise SolverChoiceError(
                 f"{rules.name}: a search reads a tablebase of values, not scores, at its leaves"
             )
+        tier = game.checked_tier(rules.key_of(state))
+        plies = plies_outside(rules, tier, set(base.header.tiers))
         found: SearchRules = game.search_rules(plies + 1, probing=True)
         self.rules = rules
         self.base = base
@@ -266,6 +254,8 @@ class ProbedAnswers(Answers[Any, Any]):
         self.base = base
         self._probed: ProbedSearch | None = None
         self._scores: dict[Any, int] = {}
+        self._plies: dict[int, int] = {}
+        """Per tier, the plies its positions' lines take before the tablebase's tiers."""
 
     @property
     def initial(self) -> Any:
@@ -276,32 +266,34 @@ class ProbedAnswers(Answers[Any, Any]):
         return False
 
     def lookup(self, state: Any) -> tuple[GameValue, int | None] | None:
-        place = self.base.locate(state)
-        if place is not None and place[0] in self.base.header.tiers:
+        if holds_tier(self.base, state):
             return self.base.lookup(state)
+        probed = self._search_from(state)
         key = self.rules.key_of(state)
         score = self._scores.get(key)
         if score is None:
-            probed = self._search_from(state)
             score = self._scores[key] = probed.search.score(probed.search.rules.encode(state))
         if score > 0:
             return Value.WIN, None
         if score < 0:
             return Value.LOSS, None
-        zero = self._search_from(state).zero
-        if zero == "tie or draw":
+        if probed.zero == "tie or draw":
             raise SolverChoiceError(
                 f"{self.rules.name}: the search scores ties and draws alike (0), and the "
                 "tablebase holds both: ask analyze, which says so"
             )
-        return (Value.DRAW if zero == "draw" else Value.TIE), None
+        return (Value.DRAW if probed.zero == "draw" else Value.TIE), None
 
     def _search_from(self, state: Any) -> ProbedSearch:
         """The search, made again deeper when a position needs more plies than it has."""
         probed = self._probed
         if probed is not None:
             tier = _stone_game(self.rules).checked_tier(self.rules.key_of(state))
-            if plies_outside(self.rules, tier, set(self.base.header.tiers)) <= probed.plies:
+            plies = self._plies.get(tier)
+            if plies is None:
+                solved = set(self.base.header.tiers)
+                plies = self._plies[tier] = plies_outside(self.rules, tier, solved)
+            if plies <= probed.plies:
                 return probed
         self._probed = ProbedSearch(self.rules, self.base, state)
         return self._probed
