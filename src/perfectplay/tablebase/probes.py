@@ -215,13 +215,28 @@ class _ProbingSearch(CompiledSearch):
         )
 
 
+def zero_of(base: Tablebase[Any, Any]) -> str:
+    """What a search's 0 stands for in the tablebase's words: "draw", "tie", or "tie or
+    draw" when it holds both."""
+    values = base.header.counts()["values"]
+    drawn = values.get(str(int(Value.DRAW)), 0) > 0  # (counts keyed by value code)
+    tied = values.get(str(int(Value.TIE)), 0) > 0
+    return "tie or draw" if drawn and tied else "draw" if drawn else "tie"
+
+
 class ProbedSearch:
     """The compiled search of ``rules`` from ``state`` and the positions after it, reading
     ``base`` at its leaves: ``search`` is a ``CompiledSearch`` (scores 1, 0, -1 for the
-    mover), ``zero`` what its 0 stands for in the tablebase's words."""
+    mover), ``zero`` what its 0 stands for in the tablebase's words. ``tables``: the
+    ``probe_tables`` of ``base`` already made (and verified) for an earlier search."""
 
     def __init__(
-        self, rules: Rules[Any, Any], base: Tablebase[Any, Any], state: Any, log_size: int = 24
+        self,
+        rules: Rules[Any, Any],
+        base: Tablebase[Any, Any],
+        state: Any,
+        log_size: int = 24,
+        tables: tuple[Any, ...] | None = None,
     ) -> None:
         game = _stone_game(rules)
         if game.scored:
@@ -235,11 +250,10 @@ class ProbedSearch:
         self.base = base
         self.plies = plies
         """The most plies a line takes before it reaches the tablebase or ends."""
-        values = base.header.counts()["values"]
-        drawn = values.get(str(int(Value.DRAW)), 0) > 0  # (counts keyed by value code)
-        tied = values.get(str(int(Value.TIE)), 0) > 0
-        self.zero = "tie or draw" if drawn and tied else "draw" if drawn else "tie"
-        self.search = _ProbingSearch(found, log_size, probe_tables(base, game))
+        self.zero = zero_of(base)
+        if tables is None:
+            tables = probe_tables(base, game)
+        self.search = _ProbingSearch(found, log_size, tables)
         self.search.directory = base.directory
 
 
@@ -253,6 +267,7 @@ class ProbedAnswers(Answers[Any, Any]):
         self.rules = rules
         self.base = base
         self._probed: ProbedSearch | None = None
+        self._zero = zero_of(base)
         self._scores: dict[Any, int] = {}
         self._plies: dict[int, int] = {}
         """Per tier, the plies its positions' lines take before the tablebase's tiers."""
@@ -268,24 +283,25 @@ class ProbedAnswers(Answers[Any, Any]):
     def lookup(self, state: Any) -> tuple[GameValue, int | None] | None:
         if holds_tier(self.base, state):
             return self.base.lookup(state)
-        probed = self._search_from(state)
         key = self.rules.key_of(state)
         score = self._scores.get(key)
-        if score is None:
+        if score is None:  # (a score kept needs no search, however deep its position)
+            probed = self._search_from(state)
             score = self._scores[key] = probed.search.score(probed.search.rules.encode(state))
         if score > 0:
             return Value.WIN, None
         if score < 0:
             return Value.LOSS, None
-        if probed.zero == "tie or draw":
+        if self._zero == "tie or draw":
             raise SolverChoiceError(
                 f"{self.rules.name}: the search scores ties and draws alike (0), and the "
                 "tablebase holds both: ask analyze, which says so"
             )
-        return (Value.DRAW if probed.zero == "draw" else Value.TIE), None
+        return (Value.DRAW if self._zero == "draw" else Value.TIE), None
 
     def _search_from(self, state: Any) -> ProbedSearch:
-        """The search, made again deeper when a position needs more plies than it has."""
+        """The search, made again deeper when a position needs more plies than it has (its
+        probe tables, verified once, kept)."""
         probed = self._probed
         if probed is not None:
             tier = _stone_game(self.rules).checked_tier(self.rules.key_of(state))
@@ -295,5 +311,6 @@ class ProbedAnswers(Answers[Any, Any]):
                 plies = self._plies[tier] = plies_outside(self.rules, tier, solved)
             if plies <= probed.plies:
                 return probed
-        self._probed = ProbedSearch(self.rules, self.base, state)
+        tables = None if probed is None else probed.search.db
+        self._probed = ProbedSearch(self.rules, self.base, state, tables=tables)
         return self._probed
