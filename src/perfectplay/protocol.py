@@ -115,6 +115,16 @@ class SearchRules(NamedTuple):
     """Whether the search fails soft (a null-window search that fails low returns the best
     score it met): for a wide range of scores, where halving the range would take many
     searches; Pons' fail-hard scheme (node counts as its C reference's) otherwise."""
+    key_words: int = 0
+    """0: ``key`` is unique to the position (the table keeps it). Else states wider than
+    one key: ``key(s, p)`` leaves the position's canonical words in row p's columns
+    ``key_from .. key_from + key_words - 1`` and returns their hash; the table keeps the
+    words (``8 * key_words`` bytes an entry) and the hash only chooses the entry."""
+    key_from: int = 0
+    """The first column of those words (with ``key_words``)."""
+    table_moves: bool = False
+    """Whether the table keeps the move that proved a lower bound (1 or 2 bytes an entry
+    more) and the search tries it first when it meets the position again."""
 
 
 Codes = npt.NDArray[np.int64]

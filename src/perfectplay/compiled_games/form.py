@@ -64,6 +64,7 @@ from ..tiers.ranking import CODES_JSON, Ranking, kept_ranking, load_kept, save_r
 from ..tiers.records import SweepCodes
 from ..values import Value
 from .building import RULES, Loops, compile_game
+from .declared import declared_parameters, parameters_init, read_parameters, take_rules
 from .guarded import guarded
 from .stones import StoneBoard, StoneRanking
 
@@ -92,39 +93,10 @@ class CompiledGame:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        found = dict(getattr(cls, "rule_functions", {}))
-        for name in RULES:
-            raw = cls.__dict__.get(name)
-            if raw is None:
-                if name in cls.__dict__:  # ``key = None``: a subclass drops an inherited rule
-                    found.pop(name, None)
-                    delattr(cls, name)
-                continue
-            function = raw.__func__ if isinstance(raw, staticmethod) else raw
-            if not callable(function):
-                raise GameError(f"{cls.__name__}.{name} must be a function")
-            found[name] = function
-            delattr(cls, name)
-        cls.rule_functions = found
-        names = []
-        for klass in reversed(cls.__mro__):
-            for name, hint in inspect.get_annotations(klass).items():
-                if hint in ("float", float) and klass is cls:
-                    raise GameError(
-                        f"{cls.__name__}.{name}: a compiled game's parameters are ints or "
-                        f"bools (the rules are compiled for them); a float is not one (say "
-                        f"it in hundredths, as an int)"
-                    )
-                if hint in ("int", "bool", int, bool) and name not in names:
-                    if not hasattr(cls, name):
-                        raise GameError(
-                            f"{cls.__name__}.{name} has no default: a compiled game's "
-                            f"parameters are annotated class attributes with one "
-                            f"({name}: {getattr(hint, '__name__', hint)} = ...)"
-                        )
-                    names.append(name)
-        cls.parameter_names = tuple(names)
-        setattr(cls, "__init__", _make_init(cls, names))  # noqa: B010 (typed as object's)
+        cls.rule_functions = take_rules(cls, RULES)
+        names = declared_parameters(cls)
+        cls.parameter_names = names
+        setattr(cls, "__init__", parameters_init(cls, names))  # noqa: B010 (typed as object's)
 
     def __init__(self, **params: Any) -> None:  # replaced per subclass by _make_init
         self._setup(params)
@@ -136,15 +108,7 @@ class CompiledGame:
                 f"{type(self).__name__} lacks the rule function(s) {', '.join(missing)} "
                 f"(a compiled game writes {', '.join(REQUIRED)})"
             )
-        for name in self.parameter_names:
-            value = params.get(name, getattr(type(self), name, None))
-            if isinstance(value, bool):
-                value = int(value)
-            if not isinstance(value, (int, np.integer)):
-                raise ValueError(f"parameter {name} must be an integer, got {value!r}")
-            default = getattr(type(self), name, 0)
-            setattr(self, name, bool(value) if isinstance(default, bool) else int(value))
-        self.params: tuple[int, ...] = tuple(int(getattr(self, n)) for n in self.parameter_names)
+        self.params: tuple[int, ...] = read_parameters(self, params)
         self._plain = self.rule_functions
         self._buffer = np.empty(self.max_moves, dtype=np.int64)
         self._loops: dict[bool, Loops] = {}
@@ -837,39 +801,6 @@ def _shown_int(value: int) -> str:
 
 def _one_word(state: Any) -> tuple[int, ...]:
     return (int(state),)
-
-
-def _make_init(cls: type, names: list[str]) -> Any:
-    """A constructor taking the declared parameters as keywords, with their defaults, so
-    that ``-p NAME=VALUE`` and identity read them like any game's."""
-
-    def __init__(self: CompiledGame, **params: Any) -> None:
-        unknown = sorted(set(params) - set(names))
-        if unknown:
-            raise TypeError(
-                f"{cls.__name__} has no parameter {unknown[0]!r}; it takes: "
-                f"{', '.join(names) or 'none'}"
-            )
-        self._setup(params)
-
-    annotations: dict[str, Any] = {}
-    for klass in reversed(cls.__mro__):
-        annotations.update(inspect.get_annotations(klass))
-    hints = {n: annotations.get(n, int) for n in names}
-    resolved = {n: (bool if h in ("bool", bool) else int) for n, h in hints.items()}
-    __init__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-        + [
-            inspect.Parameter(
-                n, inspect.Parameter.KEYWORD_ONLY, default=getattr(cls, n), annotation=t
-            )
-            for n, t in resolved.items()
-        ]
-    )
-    __init__.__annotations__ = {**resolved, "return": None}
-    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
-    __init__.__module__ = cls.__module__
-    return __init__
 
 
 def source_path(cls: type) -> Path | None:

@@ -20,7 +20,9 @@ the move's points). numba functions, called as:
   scratch). They may leave out moves that cannot be better than the others. A state with
   no move scores its lower bound (normal play: the player who cannot move has lost).
 - ``play(s, p, move)``: write the state after ``move`` into row ``p + 1``.
-- ``key(s, p) -> int``: a key unique to the position, ``0 <= key < 2 ** key_bits``.
+- ``key(s, p) -> int``: a key unique to the position, ``0 <= key < 2 ** key_bits``; for
+  states wider than one key (``key_words``), a hash of the canonical words ``key`` leaves
+  in the row, which the table keeps whole.
 
 and ``encode(state) -> tuple of words`` (plain Python) turns a plain state into a row, and
 ``ident``, a hash of the compiled rules' code (empty: not cached), under which the search
@@ -120,11 +122,18 @@ def _engine(rules: Any) -> tuple[Any, Any, Any, Any]:
             made.append(name)
         else:
             setattr(module, name, given)
-    made += ["descend", "half", "negamax", "solve", "key_after", "key_of"]  # callees first
+    module.KEY_WORDS = rules.key_words
+    module.KEY_FROM = rules.key_from
+    module.TABLE_MOVES = rules.table_moves
+    made += ["held", "hold", "first_hint", "hint_of", "descend", "half", "negamax", "solve",
+             "key_after", "key_of"]  # callees first  # fmt: skip
     module.TURNS = rules.keeps is not None
     module.REWARDS = rules.reward is not None
     # Once a node or a move: inlined (the template's probe, keeps and reward then fold
     # away), as the rules' own calls are not.
+    # (The table's helpers, held, hold, first_hint and hint_of, are left to LLVM: inlined
+    # by numba too, Connect Four's search no longer compiled: RecursionError in numba's
+    # control-flow analysis.)
     inlined = ("descend", "probe", "keeps", "reward")
     jit_in_place(module, tuple(made), cache=bool(ident), inline=inlined)
     return module.negamax, module.solve, module.key_after, module.key_of
@@ -134,8 +143,9 @@ class CompiledSearch:
     """The compiled search of one game with its transposition table (kept across calls).
 
     ``log_size`` sets the table: a prime number of entries at least ``2 ** log_size``, 5 to
-    9 bytes each (24: 16.8 million entries, 84 MB for Connect Four; pages are zeroed lazily
-    by the system, so a small search touches little of it).
+    9 bytes each, or 8 a word kept and 1 to 4 for wide states (24: 16.8 million entries,
+    84 MB for Connect Four; pages are zeroed lazily by the system, so a small search
+    touches little of it).
     """
 
     def __init__(self, rules: SearchRules, log_size: int = 24, db: Any = None) -> None:
@@ -143,7 +153,7 @@ class CompiledSearch:
         self.db: Any = NO_TABLEBASE if db is None else db
         """What the rules' ``probe`` reads (a tablebase's records and ranking, as arrays)."""
         self.size = prime_at_least(1 << log_size)
-        self.wide_keys = rules.key_bits > 32 + log_size
+        self.wide_keys = rules.key_bits > 32 + log_size or rules.key_words > 0
         self.key_mask = -1 if self.wide_keys else 0xFFFFFFFF
         codes = 2 * (rules.max_score - rules.min_score + 1)
         self.val_type = np.int8 if codes < 128 else np.int16 if codes < 1 << 15 else np.int32
@@ -153,15 +163,20 @@ class CompiledSearch:
         """After ``score``: the key of the child a best move leads to, when the search met it."""
         self.s = np.zeros((rules.max_plies + 2, rules.words), dtype=np.int64)
         self.out = np.zeros((rules.max_plies + 2, rules.max_moves), dtype=np.int64)
-        self.stack = np.zeros((rules.max_plies + 2, 8), dtype=np.int64)
+        self.stack = np.zeros((rules.max_plies + 2, 9), dtype=np.int64)
         self.nodes = 0
         self.clear()
 
     def clear(self) -> None:
         """Empty the table (fresh zeroed pages: cheap until touched)."""
         key_type = np.int64 if self.wide_keys else np.uint32
-        self.keys: npt.NDArray[Any] = np.zeros(self.size, dtype=key_type)
+        words = max(1, self.rules.key_words)
+        self.keys: npt.NDArray[Any] = np.zeros(self.size * words, dtype=key_type)
         self.vals: npt.NDArray[Any] = np.zeros(self.size, dtype=self.val_type)
+        hint_type = np.uint8 if self.rules.max_moves < 256 else np.uint16
+        self.hints: npt.NDArray[Any] = np.zeros(
+            self.size if self.rules.table_moves else 1, dtype=hint_type
+        )
 
     def _load(self, words: tuple[int, ...]) -> None:
         if len(words) != self.rules.words:
@@ -173,13 +188,16 @@ class CompiledSearch:
         self._load(words)
         try:
             found = self.solver(
-                self.s, self.keys, self.vals, self.key_mask, self.out, self.stack, self.db
-            )
+                self.s, self.keys, self.vals, self.hints, self.key_mask, self.out, self.stack,
+                self.db,
+            )  # fmt: skip
         except ValueError as exc:
             raise self._refusal(exc) from None
         value, nodes, known, move = found
         self.nodes += int(nodes)
-        self.best_key = int(self._key_after(self.s, move)) if known else None
+        # (A hash of wide states may be shared: their best move is then proven afresh.)
+        unique = self.rules.key_words == 0
+        self.best_key = int(self._key_after(self.s, move)) if known and unique else None
         return int(value)
 
     def key(self, words: tuple[int, ...]) -> int:
@@ -192,8 +210,8 @@ class CompiledSearch:
         self._load(words)
         try:
             first, nodes, _, _ = self.negamax(
-                self.s, bound, bound + 1, self.keys, self.vals, self.key_mask, self.out,
-                self.stack, self.db,
+                self.s, bound, bound + 1, self.keys, self.vals, self.hints, self.key_mask,
+                self.out, self.stack, self.db,
             )  # fmt: skip
         except ValueError as exc:
             raise self._refusal(exc) from None

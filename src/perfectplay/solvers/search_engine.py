@@ -25,6 +25,19 @@ SOFT = False
 saw, not alpha. Wide score ranges need it (each narrowing step then moves to a score met,
 not to the middle of the range); others keep fail-hard, whose node counts the C reference
 of Connect Four's search shares."""
+MTD_PASSES = 16
+"""Fail-soft narrowing steps to the last bound (MTD(f)) this many times, then halves."""
+KEY_WORDS = 0
+"""0: ``key`` gives the position's own unique key, which the table keeps (masked). Else the
+table keeps, per entry, the ``KEY_WORDS`` words of the row from column ``KEY_FROM`` (the
+position's canonical words, which ``key`` leaves there), and ``key`` gives their hash,
+which only chooses the entry: states wider than one key (two 36-bit boards)."""
+KEY_FROM = 0
+"""The row's first column of the words the table keeps (with KEY_WORDS)."""
+TABLE_MOVES = False
+"""Whether the table keeps, with a lower bound, the move that proved it (its place in the
+game's order, in ``hints``), tried first when the position is met again: the narrowing
+searches meet every position several times."""
 
 
 def end(s: Any, p: int) -> int:  # the game's, set per copy
@@ -62,6 +75,49 @@ def reward(s: Any, p: int, move: int) -> int:  # the game's when REWARDS
     return 0
 
 
+def held(keys: Any, slot: int, k: int, key_mask: int, s: Any, p: int) -> bool:
+    """Whether the table's entry ``slot`` is row p's (key k)."""
+    if KEY_WORDS == 0:
+        return bool(keys[slot] == (k & key_mask))
+    at = slot * KEY_WORDS
+    for w in range(KEY_WORDS):  # noqa: SIM110 (numba: a plain loop)
+        if keys[at + w] != s[p, KEY_FROM + w]:
+            return False
+    return True
+
+
+def hold(keys: Any, slot: int, k: int, key_mask: int, s: Any, p: int) -> None:
+    """Make the table's entry ``slot`` row p's (key k)."""
+    if KEY_WORDS == 0:
+        hold(keys, slot, k, key_mask, s, p)
+    else:
+        at = slot * KEY_WORDS
+        for w in range(KEY_WORDS):
+            keys[at + w] = s[p, KEY_FROM + w]
+
+
+def first_hint(out: Any, p: int, hint: int, n: int) -> None:
+    """Move the table's move (the ``hint``-th of the game's order, 1-based) to the front of
+    row p's moves, the others kept in order."""
+    if 1 < hint <= n:
+        m = out[p, hint - 1]
+        for j in range(hint - 1, 0, -1):
+            out[p, j] = out[p, j - 1]
+        out[p, 0] = m
+
+
+def hint_of(stack: Any, p: int) -> int:
+    """The place (1-based) in the game's order of row p's move being searched, its moves
+    having been reordered by ``first_hint`` with the hint stack[p, 8]."""
+    i: int = stack[p, 3]  # (the searched move's place in the reordered row, 1-based)
+    hint: int = stack[p, 8]
+    if hint <= 1 or i > hint:
+        return i
+    if i == 1:
+        return hint
+    return i - 1
+
+
 def descend(s: Any, p: int, move: int, stack: Any) -> tuple[int, int]:
     """Play ``move`` from row p into row p + 1, note how the child's score counts for row p
     (stack[p, 5]: 1 kept, -1 negated; stack[p, 6]: the reward) and give the child's window
@@ -88,6 +144,7 @@ def negamax(
     beta: int,
     keys: Any,
     vals: Any,
+    hints: Any,
     key_mask: int,
     out: Any,
     stack: Any,
@@ -95,10 +152,10 @@ def negamax(
 ) -> tuple[int, int, bool, int]:
     """One null-window (or any-window) alpha-beta search of row 0 on an explicit stack:
     (score, nodes, whether a root move cut, that move). stack[p] = (alpha, beta, number
-    of moves, next move, key, sign and reward of the move being searched, best score) of
-    the state on row p; ``db`` goes to ``probe``. A row's score is its mover's: the
+    of moves, next move, key, sign and reward of the move being searched, best score, the
+    table's move) of the state on row p; ``db`` goes to ``probe``. A row's score is its mover's: the
     reward plus the child's score, negated unless the move kept the turn."""
-    size = keys.shape[0]
+    size = vals.shape[0]
     nodes = 0
     cut = False
     cut_move = 0
@@ -130,8 +187,11 @@ def negamax(
                 k = key(s, p)
                 slot = k % size
                 code = 0
-                if keys[slot] == (k & key_mask):
+                hint = 0
+                if held(keys, slot, k, key_mask, s, p):
                     code = int(vals[slot])
+                    if TABLE_MOVES:
+                        hint = int(hints[slot])
                 if code > UPPERS:
                     bound = code - UPPERS + LOW - 1
                     if a < bound:
@@ -160,6 +220,11 @@ def negamax(
                     stack[p, 4] = k
                     if SOFT:
                         stack[p, 7] = NOT_OVER  # (the best score met: none yet)
+                    if TABLE_MOVES:
+                        if hint > n:
+                            hint = 0  # (a symmetric position's move: no place here)
+                        stack[p, 8] = hint
+                        first_hint(out, p, hint, n)
                     a, b = descend(s, p, out[p, 0], stack)
                     p += 1
                     continue
@@ -183,8 +248,10 @@ def negamax(
             if p == 0:
                 cut = True
                 cut_move = out[0, stack[0, 3] - 1]
-            keys[slot] = k & key_mask
+            hold(keys, slot, k, key_mask, s, p)
             vals[slot] = score - LOW + 1 + UPPERS
+            if TABLE_MOVES:
+                hints[slot] = hint_of(stack, p)
             ret = score
             continue
         if score > stack[p, 0]:
@@ -199,8 +266,10 @@ def negamax(
         ret = stack[p, 0]
         if SOFT:
             ret = stack[p, 7]
-        keys[slot] = k & key_mask
+        hold(keys, slot, k, key_mask, s, p)
         vals[slot] = ret - LOW + 1
+        if TABLE_MOVES:
+            hints[slot] = stack[p, 8]  # (failed low: the move it had, if any, kept)
 
 
 def half(x: int) -> int:
@@ -209,10 +278,20 @@ def half(x: int) -> int:
 
 
 def solve(
-    s: Any, keys: Any, vals: Any, key_mask: int, out: Any, stack: Any, db: Any
+    s: Any,
+    keys: Any,
+    vals: Any,
+    hints: Any,
+    key_mask: int,
+    out: Any,
+    stack: Any,
+    db: Any,
 ) -> tuple[int, int, bool, int]:
     """Row 0's exact score by null windows narrowing its bounds: (score, nodes, whether a
-    best root move is known, that move)."""
+    best root move is known, that move). Fail-hard (Pons): each window halves the bounds,
+    tried near 0 first. Fail-soft: MTD(f), each window at the bound the last search
+    returned, from 0 (a search near the score is the costly one: the next is one step
+    away, not half the range), halving again after ``MTD_PASSES`` windows."""
     first = end(s, 0)
     if first == NOT_OVER:
         first = probe(s, 0, db)
@@ -222,18 +301,26 @@ def solve(
     nodes = 0
     known = False
     best = 0
+    guess = 0
+    passes = 0
     while lo < hi:
-        med = lo + (hi - lo) // 2
-        if med <= 0 and half(lo) < med:
-            med = half(lo)
-        elif med >= 0 and half(hi) > med:
-            med = half(hi)
-        r, n, cut, move = negamax(s, med, med + 1, keys, vals, key_mask, out, stack, db)
+        if SOFT and passes < MTD_PASSES:
+            med = min(max(guess, lo), hi - 1)
+        else:
+            med = lo + (hi - lo) // 2
+            if med <= 0 and half(lo) < med:
+                med = half(lo)
+            elif med >= 0 and half(hi) > med:
+                med = half(hi)
+        r, n, cut, move = negamax(s, med, med + 1, keys, vals, hints, key_mask, out, stack, db)
         nodes += n
+        passes += 1
         if r <= med:
             hi = r
+            guess = r - 1
         else:
             lo = r
+            guess = r
             known = cut  # the root move that cut scores >= r, the final lower bound
             best = move
     return lo, nodes, known, best

@@ -1,0 +1,252 @@
+"""Othello on a size x size board, as a wide compiled game: two bit boards, two words.
+
+A user's Othello, written once in the compiled form: 6x6 needs two 36-bit boards, 72 bits,
+more than one int64 holds, so the game is a ``WideGame`` of two words.
+
+Rules: the first player (X, "black") and the second (O) alternately put a disc of their
+colour on an empty cell so that it brackets, in a line in any of the eight directions, one
+or more of the opponent's discs ending at one of the mover's own; every bracketed disc
+turns to the mover's colour. A player without such a move passes; when neither can move
+the game ends. The start: the four centre cells, O on the diagonal from the top left
+(X on d3-style cells: the standard diagonal set-up). The score, for the player to move, is
+their discs minus the opponent's, the empty cells counted to the one ahead (the World
+Othello Federation's rule).
+
+A state: word 0 holds the mover's discs (bit r * size + c for row r, column c) and, in bit
+62, whether O is the mover; word 1 the opponent's discs and, in bit 62, whether the move
+that led here was a pass (a pass after a pass ends the game). A move is a cell r * size + c,
+or size * size to pass. ``moves`` gives corners first, then the moves that leave the
+opponent the fewest replies (fastest first: the order endgame solvers use). ``key``
+folds the eight symmetries of the board in the first half of the game.
+
+Fits one int64 word per board up to size 7 (49 bits).
+"""
+
+import numpy as np
+
+from perfectplay.compiled_games.wide import WideGame
+
+FLAG = 62
+"""Word 0: O is the mover. Word 1: the last move was a pass."""
+BOARD = (1 << FLAG) - 1
+
+
+def full(n):
+    return (1 << (n * n)) - 1
+
+
+def edges(n):
+    """The board, and the board without its first column, without its last."""
+    first_column = full(n) // ((1 << n) - 1)  # bit r * n for each row r
+    return full(n), full(n) & ~first_column, full(n) & ~(first_column << (n - 1))
+
+
+def shift(x, dr, dc, n, board, no_first, no_last):
+    """Every disc of x moved one cell by (dr, dc); those that leave the board dropped."""
+    k = dr * n + dc
+    y = x << k if k > 0 else x >> (-k)
+    if dc == 1:
+        return y & no_first
+    if dc == -1:
+        return y & no_last
+    return y & board
+
+
+def popcount(x):
+    x = x - ((x >> 1) & 0x1555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x += x >> 8
+    x += x >> 16
+    x += x >> 32
+    return x & 0x7F
+
+
+def mobility(mine, theirs, n):
+    """The cells where the owner of ``mine`` may put a disc."""
+    board, no_first, no_last = edges(n)
+    empty = board & ~(mine | theirs)
+    found = 0
+    for dr in range(-1, 2):
+        for dc in range(-1, 2):
+            if dr == 0 and dc == 0:
+                continue
+            x = shift(mine, dr, dc, n, board, no_first, no_last) & theirs
+            for _ in range(n - 3):
+                x |= shift(x, dr, dc, n, board, no_first, no_last) & theirs
+            found |= shift(x, dr, dc, n, board, no_first, no_last) & empty
+    return found
+
+
+def flips(mine, theirs, cell, n):
+    """The opponent's discs a disc put on ``cell`` turns."""
+    board, no_first, no_last = edges(n)
+    turned = 0
+    at = 1 << cell
+    for dr in range(-1, 2):
+        for dc in range(-1, 2):
+            if dr == 0 and dc == 0:
+                continue
+            line = 0
+            x = shift(at, dr, dc, n, board, no_first, no_last)
+            while x & theirs:
+                line |= x
+                x = shift(x, dr, dc, n, board, no_first, no_last)
+            if x & mine:
+                turned |= line
+    return turned
+
+
+def image(x, n, k):
+    """The discs of x under the k-th symmetry of the square (0 the identity)."""
+    y = 0
+    for r in range(n):
+        for c in range(n):
+            if (x >> (r * n + c)) & 1:
+                if k == 0:
+                    rr, cc = r, c
+                elif k == 1:
+                    rr, cc = c, r
+                elif k == 2:
+                    rr, cc = n - 1 - c, n - 1 - r
+                elif k == 3:
+                    rr, cc = n - 1 - r, n - 1 - c
+                elif k == 4:
+                    rr, cc = r, n - 1 - c
+                elif k == 5:
+                    rr, cc = n - 1 - r, c
+                elif k == 6:
+                    rr, cc = c, n - 1 - r
+                else:
+                    rr, cc = n - 1 - c, r
+                y |= 1 << (rr * n + cc)
+    return y
+
+
+def corners(n):
+    return 1 | (1 << (n - 1)) | (1 << (n * (n - 1))) | (1 << (n * n - 1))
+
+
+class Othello(WideGame):
+    """Othello on a size x size board (4 to 7), two words a state (see the module)."""
+
+    size: int = 6
+    scored = True
+    max_moves = 100
+
+    def start(p, s):
+        n = p[0]
+        a = (n - 1) // 2
+        o = (1 << (a * n + a)) | (1 << ((a + 1) * n + a + 1))
+        x = (1 << (a * n + a + 1)) | (1 << ((a + 1) * n + a))
+        s[0] = x
+        s[1] = o
+
+    def moves(p, s, out):
+        n = p[0]
+        mine = s[0] & BOARD
+        theirs = s[1] & BOARD
+        can = mobility(mine, theirs, n)
+        if can == 0:
+            out[0] = n * n
+            return 1
+        count = 0
+        ranks = out[n * n + 1 :]  # (out's second half: scratch for the moves' ranks)
+        near_end = n * n - popcount(mine | theirs) <= 6
+        for cell in range(n * n):
+            if (can >> cell) & 1:
+                rank = 0
+                if not near_end:  # (near the end, ordering costs more than it saves)
+                    turned = flips(mine, theirs, cell, n)
+                    after = theirs & ~turned
+                    rank = popcount(mobility(after, mine | turned | (1 << cell), n))
+                if (corners(n) >> cell) & 1:
+                    rank -= 64
+                i = count
+                while i > 0 and ranks[i - 1] > rank:  # fewest replies first (stable)
+                    ranks[i] = ranks[i - 1]
+                    out[i] = out[i - 1]
+                    i -= 1
+                ranks[i] = rank
+                out[i] = cell
+                count += 1
+        return count
+
+    def play(p, s, m, t):
+        n = p[0]
+        mine = s[0] & BOARD
+        theirs = s[1] & BOARD
+        o_moves = (s[0] >> FLAG) & 1
+        if m == n * n:
+            t[0] = theirs | ((1 - o_moves) << FLAG)
+            t[1] = mine | (1 << FLAG)
+            return
+        turned = flips(mine, theirs, m, n)
+        t[0] = (theirs & ~turned) | ((1 - o_moves) << FLAG)
+        t[1] = mine | turned | (1 << m)
+
+    def key(p, s, t):
+        """The position without its colours; in the first half of the game, its least image
+        under the eight symmetries of the square (the rules know no direction), where
+        few positions carry large trees; deeper, the position itself (cheaper)."""
+        n = p[0]
+        mine = s[0] & BOARD
+        theirs = s[1] & BOARD
+        passed = s[1] & ~BOARD
+        if 2 * popcount(mine | theirs) <= n * n:
+            for k in range(1, 8):
+                a = image(mine, n, k)
+                b = image(theirs, n, k)
+                if a < mine or (a == mine and b < theirs):
+                    mine, theirs = a, b
+        t[0] = mine
+        t[1] = theirs | passed
+
+    def outcome(p, s):
+        n = p[0]
+        mine = s[0] & BOARD
+        theirs = s[1] & BOARD
+        passed = (s[1] >> FLAG) & 1
+        if (mine | theirs) != full(n) and (passed == 0 or mobility(mine, theirs, n) != 0):
+            return np.nan
+        a = popcount(mine)
+        b = popcount(theirs)
+        empty = n * n - a - b
+        if a > b:
+            return float(a + empty - b)
+        if a < b:
+            return float(a - b - empty)
+        return 0.0
+
+    def max_plies(self):
+        """Every cell filled, each after a pass at most, and the last two passes."""
+        return 2 * (self.size * self.size - 4) + 2
+
+    def show(self, state):
+        n = self.size
+        mine, theirs = state[0] & BOARD, state[1] & BOARD
+        o_moves = (state[0] >> FLAG) & 1
+        x_discs, o_discs = (theirs, mine) if o_moves else (mine, theirs)
+        rows = []
+        for r in range(n):
+            cells = []
+            for c in range(n):
+                bit = 1 << (r * n + c)
+                cells.append("X" if x_discs & bit else "O" if o_discs & bit else ".")
+            rows.append(" ".join(cells))
+        return "\n".join(rows) + f"\n{'O' if o_moves else 'X'} to move"
+
+    def format_move(self, move):
+        n = self.size
+        if move == n * n:
+            return "pass"
+        return "abcdefg"[move % n] + str(move // n + 1)
+
+    def parse_move(self, text):
+        n = self.size
+        text = text.strip().lower()
+        if text == "pass":
+            return n * n
+        if len(text) == 2 and text[0] in "abcdefg"[:n] and text[1] in "1234567"[:n]:
+            return (int(text[1]) - 1) * n + "abcdefg".index(text[0])
+        raise ValueError(f"a move is a cell from a1 to {'abcdefg'[n - 1]}{n}, or pass")
