@@ -89,7 +89,7 @@ def held(keys: Any, slot: int, k: int, key_mask: int, s: Any, p: int) -> bool:
 def hold(keys: Any, slot: int, k: int, key_mask: int, s: Any, p: int) -> None:
     """Make the table's entry ``slot`` row p's (key k)."""
     if KEY_WORDS == 0:
-        hold(keys, slot, k, key_mask, s, p)
+        keys[slot] = k & key_mask
     else:
         at = slot * KEY_WORDS
         for w in range(KEY_WORDS):
