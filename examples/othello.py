@@ -17,7 +17,7 @@ A state: word 0 holds the mover's discs (bit r * size + c for row r, column c) a
 that led here was a pass (a pass after a pass ends the game). A move is a cell r * size + c,
 or size * size to pass. ``moves`` gives corners first, then the moves that leave the
 opponent the fewest replies (fastest first: the order endgame solvers use). ``key``
-folds the eight symmetries of the board in the first half of the game.
+folds the eight symmetries of the board.
 
 Fits one int64 word per board up to size 7 (49 bits).
 """
@@ -186,19 +186,19 @@ class Othello(WideGame):
         t[1] = mine | turned | (1 << m)
 
     def key(p, s, t):
-        """The position without its colours; in the first half of the game, its least image
-        under the eight symmetries of the square (the rules know no direction), where
-        few positions carry large trees; deeper, the position itself (cheaper)."""
+        """The position without its colours, as its least image under the eight symmetries
+        of the square (the rules know no direction). Folded at every ply: a key must map
+        symmetric positions' successors onto each other, or a strong solve refuses it."""
         n = p[0]
-        mine = s[0] & BOARD
-        theirs = s[1] & BOARD
+        x = s[0] & BOARD
+        y = s[1] & BOARD
         passed = s[1] & ~BOARD
-        if 2 * popcount(mine | theirs) <= n * n:
-            for k in range(1, 8):
-                a = image(mine, n, k)
-                b = image(theirs, n, k)
-                if a < mine or (a == mine and b < theirs):
-                    mine, theirs = a, b
+        mine, theirs = x, y
+        for k in range(1, 8):
+            a = image(x, n, k)
+            b = image(y, n, k)
+            if a < mine or (a == mine and b < theirs):
+                mine, theirs = a, b
         t[0] = mine
         t[1] = theirs | passed
 
