@@ -115,10 +115,10 @@ def analyze_command(
         and method in ("auto", "search")
         and can_probe(rules, header)
     ):
-        _analyze_probing(rules, position, moves, db, as_json, stats, quiet)
+        _analyze_probing(rules, position, moves, db, as_json, stats, quiet, memory)
         return
     if searched or (header is not None and header.book is not None):
-        _analyze_searched(rules, position, moves, db, as_json)
+        _analyze_searched(rules, position, moves, db, as_json, memory, quiet)
         return
     if db is not None:
         no_solve_options(method, max_states, memory)
@@ -169,21 +169,25 @@ def _analyze_searched(
     moves: str | None,
     db: Path | None,
     as_json: bool,
+    memory: int | None = None,
+    quiet: bool = False,
 ) -> None:
-    """The position answered by compiled search, from an opening book where one holds it."""
+    """The position answered by compiled search, from an opening book where one holds it;
+    ``memory`` bounds the search's table."""
     from ..book import shipped_book
-    from .search_analysis import analyze_by_search
+    from .search_analysis import analyze_by_search, search_log_size
 
     # Compiled search: exact scores at one position, no strong solve (7 x 6 Connect Four);
     # an opening book ('perfectplay book', given with --db or shipped for 7 x 6) answers
     # the positions it holds, the search those beyond its plies.
     state, history = _asked(rules, position, moves)
     db = db if db is not None else shipped_book(rules)  # 7x6: the book in the package
+    log_size = search_log_size(rules, memory)
     if db is None:
-        analyze_by_search(rules, state, history, as_json)
+        analyze_by_search(rules, state, history, as_json, quiet=quiet, log_size=log_size)
     else:
         with open_tablebase(db, rules) as book:
-            analyze_by_search(rules, state, history, as_json, book)
+            analyze_by_search(rules, state, history, as_json, book, quiet=quiet, log_size=log_size)
 
 
 def _analyze_probing(
@@ -194,11 +198,13 @@ def _analyze_probing(
     as_json: bool,
     stats: bool,
     quiet: bool,
+    memory: int | None = None,
 ) -> None:
     """The position read from the tablebase where its tier is there, else searched from
-    it with the tablebase probed at the leaves (``tablebase.probes``); the tablebase may
-    have been made from another start of the same rules (a midgame database)."""
-    from .search_analysis import analyze_by_search
+    it with the tablebase probed at the leaves (``tablebase.probes``; ``memory`` bounds
+    its table); the tablebase may have been made from another start of the same rules
+    (a midgame database)."""
+    from .search_analysis import analyze_by_search, search_log_size
 
     with open_for_probing(db, rules) as base:
         state, history = _asked(rules, position, moves)
@@ -206,10 +212,10 @@ def _analyze_probing(
             held(base, state, db, position)
             _show(base, state, history, as_json, stats, quiet)
             return
-        probed = ProbedSearch(rules, base, state)
+        probed = ProbedSearch(rules, base, state, search_log_size(rules, memory))
         analyze_by_search(
             rules, state, history, as_json, search=probed.search, zero=probed.zero,
-            method=f"compiled search, tablebase {db} at the leaves",
+            method=f"compiled search, tablebase {db} at the leaves", quiet=quiet,
         )  # fmt: skip
 
 

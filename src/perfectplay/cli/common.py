@@ -68,7 +68,7 @@ def solve_options(command: Any) -> Any:
         callback=_memory,
         help="Stop with an error past this much memory (512M, 4G; default: 80% of what is "
         "available). It counts the whole process: Python, numpy and numba's code (about "
-        "100-250 MB) included.",
+        "100-250 MB) included. A search (--method search) sizes its table to fit instead.",
     )(command)
     return click.option(
         "--max-states",

@@ -218,6 +218,23 @@ def tier_progress(
 
 
 @contextmanager
+def status_lines(label: str, *, quiet: bool = False) -> Iterator[Callable[[str], None] | None]:
+    """A callback that shows a line of text as the work's progress: on a terminal a live
+    line after ``label``; elsewhere a plain line every PLAIN_EVERY seconds at most. None
+    when ``quiet``."""
+    if quiet:
+        yield None
+        return
+    if not sys.stderr.isatty():
+        lines = _PlainLines(label)
+        yield lambda text: lines.say(f"{label}: {text}")
+        return
+    with _bar() as bar:
+        task = bar.add_task(label)
+        yield lambda text: bar.update(task, description=f"{label}: {text}")
+
+
+@contextmanager
 def working(label: str, *, quiet: bool = False) -> Iterator[None]:
     """A spinner with ``label`` on stderr while the body runs (elsewhere, a line every
     PLAIN_EVERY seconds)."""

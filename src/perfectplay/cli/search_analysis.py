@@ -21,13 +21,20 @@ from ..rules import Rules
 from ..solvers.compiled_search import (
     CompiledSearch,
     compiled_rules_of,
+    log_size_within,
     through_move,
 )
 from ..tablebase.header import read_header
 from ..tablebase.probes import ProbedAnswers, can_probe, holds_tier, open_for_probing
 from ..tablebase.reader import open_tablebase
 from .common import emit_json, index_space, no_solve_options, out, print_rows
+from .progress import status_lines
 
+DEFAULT_LOG_SIZE = 24
+"""The search's table without --memory: 2**24 entries (84 MB for Connect Four)."""
+PROCESS_BYTES = 300 * 2**20
+"""What a search process takes besides its table (Python, numpy, numba's code), kept out
+of --memory when sizing the table."""
 TOO_LARGE = 10**10
 """Games whose tiers hold more slots than this are analysed by search under --method auto."""
 
@@ -79,14 +86,17 @@ def analyze_by_search(
     search: CompiledSearch | None = None,
     zero: str = "tie",
     method: str = "compiled search",
+    quiet: bool = False,
+    log_size: int = DEFAULT_LOG_SIZE,
 ) -> None:
     """Print (or emit as JSON) the position, its exact score and each move's, best first;
     the moves leading into the book (if any) are read from it, the others searched (by
-    ``search`` when given: one that probes a tablebase). ``zero``: what a 0 is called."""
+    ``search`` when given: one that probes a tablebase, else one with a table of
+    ``log_size``). ``zero``: what a 0 is called. Progress on stderr unless ``quiet``."""
     started = time.perf_counter()
     if search is None:
-        search = CompiledSearch(compiled_rules_of(rules))
-    moves, from_book = _scored_moves(rules, state, search, book)
+        search = CompiledSearch(compiled_rules_of(rules), log_size)
+    moves, from_book = _scored_moves(rules, state, search, book, quiet)
     # Negamax: the position's score is its best move's; only a finished game needs a search.
     score = moves[0][1] if moves else search.score(search.rules.encode(state))
     seconds = time.perf_counter() - started
@@ -98,30 +108,118 @@ def analyze_by_search(
     _print_search_report(report, rules, search, moves, seconds)
 
 
+def search_log_size(rules: Rules[Any, Any], memory: int | None) -> int:
+    """The table's ``log_size`` for a search under ``--memory`` (the bytes the process
+    may take, the table getting all but ``PROCESS_BYTES``); DEFAULT_LOG_SIZE without."""
+    if memory is None:
+        return DEFAULT_LOG_SIZE
+    return log_size_within(compiled_rules_of(rules), memory - PROCESS_BYTES)
+
+
 def _scored_moves(
-    rules: Rules[Any, Any], state: Any, search: CompiledSearch, book: Answers[Any, Any] | None
+    rules: Rules[Any, Any],
+    state: Any,
+    search: CompiledSearch,
+    book: Answers[Any, Any] | None,
+    quiet: bool = False,
 ) -> tuple[list[tuple[Any, int]], list[Any]]:
     """Each move of ``state`` with its score, best first, and the moves the book answered;
-    the others searched (Ctrl-C stops the search at once)."""
+    the others searched, with progress on stderr (Ctrl-C stops the search at once and
+    says the bounds proven so far)."""
     encode = search.rules.encode
-    moves: list[tuple[Any, int]] = []
+    watch = _Watch(rules, state, search)
     from_book: list[Any] = []
 
     def work() -> None:
-        for move in rules.legal_moves(state):
+        for move in watch.legal:
             child = rules.play(state, move)
             known = None if book is None else book_score(book, search.rules, child)
             if known is not None:
                 from_book.append(move)
-            if known is not None:
-                moves.append((move, -known))
+                watch.scored.append((move, -known))
                 continue
+            watch.searching = (move, child)
             found = search.score(encode(child))
-            moves.append((move, through_move(rules, state, move, child, found)))
+            watch.scored.append((move, through_move(rules, state, move, child, found)))
+        watch.searching = None
 
-    _interruptible(work, rules.name, search)
-    moves.sort(key=lambda entry: -entry[1])
+    with status_lines(f"searching {rules.name}", quiet=quiet) as say:
+        interruptible(work, watch.stopped, None if say is None else lambda: say(watch.line()))
+    moves = sorted(watch.scored, key=lambda entry: -entry[1])
     return moves, from_book
+
+
+class _Watch:
+    """What a search of every move of a position has done, for its progress line and
+    for Ctrl-C: the moves scored, the move being searched and its child's proven bounds
+    (``CompiledSearch.progress``, written by the compiled search as it runs)."""
+
+    def __init__(self, rules: Rules[Any, Any], state: Any, search: CompiledSearch) -> None:
+        self.rules = rules
+        self.state = state
+        self.search = search
+        self.legal = list(rules.legal_moves(state))
+        self.scored: list[tuple[Any, int]] = []
+        self.searching: tuple[Any, Any] | None = None
+        self.started = time.perf_counter()
+        self.fill = 0.0
+        self.fill_at = 0.0
+
+    def bounds(self) -> tuple[Any, int, int] | None:
+        """The move being searched and the bounds on its score proven so far."""
+        searching = self.searching
+        if searching is None:
+            return None
+        move, child = searching
+        lo, hi = int(self.search.progress[1]), int(self.search.progress[2])
+        ends = sorted(
+            through_move(self.rules, self.state, move, child, bound) for bound in (lo, hi)
+        )
+        return move, ends[0], ends[1]
+
+    def line(self) -> str:
+        """The progress line: the move, nodes and rate, its bounds, the table's fill."""
+        now = time.perf_counter()
+        if now - self.fill_at >= 5:  # (a pass over the table: not at every tick)
+            self.fill, self.fill_at = self.search.table_fill(), now
+        nodes = int(self.search.progress[0])
+        rate = nodes / max(now - self.started, 1e-9)
+        text = f"{len(self.scored)} of {len(self.legal)} moves scored"
+        found = self.bounds()
+        if found is not None:
+            move, lo, hi = found
+            text += f", searching {self.rules.format_move(move)}: {_range(lo, hi)}"
+            text += f" after {int(self.search.progress[3])} windows"
+        return f"{text}; {nodes:,} nodes, {rate / 1e6:,.2f} M/s, table {self.fill:.0%} full"
+
+    def stopped(self) -> str:
+        """What Ctrl-C says: the bounds proven so far on the position's score."""
+        nodes = int(self.search.progress[0])
+        text = f"interrupted while searching {self.rules.name} ({nodes:,} nodes)"
+        found = self.bounds()
+        floors = [s for _, s in self.scored] + ([found[1]] if found else [])
+        parts = [f"the position scores at least {max(floors):+d}"] if floors else []
+        if max(floors, default=-SCORE_ENDS) <= -SCORE_ENDS:
+            parts = []  # (no bound yet)
+        if self.scored:
+            scored = ", ".join(f"{self.rules.format_move(m)} {s:+d}" for m, s in self.scored)
+            parts.append(f"moves scored: {scored}")
+        if found is not None:
+            parts.append(f"{self.rules.format_move(found[0])}: {_range(found[1], found[2])}")
+        return f"{text}: {'; '.join(parts)}" if parts else text
+
+
+def _range(lo: int, hi: int) -> str:
+    """Proven bounds on a score in words (the range's ends, +-inf in scored games, being
+    no bound yet)."""
+    if lo == hi:
+        return f"exactly {lo:+d}"
+    low, high = abs(lo) < SCORE_ENDS, abs(hi) < SCORE_ENDS
+    if low and high:
+        return f"between {lo:+d} and {hi:+d}"
+    if low or high:
+        return f"at least {lo:+d}" if low else f"at most {hi:+d}"
+    return "no bound yet"
 
 
 def _search_report(
@@ -228,20 +326,14 @@ def _meaning(score: int, searched: Any, value: str = "draw") -> str:
     return f"{score:+d} ({who})"
 
 
-def _interruptible(work: Callable[[], None], name: str, search: CompiledSearch) -> None:
-    """``interruptible`` for a search: Ctrl-C says how far it went."""
-    interruptible(
-        work,
-        lambda: (
-            f"interrupted while searching {name} (the moves scored so far: {search.nodes:,} nodes)"
-        ),
-    )
-
-
-def interruptible(work: Callable[[], None], stopped: Callable[[], str]) -> None:
+def interruptible(
+    work: Callable[[], None],
+    stopped: Callable[[], str],
+    tick: Callable[[], None] | None = None,
+) -> None:
     """Run ``work`` in a thread, so that Ctrl-C stops the command at once (with the error
     ``stopped()`` says): compiled code holds no GIL (nogil) but would only see the signal
-    when it returns, maybe hours later."""
+    when it returns, maybe hours later. ``tick`` (progress) is called every 0.2 s."""
     failure: list[BaseException] = []
 
     def run() -> None:
@@ -255,6 +347,8 @@ def interruptible(work: Callable[[], None], stopped: Callable[[], str]) -> None:
     try:
         while worker.is_alive():
             worker.join(0.2)
+            if tick is not None and worker.is_alive():
+                tick()
     except KeyboardInterrupt:
         raise InterruptedSolve(stopped()) from None
     if failure:

@@ -165,6 +165,10 @@ class CompiledSearch:
         self.out = np.zeros((rules.max_plies + 2, rules.max_moves), dtype=np.int64)
         self.stack = np.zeros((rules.max_plies + 2, 9), dtype=np.int64)
         self.nodes = 0
+        self.progress = np.zeros(4, dtype=np.int64)
+        """Read by another thread while a search runs: [0] the nodes so far (``nodes`` and
+        the running search's, to ``PROGRESS_EVERY``), [1] and [2] the bounds the running
+        score's narrowing has proven, [3] its windows searched."""
         self.clear()
 
     def clear(self) -> None:
@@ -178,6 +182,10 @@ class CompiledSearch:
             self.size if self.rules.table_moves else 1, dtype=hint_type
         )
 
+    def table_fill(self) -> float:
+        """The share of the table's entries in use (a pass over it: ms for millions)."""
+        return float(np.count_nonzero(self.vals)) / self.size
+
     def _load(self, words: tuple[int, ...]) -> None:
         if len(words) != self.rules.words:
             raise ValueError(f"encode() gave {len(words)} words, the rules say {self.rules.words}")
@@ -186,15 +194,17 @@ class CompiledSearch:
     def score(self, words: tuple[int, ...]) -> int:
         """The exact score of an encoded state (nodes added to ``self.nodes``)."""
         self._load(words)
+        self.progress[:] = (self.nodes, self.rules.min_score, self.rules.max_score, 0)
         try:
             found = self.solver(
                 self.s, self.keys, self.vals, self.hints, self.key_mask, self.out, self.stack,
-                self.db,
+                self.db, self.progress,
             )  # fmt: skip
         except ValueError as exc:
             raise self._refusal(exc) from None
         value, nodes, known, move = found
         self.nodes += int(nodes)
+        self.progress[0] = self.nodes
         # (A hash of wide states may be shared: their best move is then proven afresh.)
         unique = self.rules.key_words == 0
         self.best_key = int(self._key_after(self.s, move)) if known and unique else None
@@ -208,14 +218,16 @@ class CompiledSearch:
     def at_most(self, words: tuple[int, ...], bound: int) -> bool:
         """Whether an encoded state's score is <= bound (one null-window search)."""
         self._load(words)
+        self.progress[0] = self.nodes
         try:
             first, nodes, _, _ = self.negamax(
                 self.s, bound, bound + 1, self.keys, self.vals, self.hints, self.key_mask,
-                self.out, self.stack, self.db,
+                self.out, self.stack, self.db, self.progress,
             )  # fmt: skip
         except ValueError as exc:
             raise self._refusal(exc) from None
         self.nodes += int(nodes)
+        self.progress[0] = self.nodes
         return bool(first <= bound)
 
     def _refusal(self, exc: ValueError) -> Exception:
@@ -235,6 +247,35 @@ class CompiledSearch:
                 f"{text.removeprefix('compiled rules: ')}: solve the game whole instead"
             )
         return exc
+
+
+TABLE_FLOOR = 10
+"""The least table a memory bound leaves the search: 2**10 entries."""
+
+
+def entry_bytes(rules: SearchRules, log_size: int) -> int:
+    """The bytes of one table entry for ``rules`` at ``log_size`` (``CompiledSearch``'s
+    layout: the kept key, the bound, the move when the table keeps moves)."""
+    wide = rules.key_bits > 32 + log_size or rules.key_words > 0
+    key = 8 * max(1, rules.key_words) if wide else 4
+    codes = 2 * (rules.max_score - rules.min_score + 1)
+    val = 1 if codes < 128 else 2 if codes < 1 << 15 else 4
+    move = (1 if rules.max_moves < 256 else 2) if rules.table_moves else 0
+    return key + val + move
+
+
+def log_size_within(rules: SearchRules, table_bytes: int) -> int:
+    """The largest ``log_size`` whose table fits in ``table_bytes`` (the size being the
+    prime at least 2**log_size: a few entries over, far below a byte per million);
+    SolverChoiceError when not even 2**TABLE_FLOOR entries fit."""
+    for log_size in range(40, TABLE_FLOOR - 1, -1):
+        if ((1 << log_size) + 1000) * entry_bytes(rules, log_size) <= table_bytes:
+            return log_size
+    least = (1 << TABLE_FLOOR) * entry_bytes(rules, TABLE_FLOOR)
+    raise SolverChoiceError(
+        f"the search's table needs at least {least:,} bytes; the memory bound leaves it "
+        f"{max(table_bytes, 0):,}: give more --memory"
+    )
 
 
 def compiled_rules_of(rules: Rules[Any, Any]) -> SearchRules:

@@ -34,6 +34,8 @@ position's canonical words, which ``key`` leaves there), and ``key`` gives their
 which only chooses the entry: states wider than one key (two 36-bit boards)."""
 KEY_FROM = 0
 """The row's first column of the words the table keeps (with KEY_WORDS)."""
+PROGRESS_EVERY = 1 << 16
+"""Nodes between two updates of the progress count another thread reads."""
 TABLE_MOVES = False
 """Whether the table keeps, with a lower bound, the move that proved it (its place in the
 game's order, in ``hints``), tried first when the position is met again: the narrowing
@@ -149,12 +151,15 @@ def negamax(
     out: Any,
     stack: Any,
     db: Any,
+    progress: Any,
 ) -> tuple[int, int, bool, int]:
     """One null-window (or any-window) alpha-beta search of row 0 on an explicit stack:
     (score, nodes, whether a root move cut, that move). stack[p] = (alpha, beta, number
     of moves, next move, key, sign and reward of the move being searched, best score, the
-    table's move) of the state on row p; ``db`` goes to ``probe``. A row's score is its mover's: the
-    reward plus the child's score, negated unless the move kept the turn."""
+    table's move) of the state on row p; ``db`` goes to ``probe``; ``progress[0]`` grows by
+    ``PROGRESS_EVERY`` every so many nodes (read by another thread: the search holds no GIL).
+    A row's score is its mover's: the reward plus the child's score, negated unless the
+    move kept the turn."""
     size = vals.shape[0]
     nodes = 0
     cut = False
@@ -167,6 +172,8 @@ def negamax(
     while True:
         if entering:
             nodes += 1
+            if nodes % PROGRESS_EVERY == 0:
+                progress[0] += PROGRESS_EVERY
             ret = end(s, p)
             if ret == NOT_OVER:
                 ret = probe(s, p, db)
@@ -286,12 +293,14 @@ def solve(
     out: Any,
     stack: Any,
     db: Any,
+    progress: Any,
 ) -> tuple[int, int, bool, int]:
     """Row 0's exact score by null windows narrowing its bounds: (score, nodes, whether a
     best root move is known, that move). Fail-hard (Pons): each window halves the bounds,
     tried near 0 first. Fail-soft: MTD(f), each window at the bound the last search
     returned, from 0 (a search near the score is the costly one: the next is one step
-    away, not half the range), halving again after ``MTD_PASSES`` windows."""
+    away, not half the range), halving again after ``MTD_PASSES`` windows.
+    ``progress[1:4]``: the bounds proven so far and the windows searched, as each ends."""
     first = end(s, 0)
     if first == NOT_OVER:
         first = probe(s, 0, db)
@@ -304,6 +313,9 @@ def solve(
     guess = 0
     passes = 0
     while lo < hi:
+        progress[1] = lo
+        progress[2] = hi
+        progress[3] = passes
         if SOFT and passes < MTD_PASSES:
             med = min(max(guess, lo), hi - 1)
         else:
@@ -312,7 +324,9 @@ def solve(
                 med = half(lo)
             elif med >= 0 and half(hi) > med:
                 med = half(hi)
-        r, n, cut, move = negamax(s, med, med + 1, keys, vals, hints, key_mask, out, stack, db)
+        r, n, cut, move = negamax(
+            s, med, med + 1, keys, vals, hints, key_mask, out, stack, db, progress
+        )
         nodes += n
         passes += 1
         if r <= med:
@@ -323,6 +337,9 @@ def solve(
             guess = r
             known = cut  # the root move that cut scores >= r, the final lower bound
             best = move
+    progress[1] = lo
+    progress[2] = hi
+    progress[3] = passes
     return lo, nodes, known, best
 
 
