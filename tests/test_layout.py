@@ -54,8 +54,8 @@ LAYERS = [
         "tiers.value_iteration",
         "tiers.scored",
     ),
-    ("answers", "tablebase.header", "tablebase.write", "solution"),
-    ("solve", "sums", "outcomes", "selftest", "tiers.sweep_check", "book"),
+    ("answers", "tablebase.header", "tablebase.write", "solution", "proof_tree"),
+    ("solve", "sums", "outcomes", "selftest", "tiers.sweep_check", "book", "proof_search"),
     ("tablebase", "statistics", "plots", "tiers.build", "tiers.on_dask"),
     ("__init__", "tiers.__init__"),
 ]

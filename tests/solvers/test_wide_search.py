@@ -144,3 +144,28 @@ def test_a_wide_game_checks_its_states_and_its_declaration() -> None:
                 pass
 
         Partial()
+
+
+@pytest.mark.parametrize("cls", [WideScored, WideRewardTurns, WideRewardTurnsKeyed])
+def test_every_null_window_answers_as_exhaustive_search_near_the_ends_too(cls: Any) -> None:
+    """``at_most(state, bound)`` (one null-window search, as best moves and proofs ask)
+    for bounds around the score and at the range's ends, where a reward once moved a
+    finite window onto -inf and a score of -3 was said to be +inf. One shared small
+    table: a wrong bound kept would spoil later answers too."""
+    wide = 1 << 20
+    asked = 0
+    for seed in range(6):
+        game = cls(seed=seed, n=40)
+        expected = reference.upward_scores(game)
+        search, encode = _searched(game, 6)
+        for state, (value, _) in expected.items():
+            score = _as_search_score(value)
+            bounds = {-wide, -wide + 1, -1, 0, 1, score - 1, score, wide - 2, wide - 1}
+            for bound in sorted(b for b in bounds if -wide <= b < wide):
+                assert search.at_most(encode(state), bound) == (score <= bound), (
+                    seed,
+                    state,
+                    bound,
+                )
+                asked += 1
+    assert asked > 1000

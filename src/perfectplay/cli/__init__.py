@@ -21,6 +21,7 @@ COMMANDS = {
     "contest": ("contest", "contest_command"),
     "stress": ("stress", "stress_command"),
     "verify": ("verify", "verify_command"),
+    "verify-proof": ("proof_command", "verify_proof_command"),
     "compress": ("compress", "compress_command"),
     "check": ("check", "check_command"),
     "grade": ("grade_command", "grade_command"),

@@ -69,6 +69,14 @@ from .tablebases import held
     help="Combinatorial values instead of solving: the position split into independent "
     "parts (games with a partizan hook, e.g. pawns), each part's value and their sum.",
 )
+@click.option(
+    "--proof",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="With a search: also write the proof of the score (a tree of moves that "
+    "'perfectplay verify-proof' checks against the rules alone).",
+)
 @solve_options
 @db_option
 @json_option
@@ -86,6 +94,7 @@ def analyze_command(
     db: Path | None,
     as_json: bool,
     from_position: bool = False,
+    proof: Path | None = None,
 ) -> None:
     """Show a position, its value and remoteness, and every move's value, best first.
 
@@ -115,11 +124,18 @@ def analyze_command(
         and method in ("auto", "search")
         and can_probe(rules, header)
     ):
+        if proof is not None:
+            raise UsageProblem(
+                "--proof: a search that reads a tablebase at its leaves writes no proof "
+                "(its leaves would need the tablebase to check)"
+            )
         _analyze_probing(rules, position, moves, db, as_json, stats, quiet, memory)
         return
     if searched or (header is not None and header.book is not None):
-        _analyze_searched(rules, position, moves, db, as_json, memory, quiet)
+        _analyze_searched(rules, position, moves, db, as_json, memory, quiet, proof)
         return
+    if proof is not None:
+        raise UsageProblem("--proof goes with a search (--method search)")
     if db is not None:
         no_solve_options(method, max_states, memory)
         _analyze_from_tablebase(rules, position, moves, db, as_json, stats, quiet)
@@ -171,11 +187,12 @@ def _analyze_searched(
     as_json: bool,
     memory: int | None = None,
     quiet: bool = False,
+    proof: Path | None = None,
 ) -> None:
     """The position answered by compiled search, from an opening book where one holds it;
-    ``memory`` bounds the search's table."""
+    ``memory`` bounds the search's table; ``proof``: where to write the score's proof."""
     from ..book import shipped_book
-    from .search_analysis import analyze_by_search, search_log_size
+    from .search_analysis import Proving, analyze_by_search, search_log_size
 
     # Compiled search: exact scores at one position, no strong solve (7 x 6 Connect Four);
     # an opening book ('perfectplay book', given with --db or shipped for 7 x 6) answers
@@ -183,11 +200,17 @@ def _analyze_searched(
     state, history = _asked(rules, position, moves)
     db = db if db is not None else shipped_book(rules)  # 7x6: the book in the package
     log_size = search_log_size(rules, memory)
+    proving = None if proof is None else Proving(proof, position)
     if db is None:
-        analyze_by_search(rules, state, history, as_json, quiet=quiet, log_size=log_size)
+        analyze_by_search(
+            rules, state, history, as_json, quiet=quiet, log_size=log_size, proving=proving
+        )
     else:
         with open_tablebase(db, rules) as book:
-            analyze_by_search(rules, state, history, as_json, book, quiet=quiet, log_size=log_size)
+            analyze_by_search(
+                rules, state, history, as_json, book, quiet=quiet, log_size=log_size,
+                proving=proving,
+            )  # fmt: skip
 
 
 def _analyze_probing(

@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -88,11 +89,13 @@ def analyze_by_search(
     method: str = "compiled search",
     quiet: bool = False,
     log_size: int = DEFAULT_LOG_SIZE,
+    proving: Proving | None = None,
 ) -> None:
     """Print (or emit as JSON) the position, its exact score and each move's, best first;
     the moves leading into the book (if any) are read from it, the others searched (by
     ``search`` when given: one that probes a tablebase, else one with a table of
-    ``log_size``). ``zero``: what a 0 is called. Progress on stderr unless ``quiet``."""
+    ``log_size``). ``zero``: what a 0 is called. Progress on stderr unless ``quiet``. ``proving``:
+    where to write the score's proof tree too."""
     started = time.perf_counter()
     if search is None:
         search = CompiledSearch(compiled_rules_of(rules), log_size)
@@ -100,12 +103,49 @@ def analyze_by_search(
     # Negamax: the position's score is its best move's; only a finished game needs a search.
     score = moves[0][1] if moves else search.score(search.rules.encode(state))
     seconds = time.perf_counter() - started
+    if proving is not None:
+        proving.write(rules, state, history, search, score, quiet)
     report = _search_report(rules, state, history, search, moves, from_book, score, seconds, zero)
     report["method"] = method
     if as_json:
         emit_json(report)
         return
     _print_search_report(report, rules, search, moves, seconds)
+
+
+@dataclass(frozen=True)
+class Proving:
+    """Where to write a searched score's proof (``analyze --proof``), and the position
+    text the search started from (``--position``; None: the game's start)."""
+
+    path: Path
+    start: str | None
+
+    def write(
+        self,
+        rules: Rules[Any, Any],
+        state: Any,
+        history: list[str],
+        search: CompiledSearch,
+        score: int,
+        quiet: bool,
+    ) -> None:
+        """Write the proof, its progress on stderr (Ctrl-C: no file, one line)."""
+        from ..proof_search import write_proof
+
+        made = [0]
+
+        def work() -> None:
+            write_proof(rules, state, history, search, score, self.path,
+                        progress=lambda n: made.__setitem__(0, n),
+                        start=self.start)  # fmt: skip
+
+        def line() -> str:
+            return f"{made[0]:,} nodes of the tree, {int(search.progress[0]):,} searched"
+
+        with status_lines(f"proving {rules.name}", quiet=quiet) as say:
+            tick = None if say is None else lambda: say(line())
+            interruptible(work, lambda: f"interrupted while writing the proof {self.path}", tick)
 
 
 def search_log_size(rules: Rules[Any, Any], memory: int | None) -> int:

@@ -125,15 +125,15 @@ def _engine(rules: Any) -> tuple[Any, Any, Any, Any]:
     module.KEY_WORDS = rules.key_words
     module.KEY_FROM = rules.key_from
     module.TABLE_MOVES = rules.table_moves
-    made += ["held", "hold", "first_hint", "hint_of", "descend", "half", "negamax", "solve",
-             "key_after", "key_of"]  # callees first  # fmt: skip
+    made += ["held", "hold", "first_hint", "hint_of", "child_end", "descend", "half",
+             "negamax", "solve", "key_after", "key_of"]  # callees first  # fmt: skip
     module.TURNS = rules.keeps is not None
     module.REWARDS = rules.reward is not None
     # Once a node or a move: inlined (the template's probe, keeps and reward then fold
     # away), as the rules' own calls are not.
-    # (The table's helpers, held, hold, first_hint and hint_of, are left to LLVM: inlined
-    # by numba too, Connect Four's search no longer compiled: RecursionError in numba's
-    # control-flow analysis.)
+    # (The table's helpers, held, hold, first_hint and hint_of, and child_end are left to
+    # LLVM: inlined by numba too, Connect Four's search no longer compiled: RecursionError
+    # in numba's control-flow analysis.)
     inlined = ("descend", "probe", "keeps", "reward")
     jit_in_place(module, tuple(made), cache=bool(ident), inline=inlined)
     return module.negamax, module.solve, module.key_after, module.key_of

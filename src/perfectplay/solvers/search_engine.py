@@ -135,9 +135,30 @@ def descend(s: Any, p: int, move: int, stack: Any) -> tuple[int, int]:
         earned = reward(s, p, move)
     stack[p, 5] = 1 if kept else -1
     stack[p, 6] = earned
+    a = stack[p, 0]
+    b = stack[p, 1]
+    if not REWARDS:
+        return (a, b) if kept else (-b, -a)
     if kept:
-        return stack[p, 0] - earned, stack[p, 1] - earned
-    return earned - stack[p, 1], earned - stack[p, 0]
+        return child_end(a, earned, False, False), child_end(b, earned, False, True)
+    return child_end(b, earned, True, False), child_end(a, earned, True, True)
+
+
+def child_end(x: int, earned: int, flip: bool, upper: bool) -> int:
+    """An end ``x`` of row p's window as an end of its child's, through a move earning
+    ``earned`` that keeps the turn (child = x - earned) or passes it (``flip``: child =
+    earned - x), kept in the score range: the range's ends (-inf and +inf, which no
+    reward moves) stay ends; a finite end stays finite, a window's lower end at most the
+    largest finite score, its upper end at least the least (a finite bound moved onto an
+    end would ask whether the score is infinite, not whether it reaches the bound: a
+    wrong answer)."""
+    high = LOW + UPPERS - 1
+    if x in (LOW, high):
+        return LOW + high - x if flip else x
+    y = earned - x if flip else x - earned
+    if upper:
+        return min(max(y, LOW + 1), high)
+    return min(max(y, LOW), high - 1)
 
 
 def negamax(
