@@ -169,3 +169,32 @@ def test_every_null_window_answers_as_exhaustive_search_near_the_ends_too(cls: A
                 )
                 asked += 1
     assert asked > 1000
+
+
+@pytest.mark.parametrize("cls", [WideScored, WideRewardTurnsKeyed])
+def test_the_principal_variation_keeps_the_score_at_every_move(cls: Any) -> None:
+    """The line of best moves from the start of random scored games: each move's score
+    (its reward and its child's exact score by the reference, through the move) is its
+    position's score, and the line ends where the game does."""
+    from perfectplay.solvers.compiled_search import principal_variation, through_move
+
+    for seed in range(6):
+        game = cls(seed=seed, n=60)
+        expected = reference.upward_scores(game)
+        rules = Rules(game)
+        start = rules.initial_state()
+        first = solve_position(rules, log_size=6).best_move
+        if first is None:
+            continue
+        search, _ = _searched(game, 6)
+        line, whole = principal_variation(rules, start, first, search, 10**6)
+        assert whole, seed
+        state = start
+        for move in line:
+            child = rules.play(state, move)
+            score = _as_search_score(expected[child][0])
+            assert through_move(rules, state, move, child, score) == _as_search_score(
+                expected[state][0]
+            ), (seed, line)
+            state = child
+        assert not rules.legal_moves(state)

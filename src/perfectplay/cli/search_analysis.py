@@ -23,6 +23,7 @@ from ..solvers.compiled_search import (
     CompiledSearch,
     compiled_rules_of,
     log_size_within,
+    principal_variation,
     through_move,
 )
 from ..tablebase.header import read_header
@@ -102,10 +103,13 @@ def analyze_by_search(
     moves, from_book = _scored_moves(rules, state, search, book, quiet)
     # Negamax: the position's score is its best move's; only a finished game needs a search.
     score = moves[0][1] if moves else search.score(search.rules.encode(state))
+    line, whole = _line(rules, state, search, moves, from_book, quiet)
     seconds = time.perf_counter() - started
     if proving is not None:
         proving.write(rules, state, history, search, score, quiet)
     report = _search_report(rules, state, history, search, moves, from_book, score, seconds, zero)
+    report["principal_variation"] = [rules.format_move(m) for m in line]
+    report["principal_variation_to_the_end"] = whole
     report["method"] = method
     if as_json:
         emit_json(report)
@@ -146,6 +150,38 @@ class Proving:
         with status_lines(f"proving {rules.name}", quiet=quiet) as say:
             tick = None if say is None else lambda: say(line())
             interruptible(work, lambda: f"interrupted while writing the proof {self.path}", tick)
+
+
+PV_BUDGET = 10**6
+"""Nodes the principal variation may take beyond the root's moves' own (at least this)."""
+
+
+def _line(
+    rules: Rules[Any, Any],
+    state: Any,
+    search: CompiledSearch,
+    moves: list[tuple[Any, int]],
+    from_book: list[Any],
+    quiet: bool,
+) -> tuple[list[Any], bool]:
+    """The principal variation after the moves are scored: best moves on the warm table,
+    within as many nodes again as the moves took (its first move alone when a book
+    answered it: its line was never searched)."""
+    if not moves:
+        return [], True
+    first = moves[0][0]
+    if first in from_book:
+        return [first], False
+    budget = max(search.nodes, PV_BUDGET)
+    found: list[tuple[list[Any], bool]] = [([first], False)]
+
+    def work() -> None:
+        found[0] = principal_variation(rules, state, first, search, budget)
+
+    with status_lines("the principal variation", quiet=quiet) as say:
+        tick = None if say is None else lambda: say(f"{int(search.progress[0]):,} nodes")
+        interruptible(work, lambda: f"interrupted while following {rules.name}'s best line", tick)
+    return found[0]
 
 
 def search_log_size(rules: Rules[Any, Any], memory: int | None) -> int:
@@ -329,6 +365,7 @@ def _print_search_report(
             ("score", _meaning(report["score"], search.rules, report["value"])),
             ("nodes", f"{search.nodes:,} in {seconds:.2f} s"),
             *([("from the book", " ".join(report["from_book"]))] if report["from_book"] else []),
+            *([("best line", _best_line(report))] if report["principal_variation"] else []),
         ]
     )
     if not moves:
@@ -342,6 +379,12 @@ def _print_search_report(
         text = rules.format_move(move)
         table.add_row(f"[bold]{text}[/bold] *" if text in best else text, f"{s:+d}" if s else "0")
     out.print(table)
+
+
+def _best_line(report: dict[str, Any]) -> str:
+    """The principal variation, and whether it reaches the end of the game."""
+    line = " ".join(report["principal_variation"])
+    return line + (" (the end)" if report["principal_variation_to_the_end"] else " ...")
 
 
 def _value_of(score: int, zero: str = "tie", searched: Any = None) -> str | int | float:

@@ -387,3 +387,31 @@ def score_moves(
         found = search.score(encode(child))
         scored.append(MoveScore(move, through_move(rules, state, move, child, found)))
     return sorted(scored, key=lambda entry: -entry.score)
+
+
+def principal_variation(
+    game: Game[Any, Any] | Rules[Any, Any],
+    state: Any,
+    first: Any,
+    search: CompiledSearch,
+    node_budget: int,
+    max_plies: int = 1000,
+) -> tuple[list[Any], bool]:
+    """A line of best moves from ``state``, starting with ``first`` (a best move found),
+    each next one found by ``solve_position`` on the warm table; and whether it reaches
+    the end of the game. It stops early once the searches for it have taken
+    ``node_budget`` nodes (a count, not a time: the same line on every run)."""
+    rules = _as_rules(game)
+    line = [first]
+    state = rules.play(state, first)
+    spent = 0
+    while len(line) < max_plies and spent < node_budget:
+        if not rules.legal_moves(state):
+            return line, True
+        found = solve_position(rules, state, search=search)
+        spent += found.nodes
+        if found.best_move is None:
+            return line, True
+        line.append(found.best_move)
+        state = rules.play(state, found.best_move)
+    return line, not rules.legal_moves(state)
