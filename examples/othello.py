@@ -17,13 +17,14 @@ A state: word 0 holds the mover's discs (bit r * size + c for row r, column c) a
 that led here was a pass (a pass after a pass ends the game). A move is a cell r * size + c,
 or size * size to pass. ``moves`` gives corners first, then the moves that leave the
 opponent the fewest replies (fastest first: the order endgame solvers use). ``key``
-folds the eight symmetries of the board.
+folds the eight symmetries of the board (``perfectplay.boards.square``).
 
 Fits one int64 word per board up to size 7 (49 bits).
 """
 
 import numpy as np
 
+from perfectplay.boards.square import least_pair, popcount
 from perfectplay.compiled_games.wide import WideGame
 
 FLAG = 62
@@ -50,16 +51,6 @@ def shift(x, dr, dc, n, board, no_first, no_last):
     if dc == -1:
         return y & no_last
     return y & board
-
-
-def popcount(x):
-    x = x - ((x >> 1) & 0x1555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x += x >> 8
-    x += x >> 16
-    x += x >> 32
-    return x & 0x7F
 
 
 def mobility(mine, theirs, n):
@@ -95,32 +86,6 @@ def flips(mine, theirs, cell, n):
             if x & mine:
                 turned |= line
     return turned
-
-
-def image(x, n, k):
-    """The discs of x under the k-th symmetry of the square (0 the identity)."""
-    y = 0
-    for r in range(n):
-        for c in range(n):
-            if (x >> (r * n + c)) & 1:
-                if k == 0:
-                    rr, cc = r, c
-                elif k == 1:
-                    rr, cc = c, r
-                elif k == 2:
-                    rr, cc = n - 1 - c, n - 1 - r
-                elif k == 3:
-                    rr, cc = n - 1 - r, n - 1 - c
-                elif k == 4:
-                    rr, cc = r, n - 1 - c
-                elif k == 5:
-                    rr, cc = n - 1 - r, c
-                elif k == 6:
-                    rr, cc = c, n - 1 - r
-                else:
-                    rr, cc = n - 1 - c, r
-                y |= 1 << (rr * n + cc)
-    return y
 
 
 def corners(n):
@@ -187,20 +152,10 @@ class Othello(WideGame):
 
     def key(p, s, t):
         """The position without its colours, as its least image under the eight symmetries
-        of the square (the rules know no direction). Folded at every ply: a key must map
-        symmetric positions' successors onto each other, or a strong solve refuses it."""
-        n = p[0]
-        x = s[0] & BOARD
-        y = s[1] & BOARD
-        passed = s[1] & ~BOARD
-        mine, theirs = x, y
-        for k in range(1, 8):
-            a = image(x, n, k)
-            b = image(y, n, k)
-            if a < mine or (a == mine and b < theirs):
-                mine, theirs = a, b
+        of the square (the rules know no direction): the board toolkit's least pair."""
+        mine, theirs = least_pair(s[0] & BOARD, s[1] & BOARD, p[0])
         t[0] = mine
-        t[1] = theirs | passed
+        t[1] = theirs | (s[1] & ~BOARD)  # (the pass flag)
 
     def outcome(p, s):
         n = p[0]

@@ -27,6 +27,7 @@ LAYERS = [
         "tiers.packed_codes",
         "tiers.sorting",
         "tiers.piece_lists",
+        "boards",
     ),
     ("protocol", "drawing"),
     ("cgt",),

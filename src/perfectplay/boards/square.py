@@ -1,0 +1,172 @@
+"""Square grids as bit boards: cell (r, c) of an n x n grid is bit ``r * n + c``.
+
+For n from 1 to 7 (49 cells in an int64, the sign bit never used). Every function takes
+the board(s) and n and returns boards: shifts that drop what falls off the grid, lines of
+k in a row, neighbours, population counts, and the eight symmetries of the square, made
+of three reflections each a few masked shifts a row or a column (not a loop over cells),
+with the least image of a board (or of two boards under one symmetry: a position's two
+colours) under all eight, the key a symmetric game folds positions with.
+
+The symmetries, numbered as ``image`` takes them: 0 the identity, 1 the transpose
+(r, c) -> (c, r), 2 the mirror (r, c) -> (r, n-1-c), 3 the flip (r, c) -> (n-1-r, c),
+4 the rotation by 180 degrees (mirror then flip), 5 the anti-transpose (transpose then
+the rotation), 6 and 7 the quarter turns (transpose then mirror; transpose then flip).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..compiled import inlined_kernel, kernel
+
+LARGEST = 7
+"""The largest n: 49 cells (an 8 x 8 board would need the sign bit)."""
+
+
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per n: the full board, column 0, row 0; and the diagonals c - r = d (index d + 7)."""
+    full = np.zeros(LARGEST + 1, dtype=np.int64)
+    column = np.zeros(LARGEST + 1, dtype=np.int64)
+    diagonal = np.zeros((LARGEST + 1, 2 * LARGEST + 1), dtype=np.int64)
+    for n in range(1, LARGEST + 1):
+        full[n] = (1 << (n * n)) - 1
+        column[n] = sum(1 << (r * n) for r in range(n))
+        for r in range(n):
+            for c in range(n):
+                diagonal[n, c - r + LARGEST] |= 1 << (r * n + c)
+    return full, column, diagonal
+
+
+FULL, COLUMN0, DIAGONALS = _tables()
+"""Masks per n (compile-time constants of the compiled functions)."""
+
+
+@inlined_kernel
+def popcount(x: int) -> int:
+    """The number of bits set in a board (x >= 0)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return int((x * 0x0101010101010101) >> 56) & 0xFF
+
+
+@inlined_kernel
+def full(n: int) -> int:
+    """Every cell of the n x n grid."""
+    return int(FULL[n])
+
+
+@kernel
+def shift(x: int, n: int, dr: int, dc: int) -> int:
+    """Every cell of x moved by dr rows and dc columns; cells that fall off are dropped."""
+    keep = FULL[n]
+    if dc > 0:  # (the columns that would wrap into the next row)
+        for c in range(max(n - dc, 0), n):
+            keep &= ~(COLUMN0[n] << c)
+    elif dc < 0:
+        for c in range(min(-dc, n)):
+            keep &= ~(COLUMN0[n] << c)
+    x &= keep
+    step = dr * n + dc
+    if abs(step) >= 63:
+        return 0
+    moved = x << step if step >= 0 else x >> -step
+    return int(moved & FULL[n])
+
+
+@kernel
+def neighbours(x: int, n: int) -> int:
+    """The cells next to a cell of x (eight directions), those of x left in."""
+    around = 0
+    for dr in range(-1, 2):
+        for dc in range(-1, 2):
+            if dr != 0 or dc != 0:
+                around |= shift(x, n, dr, dc)
+    return around
+
+
+@kernel
+def has_line(x: int, n: int, k: int) -> bool:
+    """Whether x holds k cells in a row: along a row, a column or a diagonal."""
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        run = x
+        for i in range(1, k):
+            run &= shift(x, n, -dr * i, -dc * i)
+            if run == 0:
+                break
+        if run != 0:
+            return True
+    return False
+
+
+@kernel
+def mirror(x: int, n: int) -> int:
+    """(r, c) -> (r, n-1-c): columns reversed."""
+    y = 0
+    for c in range(n):
+        y |= ((x >> c) & COLUMN0[n]) << (n - 1 - c)
+    return int(y)
+
+
+@kernel
+def flip(x: int, n: int) -> int:
+    """(r, c) -> (n-1-r, c): rows reversed."""
+    row = (1 << n) - 1
+    y = 0
+    for r in range(n):
+        y |= ((x >> (r * n)) & row) << ((n - 1 - r) * n)
+    return int(y)
+
+
+@kernel
+def transpose(x: int, n: int) -> int:
+    """(r, c) -> (c, r): each diagonal c - r = d moves by d * (n - 1) cells."""
+    y = x & DIAGONALS[n, LARGEST]
+    for d in range(1, n):
+        y |= (x & DIAGONALS[n, LARGEST + d]) << (d * (n - 1))
+        y |= (x & DIAGONALS[n, LARGEST - d]) >> (d * (n - 1))
+    return int(y)
+
+
+@kernel
+def image(x: int, n: int, k: int) -> int:
+    """x under the k-th symmetry of the square (numbered as the module says)."""
+    if k == 1 or k >= 5:
+        x = transpose(x, n)
+    if k == 2 or k == 4 or k == 5 or k == 6:
+        x = mirror(x, n)
+    if k == 3 or k == 4 or k == 5 or k == 7:
+        x = flip(x, n)
+    return x
+
+
+@kernel
+def least_image(x: int, n: int) -> int:
+    """The least of x's eight images: the same for every board symmetric to x."""
+    best = x
+    t = transpose(x, n)
+    for y in (t, x):
+        m = mirror(y, n)
+        best = min(best, y, m, flip(y, n), flip(m, n))
+    return best
+
+
+@kernel
+def least_pair(x: int, y: int, n: int) -> tuple[int, int]:
+    """The least (x', y') among the images of two boards under the same symmetry, x'
+    first, then y' (two colours of one position): the same for symmetric positions."""
+    best_x, best_y = x, y
+    tx = transpose(x, n)
+    ty = transpose(y, n)
+    for k in range(8):
+        a = tx if k >= 4 else x
+        b = ty if k >= 4 else y
+        if k % 2 == 1:
+            a = mirror(a, n)
+            b = mirror(b, n)
+        if (k // 2) % 2 == 1:
+            a = flip(a, n)
+            b = flip(b, n)
+        if a < best_x or (a == best_x and b < best_y):
+            best_x, best_y = a, b
+    return best_x, best_y
