@@ -96,6 +96,7 @@ def test_shifts_drop_what_falls_off_and_lines_and_neighbours_are_found(run: Any)
         assert run(square.neighbours, x, n) == board(around, n)
         for k in range(1, n + 1):
             assert run(square.has_line, x, n, k) == _plain_line(points, k), (x, n, k)
+        assert run(square.has_full_line, x, n) == _plain_full_line(points, n), (x, n)
         assert run(square.popcount, x) == len(points)
         assert run(square.full, n) == (1 << (n * n)) - 1
 
@@ -106,3 +107,25 @@ def _plain_line(points: set[tuple[int, int]], k: int) -> bool:
         for r, c in points
         for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1))
     )
+
+
+def _plain_full_line(points: set[tuple[int, int]], n: int) -> bool:
+    lines = [[(r, c) for c in range(n)] for r in range(n)]
+    lines += [[(r, c) for r in range(n)] for c in range(n)]
+    lines += [[(i, i) for i in range(n)], [(i, n - 1 - i) for i in range(n)]]
+    return any(all(p in points for p in line) for line in lines)
+
+
+def test_every_full_line_is_found_and_one_cell_short_is_not(run: Any) -> None:
+    rng = random.Random(5)
+    for n in SIZES:
+        lines = [[(r, c) for c in range(n)] for r in range(n)]
+        lines += [[(r, c) for r in range(n)] for c in range(n)]
+        lines += [[(i, i) for i in range(n)], [(i, n - 1 - i) for i in range(n)]]
+        for line in lines:
+            for _ in range(5):
+                noise = rng.getrandbits(n * n) & rng.getrandbits(n * n)
+                x = noise | board(set(line), n)
+                assert run(square.has_full_line, x, n)
+                gap = x & ~board({rng.choice(line)}, n)
+                assert run(square.has_full_line, gap, n) == _plain_full_line(cells(gap, n), n)

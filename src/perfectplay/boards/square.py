@@ -1,11 +1,12 @@
 """Square grids as bit boards: cell (r, c) of an n x n grid is bit ``r * n + c``.
 
 For n from 1 to 7 (49 cells in an int64, the sign bit never used). Every function takes
-the board(s) and n and returns boards: shifts that drop what falls off the grid, lines of
-k in a row, neighbours, population counts, and the eight symmetries of the square, made
-of three reflections each a few masked shifts a row or a column (not a loop over cells),
-with the least image of a board (or of two boards under one symmetry: a position's two
-colours) under all eight, the key a symmetric game folds positions with.
+the board(s) and n and returns boards or counts: shifts that drop what falls off the grid,
+lines of k in a row and full lines, neighbours, population counts, and the eight
+symmetries of the square, made of three reflections each a few masked shifts a row or a
+column (not a loop over cells), with the least image of a board (or of two boards under
+one symmetry: a position's two colours) under all eight, the key a symmetric game folds
+positions with.
 
 The symmetries, numbered as ``image`` takes them: 0 the identity, 1 the transpose
 (r, c) -> (c, r), 2 the mirror (r, c) -> (r, n-1-c), 3 the flip (r, c) -> (n-1-r, c),
@@ -97,6 +98,21 @@ def has_line(x: int, n: int, k: int) -> bool:
         if run != 0:
             return True
     return False
+
+
+@kernel
+def has_full_line(x: int, n: int) -> bool:
+    """Whether x holds a whole row, column or main diagonal (n in a row on an n x n
+    board: tic-tac-toe, Quixo), by masks: quicker than ``has_line(x, n, n)``."""
+    row = (1 << n) - 1
+    for i in range(n):
+        if (x >> (i * n)) & row == row:
+            return True
+        if (x >> i) & COLUMN0[n] == COLUMN0[n]:
+            return True
+    main = DIAGONALS[n, LARGEST]
+    anti = flip(main, n)
+    return x & main == main or x & anti == anti
 
 
 @kernel
