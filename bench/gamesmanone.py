@@ -30,6 +30,8 @@ GAMES = {
     # name: (GamesmanOne game and variant, perfectplay game and parameters)
     "quixo 4x4": (("quixo", "1"), ("examples/quixo.py:Quixo", ["-p", "size=4"])),
     "teeko": (("teeko", "0"), ("examples/teeko.py:Teeko", [])),
+    "mttt": (("mttt", "0"), ("examples/tictactoe.py:TicTacToe", [])),
+    "mtttier": (("mtttier", "0"), ("examples/tictactoe.py:TicTacToe", [])),
 }
 SMALL = {"quixo 4x4": ["-p", "size=3"]}
 """Parameters of a small variant of the same game, for perfectplay's baseline."""

@@ -193,6 +193,23 @@ def test_quixo_tiers_agree_with_the_plain_reference(tmp_path: Path, size: int) -
             assert base.remoteness(state) == plies, state
 
 
+@pytest.mark.parametrize("size", [2, 3])
+def test_tictactoe_tiers_agree_with_the_plain_reference(tmp_path: Path, size: int) -> None:
+    """The tic-tac-toe example (GamesmanOne's mttt and mtttier; the board toolkit's full
+    lines and least pair): every reachable state's value and remoteness as the reference
+    finds them over the plain protocol; 3 x 3 folds to its 765 classes."""
+    game = load("tictactoe").TicTacToe(size=size)
+    expected = reference.solve_outcomes(game)
+    header, _ = build_tablebase(game, tmp_path / "t")
+    assert header.counts()["positions"] == len({game.key(state) for state in expected})
+    if size == 3:
+        assert (len(expected), header.counts()["positions"]) == (5478, 765)
+    with open_tablebase(tmp_path / "t", load("tictactoe").TicTacToe(size=size)) as base:
+        for state, (value, plies) in expected.items():
+            assert base.value(state) == value, state
+            assert base.remoteness(state) == plies, state
+
+
 def test_quixos_key_is_one_image_shared_by_all_eight() -> None:
     """The example's key (the board toolkit's least pair) against the eight images made
     cell by cell with numpy: the same key for all, and that key one of them."""
