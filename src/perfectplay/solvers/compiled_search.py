@@ -108,7 +108,11 @@ def _engine(rules: Any) -> tuple[Any, Any, Any, Any]:
     from . import search_engine
 
     ident = getattr(rules, "ident", "")
-    name = f"perfectplay_search_{fingerprint(Path(search_engine.__file__).read_bytes(), ident)}"
+    settings = (rules.min_score, rules.max_score, rules.fail_soft, rules.key_words,
+                rules.key_from, rules.table_moves, rules.keeps is not None,
+                rules.reward is not None, rules.probe is not None)  # fmt: skip
+    made_for = f"{ident}|{settings}"  # (the module's globals: a copy compiled for each)
+    name = f"perfectplay_search_{fingerprint(Path(search_engine.__file__).read_bytes(), made_for)}"
     module: Any = template_copy(Path(search_engine.__file__), name, "search", bool(ident))
     module.LOW = rules.min_score
     module.UPPERS = rules.max_score - rules.min_score + 1
