@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test docs lint bench bench-compiled bench-parameters bench-gamesmanone bench-tiers bench-tiers-huge bench-dobutsu bench-dask bench-morris bench-contest bench-search bench-play peers clean
+.PHONY: demo test docs lint bench bench-compiled bench-parameters bench-gamesmanone bench-gamesmanone-queries bench-tiers bench-tiers-huge bench-dobutsu bench-dask bench-morris bench-contest bench-search bench-play peers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,10 @@ bench-parameters: $(VENV)/.installed
 # bench/gamesmanone.sh from a checkout prepared by hand).
 bench-gamesmanone: $(VENV)/.installed
 	$(BIN)/python bench/gamesmanone.py
+
+# GamesmanOne's query against perfectplay, position by position (exits 1 on a difference).
+bench-gamesmanone-queries: $(VENV)/.installed
+	$(BIN)/python bench/gamesmanone_queries.py
 
 bench-tiers: $(VENV)/.installed
 	$(BIN)/python bench/tiers.py

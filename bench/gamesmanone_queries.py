@@ -1,0 +1,105 @@
+"""Position by position: perfectplay's answers against GamesmanOne's ``query``.
+
+Run: .venv/bin/python bench/gamesmanone_queries.py [--games mtttier] [--positions 1000]
+
+Needs GamesmanOne built and its game solved by bench/gamesmanone.sh (its runs/ directory
+holds the database ``query`` reads). For each game: perfectplay's tablebase of the same
+rules (examples/), then positions from random playouts from the start (``--positions``
+of them, the start first), each queried in both tools through a conversion to
+GamesmanOne's formal position string; every value must be equal, and every remoteness.
+Exits 1 on a difference, naming the position.
+
+GamesmanOne v1.3.0's ``getstart`` for mtttier prints the board followed by bytes past its
+end (a string without its terminator); ``query`` takes the nine characters alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "examples"))
+WORK = Path("/work/peers/gamesmanone")
+
+
+def tictactoe_formal(state: int) -> str:
+    """A 3 x 3 position as mtttier's nine characters: x, o or - by cell, row by row."""
+    return "".join(
+        "x" if state >> i & 1 else "o" if state >> (9 + i) & 1 else "-" for i in range(9)
+    )
+
+
+GAMES: dict[str, tuple[str, Callable[[], Any], Callable[[int], str]]] = {
+    # GamesmanOne's name: (variant, perfectplay's game, position -> formal string)
+    "mtttier": ("0", lambda: __import__("tictactoe").TicTacToe(size=3), tictactoe_formal),
+}
+
+
+def query(game: str, variant: str, formal: str) -> tuple[str, int]:
+    """GamesmanOne's value and remoteness of one position (from its runs/ database)."""
+    run = WORK / "runs" / f"{game}-{variant}-t1"
+    done = subprocess.run(
+        [str(WORK / "bin" / "gamesman"), "query", "--", game, variant, formal],
+        capture_output=True, cwd=run, check=True,
+    )  # fmt: skip
+    text = done.stdout.decode("utf-8", errors="replace")
+    head = text[: text.index(', "moves"')] + "}" if '"moves"' in text else text
+    head = head.replace(head[head.index('"position"') : head.index('"autoguiPosition"')], "")
+    found = json.loads(head)
+    value = {"lose": "loss"}.get(found["positionValue"], found["positionValue"])
+    return value, int(found["remoteness"])
+
+
+def positions(game: Any, count: int, seed: int) -> list[Any]:
+    """The start, then positions met in random playouts (distinct), ``count`` in all."""
+    rng = random.Random(seed)
+    seen: dict[Any, None] = {game.initial(): None}
+    while len(seen) < count:
+        state = game.initial()
+        while game.outcome(state) is None and len(seen) < count:
+            state = game.play(state, rng.choice(list(game.moves(state))))
+            seen[state] = None
+    return list(seen)
+
+
+def main() -> int:
+    from perfectplay import build_tablebase, open_tablebase
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="*", default=list(GAMES))
+    parser.add_argument("--positions", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    failed = False
+    for name in args.games:
+        variant, make, formal = GAMES[name]
+        run = WORK / "runs" / f"{name}-{variant}-t1"
+        run.mkdir(parents=True, exist_ok=True)  # its data/ solved there, if not yet
+        subprocess.run([str(WORK / "bin" / "gamesman"), "solve", name, variant], cwd=run,
+                       check=True, capture_output=True)  # fmt: skip
+        with tempfile.TemporaryDirectory() as scratch:
+            build_tablebase(make(), Path(scratch) / "db")
+            with open_tablebase(Path(scratch) / "db", make()) as base:
+                asked = positions(make(), args.positions, args.seed)
+                differ = 0
+                for state in asked:
+                    theirs = query(name, variant, formal(state))
+                    ours = (str(base.value(state)), base.remoteness(state))
+                    if theirs != ours:
+                        differ += 1
+                        print(f"{name}: {formal(state)}: perfectplay {ours}, GamesmanOne {theirs}")
+        print(f"{name}: {len(asked)} positions, {differ} differ")
+        failed |= differ > 0
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
