@@ -1,6 +1,6 @@
 """Position by position: perfectplay's answers against GamesmanOne's ``query``.
 
-Run: .venv/bin/python bench/gamesmanone_queries.py [--games mtttier] [--positions 1000]
+Run: .venv/bin/python bench/gamesmanone_queries.py [--games mtttier quixo] [--positions N]
 
 Needs GamesmanOne built and its game solved by bench/gamesmanone.sh (its runs/ directory
 holds the database ``query`` reads). For each game: perfectplay's tablebase of the same
@@ -37,9 +37,21 @@ def tictactoe_formal(state: int) -> str:
     )
 
 
+def quixo_formal(state: int, size: int = 4) -> str:
+    """A Quixo position as GamesmanOne's: the player to move (1 X, the first; 2 O), "_",
+    then the cells from the last (bottom right) to the first, X, O or -."""
+    area = size * size
+    cells = "".join(
+        "X" if state >> i & 1 else "O" if state >> (area + i) & 1 else "-"
+        for i in reversed(range(area))
+    )
+    return f"{1 + (state >> (2 * area) & 1)}_{cells}"
+
+
 GAMES: dict[str, tuple[str, Callable[[], Any], Callable[[int], str]]] = {
     # GamesmanOne's name: (variant, perfectplay's game, position -> formal string)
     "mtttier": ("0", lambda: __import__("tictactoe").TicTacToe(size=3), tictactoe_formal),
+    "quixo": ("1", lambda: __import__("quixo").Quixo(size=4), quixo_formal),
 }
 
 
@@ -70,16 +82,64 @@ def positions(game: Any, count: int, seed: int) -> list[Any]:
     return list(seen)
 
 
+def fsvp_sizes() -> list[tuple[str, int]]:
+    """GamesmanOne's fsvp variants (its size choices) that perfectplay's example takes."""
+    return [(str(i), size) for i, size in enumerate((4, 5, 6, 7, 8, 9, 10, 11, 12, 20))]
+
+
+def analysed(game: str, variant: str) -> dict[tuple[str, int], int]:
+    """GamesmanOne's ``analyze`` summary of all positions: count by (value, remoteness)."""
+    run = WORK / "runs" / f"{game}-{variant}-t1"
+    run.mkdir(parents=True, exist_ok=True)
+    binary = str(WORK / "bin" / "gamesman")
+    subprocess.run([binary, "solve", game, variant], cwd=run, check=True, capture_output=True)
+    text = subprocess.run([binary, "analyze", game, variant], cwd=run, check=True,
+                          capture_output=True, text=True).stdout  # fmt: skip
+    table = text[text.index("Summary of all positions") : text.index("Totals")]
+    counts: dict[tuple[str, int], int] = {}
+    for line in table.splitlines():
+        fields = line.split()
+        if len(fields) == 6 and (fields[0].isdigit() or fields[0] == "Inf"):
+            plies = -1 if fields[0] == "Inf" else int(fields[0])
+            for name, count in zip(("win", "loss", "tie", "draw"), fields[1:5], strict=True):
+                if int(count):
+                    counts[(name, plies)] = int(count)
+    return counts
+
+
+def distributions() -> bool:
+    """fsvp (no query in GamesmanOne: its ``uwapi`` is not written): every variant's
+    positions by value and remoteness, from GamesmanOne's ``analyze`` and perfectplay's
+    solve (every partition is reachable, so the two count the same positions)."""
+    from perfectplay import solve
+    from perfectplay.statistics import statistics
+
+    failed = False
+    for variant, size in fsvp_sizes():
+        theirs = analysed("fsvp", variant)
+        found = statistics(solve(__import__("fsvp").FairShares(size=size)))
+        ours = {(name, r): n for name, per in found.remoteness.items() for r, n in per.items()}
+        if found.values.get("draw"):
+            ours[("draw", -1)] = found.values["draw"]  # (GamesmanOne: remoteness "Inf")
+        same = theirs == ours
+        print(f"fsvp size {size}: {sum(ours.values())} positions, "
+              f"{'the same' if same else 'DIFFERENT'} by value and remoteness")  # fmt: skip
+        if not same:
+            print(f"  perfectplay {sorted(ours.items())}\n  GamesmanOne {sorted(theirs.items())}")
+        failed |= not same
+    return failed
+
+
 def main() -> int:
     from perfectplay import build_tablebase, open_tablebase
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", nargs="*", default=list(GAMES))
+    parser.add_argument("--games", nargs="*", default=[*GAMES, "fsvp"])
     parser.add_argument("--positions", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    failed = False
-    for name in args.games:
+    failed = distributions() if "fsvp" in args.games else False
+    for name in [g for g in args.games if g in GAMES]:
         variant, make, formal = GAMES[name]
         run = WORK / "runs" / f"{name}-{variant}-t1"
         run.mkdir(parents=True, exist_ok=True)  # its data/ solved there, if not yet
