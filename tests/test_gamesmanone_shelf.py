@@ -5,37 +5,19 @@ compares them position by position; the figures below are its output, kept)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from typing import Any
-
 import pytest
 import reference
+from examples_loader import load
 
 from perfectplay import solve
 from perfectplay.statistics import statistics
 from perfectplay.values import LOSS, TIE, WIN
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 FSVP_10_BY_GAMESMANONE = {
     # (value, remoteness): positions, from `gamesman analyze fsvp 6` (size 10)
     **{("win", r): n for r, n in {1: 9, 3: 5, 5: 3, 7: 2, 9: 5, 11: 3, 13: 2, 15: 1}.items()},
     **{("loss", r): n for r, n in {0: 1, 2: 2, 4: 1, 6: 1, 8: 1, 10: 3, 12: 1, 14: 2}.items()},
 }
-
-
-def load(name: str) -> Any:
-    """An example module, loaded once under a name of its own."""
-    module_name = f"perfectplay_shelf_{name}"
-    if module_name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(module_name, EXAMPLES / f"{name}.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[module_name]
 
 
 @pytest.mark.parametrize("size", [4, 5, 6, 7, 8, 9, 10, 11])

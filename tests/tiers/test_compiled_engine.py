@@ -4,7 +4,6 @@ plays it) against a plain reference solver that shares no code with the engine."
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import sys
@@ -14,6 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 import reference
+from examples_loader import load
 
 from perfectplay import LOSS, TablebaseError, build_tablebase, open_tablebase, solve
 from perfectplay.compiled_games import ONGOING, CompiledGame
@@ -24,18 +24,6 @@ from perfectplay.tiers import code_sets, discovery
 from perfectplay.tiers.packed_codes import pack, unpack
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-
-
-def load(name: str) -> Any:
-    """An example module, loaded once under a name of its own."""
-    module_name = f"perfectplay_example_{name}"
-    if module_name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(module_name, EXAMPLES / f"{name}.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[module_name]
 
 
 @pytest.mark.parametrize("seed", range(5))
