@@ -100,10 +100,21 @@ class Loops:
 
 def _identity(cls: type, functions: dict[str, Any], max_moves: int, scored: bool) -> str:
     """A hash of what the compiled loops depend on (not the parameters: an argument)."""
+    return code_identity(
+        cls,
+        functions,
+        Path(drivers.__file__).read_bytes(),
+        Path(__file__).read_bytes(),  # how the loops are compiled (inlining)
+        f"{cls.__module__}.{cls.__qualname__} {max_moves} {scored}",
+    )
+
+
+def code_identity(cls: type, functions: dict[str, Any], *parts: bytes | str) -> str:
+    """A hash of compiled code's sources: ``parts`` (a template's text, settings), the
+    game's source file, its rule functions' source, numpy's version."""
     digest = hashlib.sha256()
-    digest.update(Path(drivers.__file__).read_bytes())
-    digest.update(Path(__file__).read_bytes())  # how the loops are compiled (inlining)
-    digest.update(f"{cls.__module__}.{cls.__qualname__} {max_moves} {scored}".encode())
+    for part in parts:
+        digest.update(part.encode() if isinstance(part, str) else part)
     try:
         source_file = inspect.getsourcefile(cls)
         digest.update(Path(source_file).read_bytes() if source_file else b"")

@@ -28,8 +28,6 @@ offered: a state that fits one word is written as a ``CompiledGame``.
 
 from __future__ import annotations
 
-import hashlib
-import inspect
 import math
 from pathlib import Path
 from typing import Any, ClassVar
@@ -39,6 +37,7 @@ import numpy as np
 from ..errors import GameError
 from ..protocol import SCORE_ENDS, SearchRules
 from ..values import Value
+from .building import code_identity
 from .declared import declared_parameters, parameters_init, read_parameters, take_rules
 
 WIDE_RULES = ("start", "moves", "play", "outcome", "key", "to_move", "reward")
@@ -272,17 +271,9 @@ def _identity(cls: type[WideGame], functions: dict[str, Any], params: tuple[int,
     rules, its parameters, numpy's version."""
     from . import wide_search
 
-    digest = hashlib.sha256(Path(wide_search.__file__).read_bytes())
-    digest.update(f"{cls.__module__}.{cls.__qualname__} {cls.words} {params}".encode())
-    try:
-        source_file = inspect.getsourcefile(cls)
-        digest.update(Path(source_file).read_bytes() if source_file else b"")
-    except (OSError, TypeError):
-        pass
-    for name in sorted(functions):
-        try:
-            digest.update(inspect.getsource(functions[name]).encode())
-        except (OSError, TypeError):
-            digest.update(functions[name].__code__.co_code)
-    digest.update(np.__version__.encode())
-    return digest.hexdigest()[:20]
+    return code_identity(
+        cls,
+        functions,
+        Path(wide_search.__file__).read_bytes(),
+        f"{cls.__module__}.{cls.__qualname__} {cls.words} {params}",
+    )
