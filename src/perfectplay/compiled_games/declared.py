@@ -103,3 +103,22 @@ def parameters_init(cls: type, names: tuple[str, ...]) -> Any:
     __init__.__qualname__ = f"{cls.__qualname__}.__init__"
     __init__.__module__ = cls.__module__
     return __init__
+
+
+def declare(cls: Any, names: tuple[str, ...]) -> None:
+    """A compiled form's subclass set up: its rule functions among ``names`` taken out of
+    the class, its parameters read, its constructor made."""
+    cls.rule_functions = take_rules(cls, names)
+    cls.parameter_names = declared_parameters(cls)
+    setattr(cls, "__init__", parameters_init(cls, cls.parameter_names))  # noqa: B010
+
+
+def check_required(game: Any, required: tuple[str, ...], form: str) -> None:
+    """GameError naming the rule functions ``game`` lacks of the ``required`` ones (``form``:
+    "a compiled game", "a wide game")."""
+    missing = [name for name in required if name not in game.rule_functions]
+    if missing:
+        raise GameError(
+            f"{type(game).__name__} lacks the rule function(s) {', '.join(missing)} "
+            f"({form} writes {', '.join(required)})"
+        )

@@ -64,7 +64,7 @@ from ..tiers.ranking import CODES_JSON, Ranking, kept_ranking, load_kept, save_r
 from ..tiers.records import SweepCodes
 from ..values import Value
 from .building import RULES, Loops, compile_game
-from .declared import declared_parameters, parameters_init, read_parameters, take_rules
+from .declared import check_required, declare, read_parameters
 from .guarded import guarded
 from .stones import StoneBoard, StoneRanking
 
@@ -93,21 +93,13 @@ class CompiledGame:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.rule_functions = take_rules(cls, RULES)
-        names = declared_parameters(cls)
-        cls.parameter_names = names
-        setattr(cls, "__init__", parameters_init(cls, names))  # noqa: B010 (typed as object's)
+        declare(cls, RULES)
 
     def __init__(self, **params: Any) -> None:  # replaced per subclass by _make_init
         self._setup(params)
 
     def _setup(self, params: dict[str, Any]) -> None:
-        missing = [name for name in REQUIRED if name not in self.rule_functions]
-        if missing:
-            raise GameError(
-                f"{type(self).__name__} lacks the rule function(s) {', '.join(missing)} "
-                f"(a compiled game writes {', '.join(REQUIRED)})"
-            )
+        check_required(self, REQUIRED, "a compiled game")
         self.params: tuple[int, ...] = read_parameters(self, params)
         self._plain = self.rule_functions
         self._buffer = np.empty(self.max_moves, dtype=np.int64)

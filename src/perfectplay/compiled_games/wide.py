@@ -38,7 +38,7 @@ from ..errors import GameError
 from ..protocol import SCORE_ENDS, SearchRules
 from ..values import Value
 from .building import code_identity
-from .declared import declared_parameters, parameters_init, read_parameters, take_rules
+from .declared import check_required, declare, read_parameters
 
 WIDE_RULES = ("start", "moves", "play", "outcome", "key", "to_move", "reward")
 """The rule functions a wide game may write (the first four are required)."""
@@ -57,23 +57,15 @@ class WideGame:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.rule_functions = take_rules(cls, WIDE_RULES)
         if not isinstance(cls.words, int) or isinstance(cls.words, bool) or cls.words < 1:
             raise GameError(f"{cls.__name__}.words must be a positive int, got {cls.words!r}")
-        names = declared_parameters(cls)
-        cls.parameter_names = names
-        setattr(cls, "__init__", parameters_init(cls, names))  # noqa: B010 (typed as object's)
+        declare(cls, WIDE_RULES)
 
     def __init__(self, **params: Any) -> None:  # replaced per subclass by parameters_init
         self._setup(params)
 
     def _setup(self, params: dict[str, Any]) -> None:
-        missing = [name for name in REQUIRED if name not in self.rule_functions]
-        if missing:
-            raise GameError(
-                f"{type(self).__name__} lacks the rule function(s) {', '.join(missing)} "
-                f"(a wide game writes {', '.join(REQUIRED)})"
-            )
+        check_required(self, REQUIRED, "a wide game")
         self.params: tuple[int, ...] = read_parameters(self, params)
         self._buffer = np.zeros(self.max_moves, dtype=np.int64)
         self._compiled: dict[str, Any] = {}
