@@ -12,8 +12,62 @@ player is to move. A move is source cell * 4 + direction (0 left, 1 right, 2 dow
 """
 
 from perfectplay import LOSS, WIN
-from perfectplay.boards.square import has_full_line, least_pair, popcount
 from perfectplay.compiled_games import ONGOING, CompiledGame
+
+
+def full_line(p, cubes):
+    """Whether ``cubes`` (one bit a cell) hold a whole row, column or diagonal."""
+    size = p[0]
+    row = (1 << size) - 1
+    column = 0
+    diagonal = 0
+    anti = 0
+    for i in range(size):
+        column |= 1 << (i * size)
+        diagonal |= 1 << (i * size + i)
+        anti |= 1 << (i * size + size - 1 - i)
+    for i in range(size):
+        if cubes & (row << (i * size)) == row << (i * size):
+            return True
+        if cubes & (column << i) == column << i:
+            return True
+    return cubes & diagonal == diagonal or cubes & anti == anti
+
+
+def image_4x4(x, t):
+    """A 4 x 4 board of bits (bit 4r + c) transposed (t & 4), rows reversed (t & 1) and
+    columns reversed (t & 2), by swapping bits in place."""
+    if t & 4:
+        d = (x ^ (x >> 3)) & 0x0A0A  # within 2 x 2 blocks
+        x ^= d ^ (d << 3)
+        d = (x ^ (x >> 6)) & 0x00CC  # the two off-diagonal blocks
+        x ^= d ^ (d << 6)
+    if t & 1:
+        x = ((x >> 4) & 0x0F0F) | ((x & 0x0F0F) << 4)
+        x = ((x >> 8) & 0x00FF) | ((x & 0x00FF) << 8)
+    if t & 2:
+        x = ((x >> 1) & 0x5555) | ((x & 0x5555) << 1)
+        x = ((x >> 2) & 0x3333) | ((x & 0x3333) << 2)
+    return x
+
+
+def least_image_4x4(s):
+    """The least code among a 4 x 4 position's eight symmetric images."""
+    first = s & 0xFFFF
+    second = (s >> 16) & 0xFFFF
+    turn = s & (1 << 32)
+    best = s
+    for t in range(1, 8):
+        best = min(best, image_4x4(first, t) | (image_4x4(second, t) << 16) | turn)
+    return best
+
+
+def count(bits):
+    """How many bits are set (of the low 32), by adding neighbouring fields."""
+    bits = bits - ((bits >> 1) & 0x55555555)
+    bits = (bits & 0x33333333) + ((bits >> 2) & 0x33333333)
+    bits = (bits + (bits >> 4)) & 0x0F0F0F0F
+    return ((bits * 0x01010101) & 0xFFFFFFFF) >> 24
 
 
 def cell(p, s, r, c):
@@ -95,25 +149,38 @@ class Quixo(CompiledGame):
         first = s & ((1 << area) - 1)
         second = (s >> area) & ((1 << area) - 1)
         mine, theirs = (second, first) if (s >> (2 * area)) & 1 else (first, second)
-        if has_full_line(mine, size):
+        if full_line(p, mine):
             return WIN
-        if has_full_line(theirs, size):
+        if full_line(p, theirs):
             return LOSS
         return ONGOING
 
     def tier(p, s):
         # Cubes are never taken off the board: neither player's count ever falls.
         area = p[0] * p[0]
-        board = (1 << area) - 1
-        return popcount(s & board) * (area + 1) + popcount((s >> area) & board)
+        return count(s & ((1 << area) - 1)) * (area + 1) + count((s >> area) & ((1 << area) - 1))
 
     def key(p, s):
-        # The board's eight symmetries give positions of the same value: the least image
-        # of both players' cubes under one symmetry (the board toolkit), whose turn kept.
-        area = p[0] * p[0]
-        board = (1 << area) - 1
-        first, second = least_pair(s & board, (s >> area) & board, p[0])
-        return first | (second << area) | (s & (1 << (2 * area)))
+        # The board's eight symmetries give positions of the same value: the least code.
+        size = p[0]
+        area = size * size
+        if size == 4:
+            return least_image_4x4(s)
+        best = s
+        for t in range(1, 8):
+            moved = s & (1 << (2 * area))  # whose turn it is stays
+            for r in range(size):
+                for c in range(size):
+                    a, b = (c, r) if t & 4 else (r, c)
+                    if t & 1:
+                        a = size - 1 - a
+                    if t & 2:
+                        b = size - 1 - b
+                    here, there = r * size + c, a * size + b
+                    moved |= ((s >> here) & 1) << there
+                    moved |= ((s >> (area + here)) & 1) << (area + there)
+            best = min(best, moved)
+        return best
 
     def show(self, s):
         area = self.size * self.size
