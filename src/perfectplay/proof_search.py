@@ -29,6 +29,7 @@ from .proof_tree import (
     Node,
     ProofError,
     end_score,
+    holds,
     needed_claim,
     score_range,
     trivial,
@@ -101,7 +102,7 @@ class _Builder:
                 needs, value = needed_claim(rules, state, move, child, side, bound)
                 score = end_score(rules, child)
                 if trivial(needs, value, self.scores) or score is not None:
-                    if score is None or _holds(needs, score, value):
+                    if score is None or holds(needs, score, value):
                         self.nodes[ident - 1] = Node(side, bound, rules.format_move(move), (0,))
                         return
                     continue
@@ -121,7 +122,7 @@ class _Builder:
             if trivial(needs, value, self.scores):
                 children.append(0)
             elif score is not None:
-                if not _holds(needs, score, value):
+                if not holds(needs, score, value):
                     raise ProofError(
                         f"{rules.name}: a reply ends the game at {score:g}, against the "
                         f"search's {side} {bound:g} (the compiled rules and the plain ones "
@@ -131,10 +132,6 @@ class _Builder:
             else:
                 children.append(self.claim(child, needs, value))
         self.nodes[ident - 1] = Node(side, bound, None, tuple(children))
-
-
-def _holds(side: str, score: float, bound: float) -> bool:
-    return score >= bound if side == AT_LEAST else score <= bound
 
 
 def write_proof(

@@ -240,7 +240,7 @@ def trivial(side: str, bound: float, scores: tuple[float, float]) -> bool:
     return bound <= scores[0] if side == AT_LEAST else bound >= scores[1]
 
 
-def _holds(side: str, value: float, bound: float) -> bool:
+def holds(side: str, value: float, bound: float) -> bool:
     """Whether ``side value`` (a claim) is at least as strong as ``side bound``."""
     return value >= bound if side == AT_LEAST else value <= bound
 
@@ -315,13 +315,13 @@ def check_proof(rules: Rules[Any, Any], path: Path) -> Verdict:
                 score = end_score(rules, child)
                 if score is None:
                     raise ProofRefuted(f"{where}: the game goes on, yet the proof ends there")
-                if not _holds(side, score, bound):
+                if not holds(side, score, bound):
                     raise ProofRefuted(f"{where}: the game ends at {score:g}, not {side} {bound:g}")
                 continue
             child_node = nodes.get(child_id)
             if child_node is None:
                 raise ProofRefuted(f"{where}: node {child_id} is not in the proof")
-            if child_node.side != side or not _holds(side, child_node.value, bound):
+            if child_node.side != side or not holds(side, child_node.value, bound):
                 raise ProofRefuted(f"{where}: node {child_id} claims {child_node.side} "
                                  f"{child_node.value:g}; {side} {bound:g} is needed")  # fmt: skip
             if child_id in at:

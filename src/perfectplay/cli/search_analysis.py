@@ -107,9 +107,9 @@ def analyze_by_search(
     seconds = time.perf_counter() - started
     if proving is not None:
         proving.write(rules, state, history, search, score, quiet)
-    report = _search_report(rules, state, history, search, moves, from_book, score, seconds, zero)
-    report["principal_variation"] = [rules.format_move(m) for m in line]
-    report["principal_variation_to_the_end"] = whole
+    report = _search_report(
+        rules, state, history, search, moves, from_book, score, seconds, zero, (line, whole)
+    )
     report["method"] = method
     if as_json:
         emit_json(report)
@@ -147,9 +147,8 @@ class Proving:
         def line() -> str:
             return f"{made[0]:,} nodes of the tree, {int(search.progress[0]):,} searched"
 
-        with status_lines(f"proving {rules.name}", quiet=quiet) as say:
-            tick = None if say is None else lambda: say(line())
-            interruptible(work, lambda: f"interrupted while writing the proof {self.path}", tick)
+        stopped = f"interrupted while writing the proof {self.path}"
+        _watched(f"proving {rules.name}", quiet, work, lambda: stopped, line)
 
 
 PV_BUDGET = 10**6
@@ -178,10 +177,25 @@ def _line(
     def work() -> None:
         found[0] = principal_variation(rules, state, first, search, budget)
 
-    with status_lines("the principal variation", quiet=quiet) as say:
-        tick = None if say is None else lambda: say(f"{int(search.progress[0]):,} nodes")
-        interruptible(work, lambda: f"interrupted while following {rules.name}'s best line", tick)
+    _watched(
+        "the principal variation", quiet, work,
+        lambda: f"interrupted while following {rules.name}'s best line",
+        lambda: f"{int(search.progress[0]):,} nodes",
+    )  # fmt: skip
     return found[0]
+
+
+def _watched(
+    label: str,
+    quiet: bool,
+    work: Callable[[], None],
+    stopped: Callable[[], str],
+    line: Callable[[], str],
+) -> None:
+    """``work`` run ``interruptible`` (Ctrl-C: ``stopped()``'s line), ``line()`` shown as
+    its progress after ``label`` unless ``quiet``."""
+    with status_lines(label, quiet=quiet) as say:
+        interruptible(work, stopped, None if say is None else lambda: say(line()))
 
 
 def search_log_size(rules: Rules[Any, Any], memory: int | None) -> int:
@@ -219,8 +233,7 @@ def _scored_moves(
             watch.scored.append((move, through_move(rules, state, move, child, found)))
         watch.searching = None
 
-    with status_lines(f"searching {rules.name}", quiet=quiet) as say:
-        interruptible(work, watch.stopped, None if say is None else lambda: say(watch.line()))
+    _watched(f"searching {rules.name}", quiet, work, watch.stopped, watch.line)
     moves = sorted(watch.scored, key=lambda entry: -entry[1])
     return moves, from_book
 
@@ -273,10 +286,10 @@ class _Watch:
         nodes = int(self.search.progress[0])
         text = f"interrupted while searching {self.rules.name} ({nodes:,} nodes)"
         found = self.bounds()
-        floors = [s for _, s in self.scored] + ([found[1]] if found else [])
-        parts = [f"the position scores at least {max(floors):+d}"] if floors else []
-        if max(floors, default=-SCORE_ENDS) <= -SCORE_ENDS:
-            parts = []  # (no bound yet)
+        floor = max([s for _, s in self.scored] + ([found[1]] if found else []), default=None)
+        parts = []
+        if floor is not None and floor > -SCORE_ENDS:  # (-inf: no bound yet)
+            parts.append(f"the position scores at least {floor:+d}")
         if self.scored:
             scored = ", ".join(f"{self.rules.format_move(m)} {s:+d}" for m, s in self.scored)
             parts.append(f"moves scored: {scored}")
@@ -308,6 +321,7 @@ def _search_report(
     score: int,
     seconds: float,
     zero: str = "tie",
+    line: tuple[list[Any], bool] = ([], False),
 ) -> dict[str, Any]:
     """The report on the position: the same fields as every analyze report (value,
     remoteness, moves...), and the search's own: its scores, what the book answered, its nodes."""
@@ -327,7 +341,8 @@ def _search_report(
         "value": _value_of(score, zero, search.rules),
         "remoteness": remoteness(here, score),
         "best_moves": best,
-        "principal_variation": best[:1],
+        "principal_variation": [rules.format_move(m) for m in line[0]],
+        "principal_variation_to_the_end": line[1],
         "moves": [
             {
                 "move": rules.format_move(m),

@@ -91,6 +91,39 @@ class MoveScore:
     score: int
 
 
+@dataclass(frozen=True)
+class TableLayout:
+    """What a table entry holds for some rules at some ``log_size``: the kept key (the
+    whole key, or its low 32 bits when the index and those bits tell keys apart, or the
+    ``key_words`` canonical words of a wide state), the bound, the move that proved it."""
+
+    wide_keys: bool
+    key_words: int
+    key_type: Any
+    val_type: Any
+    hint_type: Any
+    table_moves: bool
+
+    @staticmethod
+    def of(rules: SearchRules, log_size: int) -> TableLayout:
+        wide = rules.key_bits > 32 + log_size or rules.key_words > 0
+        codes = 2 * (rules.max_score - rules.min_score + 1)
+        return TableLayout(
+            wide_keys=wide,
+            key_words=max(1, rules.key_words),
+            key_type=np.int64 if wide else np.uint32,
+            val_type=np.int8 if codes < 128 else np.int16 if codes < 1 << 15 else np.int32,
+            hint_type=np.uint8 if rules.max_moves < 256 else np.uint16,
+            table_moves=rules.table_moves,
+        )
+
+    def entry_bytes(self) -> int:
+        """The bytes of one entry."""
+        move = np.dtype(self.hint_type).itemsize if self.table_moves else 0
+        keys = self.key_words * np.dtype(self.key_type).itemsize
+        return int(keys + np.dtype(self.val_type).itemsize + move)
+
+
 def prime_at_least(n: int) -> int:
     """The smallest prime >= n (trial division: n is a table size, 2**24 takes ms)."""
     candidate = max(2, n)
@@ -157,10 +190,8 @@ class CompiledSearch:
         self.db: Any = NO_TABLEBASE if db is None else db
         """What the rules' ``probe`` reads (a tablebase's records and ranking, as arrays)."""
         self.size = prime_at_least(1 << log_size)
-        self.wide_keys = rules.key_bits > 32 + log_size or rules.key_words > 0
-        self.key_mask = -1 if self.wide_keys else 0xFFFFFFFF
-        codes = 2 * (rules.max_score - rules.min_score + 1)
-        self.val_type = np.int8 if codes < 128 else np.int16 if codes < 1 << 15 else np.int32
+        self.layout = TableLayout.of(rules, log_size)
+        self.key_mask = -1 if self.layout.wide_keys else 0xFFFFFFFF
         compiled: Any = rules  # a NamedTuple: hashable, one engine per rules object
         self.negamax, self.solver, self._key_after, self._key_of = _engine(compiled)
         self.best_key: int | None = None
@@ -177,13 +208,11 @@ class CompiledSearch:
 
     def clear(self) -> None:
         """Empty the table (fresh zeroed pages: cheap until touched)."""
-        key_type = np.int64 if self.wide_keys else np.uint32
-        words = max(1, self.rules.key_words)
-        self.keys: npt.NDArray[Any] = np.zeros(self.size * words, dtype=key_type)
-        self.vals: npt.NDArray[Any] = np.zeros(self.size, dtype=self.val_type)
-        hint_type = np.uint8 if self.rules.max_moves < 256 else np.uint16
+        layout = self.layout
+        self.keys: npt.NDArray[Any] = np.zeros(self.size * layout.key_words, layout.key_type)
+        self.vals: npt.NDArray[Any] = np.zeros(self.size, dtype=layout.val_type)
         self.hints: npt.NDArray[Any] = np.zeros(
-            self.size if self.rules.table_moves else 1, dtype=hint_type
+            self.size if layout.table_moves else 1, dtype=layout.hint_type
         )
 
     def table_fill(self) -> float:
@@ -258,14 +287,8 @@ TABLE_FLOOR = 10
 
 
 def entry_bytes(rules: SearchRules, log_size: int) -> int:
-    """The bytes of one table entry for ``rules`` at ``log_size`` (``CompiledSearch``'s
-    layout: the kept key, the bound, the move when the table keeps moves)."""
-    wide = rules.key_bits > 32 + log_size or rules.key_words > 0
-    key = 8 * max(1, rules.key_words) if wide else 4
-    codes = 2 * (rules.max_score - rules.min_score + 1)
-    val = 1 if codes < 128 else 2 if codes < 1 << 15 else 4
-    move = (1 if rules.max_moves < 256 else 2) if rules.table_moves else 0
-    return key + val + move
+    """The bytes of one table entry for ``rules`` at ``log_size`` (``TableLayout``)."""
+    return TableLayout.of(rules, log_size).entry_bytes()
 
 
 def log_size_within(rules: SearchRules, table_bytes: int) -> int:
