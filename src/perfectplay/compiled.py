@@ -20,6 +20,7 @@ import sys
 import threading
 import types
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Generic, ParamSpec, TypeVar
 
 import numpy as np
@@ -165,6 +166,7 @@ def cached_jit(function: Any, options: dict[str, Any]) -> Any:
 
     dispatcher = numba.njit(**options)(function)
     cache = getattr(dispatcher, "_cache", None)
+    _cache_by_module(cache, function)
     index = getattr(cache, "_cache_file", None)
     if cache is not None and index is not None and hasattr(index, "_load_index"):
         try:
@@ -172,6 +174,29 @@ def cached_jit(function: Any, options: dict[str, Any]) -> Any:
         except Exception:  # unreadable: a stale index, whatever the cause
             cache.flush()
     return dispatcher
+
+
+def _cache_by_module(cache: Any, function: Any) -> None:
+    """Name the disk cache of ``function`` by its module too, where the module's name is not
+    its file's: numba names a cache by file and function alone, but its data imports the
+    module by name when loaded, so one file loaded under two names (the command line's
+    ``perfectplay_user_<hash>``, a test's own name, a package's ``examples.othello``)
+    would fail in one process with ModuleNotFoundError on the other's cache. Each name gets
+    its own files instead."""
+    if cache is None or not hasattr(cache, "_cache_file"):
+        return
+    module = getattr(function, "__module__", None) or ""
+    stem = Path(function.__code__.co_filename).stem
+    if module in ("", stem, "__main__"):
+        return
+    from numba.core.caching import IndexDataCacheFile
+
+    base = f"{cache._impl.filename_base}-{module.replace('.', '_')}"
+    cache._cache_file = IndexDataCacheFile(
+        cache_path=cache._cache_path,
+        filename_base=base,
+        source_stamp=cache._impl.locator.get_source_stamp(),
+    )
 
 
 def _made(args: tuple[Any, ...]) -> tuple[Any, ...]:

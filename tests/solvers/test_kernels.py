@@ -216,3 +216,33 @@ def test_a_disk_cache_naming_a_module_that_is_gone_is_compiled_again(
 
         numba.njit(cache=True)(home.twice)(4)
     assert cached_jit(home.twice, {"cache": True})(4) == 8
+
+
+def test_one_file_loaded_under_two_module_names_keeps_a_cache_for_each(tmp_path: Path) -> None:
+    """The command line loads a game file as ``perfectplay_user_<hash>``, a test or a
+    package imports the same file under another name. numba names its disk cache by file
+    and function only, while the cached data imports its module by name: the second name
+    failed with ModuleNotFoundError on the first's cache. Each process here compiles and
+    caches the same file under its own name, then loads its cache again, in either order."""
+    import subprocess
+
+    (tmp_path / "rules_file.py").write_text("def twice(x):\n    return 2 * x + 1\n")
+    script = (
+        "import importlib.util, sys\n"
+        "from perfectplay.compiled import cached_jit\n"
+        "name, path = sys.argv[1], sys.argv[2]\n"
+        "spec = importlib.util.spec_from_file_location(name, path)\n"
+        "module = importlib.util.module_from_spec(spec)\n"
+        "sys.modules[name] = module\n"
+        "spec.loader.exec_module(module)\n"
+        "print(cached_jit(module.twice, {'cache': True})(20))\n"
+    )
+    path = str(tmp_path / "rules_file.py")
+    for name in ("perfectplay_user_0123", "rules_file", "perfectplay_example_rules_file",
+                 "perfectplay_user_0123", "rules_file"):  # fmt: skip
+        run = subprocess.run([sys.executable, "-c", script, name, path],
+                             capture_output=True, text=True, timeout=120)  # fmt: skip
+        assert run.returncode == 0, run.stderr[-2000:]
+        assert run.stdout.strip() == "41"
+    caches = {p.name.split(".py311")[1] for p in (tmp_path / "__pycache__").glob("*.nbi")}
+    assert caches == {".nbi", "-perfectplay_user_0123.nbi", "-perfectplay_example_rules_file.nbi"}
