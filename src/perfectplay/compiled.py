@@ -192,7 +192,7 @@ def _cache_by_module(cache: Any, function: Any) -> None:
     from numba.core.caching import IndexDataCacheFile
 
     base = f"{cache._impl.filename_base}-{module.replace('.', '_')}"
-    cache._cache_file = IndexDataCacheFile(
+    cache._cache_file = IndexDataCacheFile(  # type: ignore[no-untyped-call]
         cache_path=cache._cache_path,
         filename_base=base,
         source_stamp=cache._impl.locator.get_source_stamp(),
