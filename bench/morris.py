@@ -65,20 +65,13 @@ def run(how: str, points: int, stones: int, directory: Path) -> dict[str, float]
 
 
 def ranking_speed() -> None:
-    import importlib.util
-
     import numpy as np
 
+    from perfectplay.boards.morris import symmetries_of
     from perfectplay.compiled_games.stones import StoneBoard, StoneRanking
 
-    spec = importlib.util.spec_from_file_location("morris_bench", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
-    board_symmetries = example.board_symmetries
-
     started = time.perf_counter()
-    ranking = StoneRanking(StoneBoard(24, board_symmetries(24), 24, 48))
+    ranking = StoneRanking(StoneBoard(24, symmetries_of(24), 24, 48))
     for count in range(3, 10):
         ranking.tables(count)
     built = time.perf_counter() - started

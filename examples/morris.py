@@ -19,9 +19,17 @@ player to move is always "mine"): bits 0-23 the mover's stones, 24-47 the oppone
 moves (a placement, a slide or jump, a stone taken put back), for the loopy tiers' solve.
 """
 
-import numpy as np
-
 from perfectplay import LOSS
+from perfectplay.boards.morris import (
+    count,
+    everywhere,
+    in_mill,
+    lowest,
+    neighbours,
+    symmetries_of,
+    take_back,
+    takeable,
+)
 from perfectplay.compiled_games import ONGOING, CompiledGame
 from perfectplay.compiled_games.stones import StoneBoard
 from perfectplay.drawing import move_attribute, svg
@@ -29,92 +37,7 @@ from perfectplay.drawing import move_attribute, svg
 HAND = 24
 """A move's source when the stone comes from the hand; a move's ``taken`` for none."""
 RINGS = {24: 3, 16: 2}
-
-
-def board_tables(points):
-    """(neighbours, mills): each point's adjacent points and each mill, as bit masks."""
-    rings = RINGS[points]
-    neighbours = [0] * 24
-    mills = []
-    for ring in range(rings):
-        for k in range(8):
-            here = 8 * ring + k
-            neighbours[here] |= 1 << (8 * ring + (k + 1) % 8) | 1 << (8 * ring + (k + 7) % 8)
-            if k % 2 and ring + 1 < rings:  # a midpoint joins the next ring's
-                neighbours[here] |= 1 << (here + 8)
-                neighbours[here + 8] |= 1 << here
-        for corner in (0, 2, 4, 6):  # the square's sides
-            mills.append(sum(1 << (8 * ring + (corner + j) % 8) for j in range(3)))
-    if rings == 3:  # the lines across the midpoints
-        for k in (1, 3, 5, 7):
-            mills.append(sum(1 << (8 * ring + k) for ring in range(3)))
-    return neighbours, mills
-
-
-def board_symmetries(points):
-    """The board's 16 symmetries as permutations of its points: the square's 8 (turns by a
-    quarter, mirror images), each also with the rings turned inside out."""
-    rings = RINGS[points]
-    found = []
-    for inside_out in (False, True):
-        for quarter in range(4):
-            for mirrored in (False, True):
-                image = []
-                for ring in range(rings):
-                    for k in range(8):
-                        turned = ((8 - k) % 8 if mirrored else k) + 2 * quarter
-                        image.append(8 * (rings - 1 - ring if inside_out else ring) + turned % 8)
-                found.append(tuple(image))
-    return tuple(found)
-
-
-def _tables():
-    neighbours = np.zeros((2, 24), dtype=np.int64)
-    mills = np.zeros((2, 16), dtype=np.int64)
-    for row, points in enumerate((24, 16)):
-        found, lines = board_tables(points)
-        neighbours[row] = found
-        mills[row, : len(lines)] = lines
-    return neighbours, mills
-
-
-NEIGHBOURS, MILLS = _tables()
-"""Row 0: the 24-point board, row 1: the 16-point one (mills padded with 0: never full)."""
 M24 = (1 << 24) - 1
-
-
-def count(bits):
-    """Stones in a 24-bit mask."""
-    bits = bits - ((bits >> 1) & 0x555555)
-    bits = (bits & 0x333333) + ((bits >> 2) & 0x333333)
-    bits = (bits + (bits >> 4)) & 0x0F0F0F
-    return (bits * 0x010101 & 0xFFFFFF) >> 16
-
-
-def board_row(p):
-    return 0 if p[0] == 24 else 1
-
-
-def in_mill(p, stones, point):
-    """Whether ``point`` stands in a mill of ``stones``."""
-    row = board_row(p)
-    for i in range(16):
-        line = MILLS[row, i]
-        if line != 0 and (line >> point) & 1 and stones & line == line:
-            return True
-    return False
-
-
-def takeable(p, theirs):
-    """The opponent's stones a mill may take: those in no mill, or all if none is free."""
-    row = board_row(p)
-    milled = 0  # the stones of every full line
-    for i in range(16):
-        line = MILLS[row, i]
-        if line != 0 and theirs & line == line:
-            milled |= line
-    free = theirs & ~milled
-    return free if free else theirs
 
 
 class Morris(CompiledGame):
@@ -131,35 +54,28 @@ class Morris(CompiledGame):
         return p[1] << 48 | p[1] << 52
 
     def moves(p, s, out):
-        row = board_row(p)
         mine, theirs = s & M24, (s >> 24) & M24
-        everywhere = (1 << p[0]) - 1
-        empty = everywhere & ~(mine | theirs)
+        empty = everywhere(p[0]) & ~(mine | theirs)
         placing = ((s >> 48) & 15) > 0
         flying = not placing and p[2] != 0 and count(mine) == 3
+        victims = takeable(p[0], theirs)
         n = 0
-        for source in range(25):
-            if placing:
-                if source != HAND:
-                    continue
-                targets = empty
-            else:
-                if source == HAND or not (mine >> source) & 1:
-                    continue
-                targets = empty if flying else NEIGHBOURS[row, source] & empty
-            for target in range(p[0]):
-                if not (targets >> target) & 1:
-                    continue
-                after = mine | (1 << target)
-                if source != HAND:
-                    after &= ~(1 << source)
+        sources = (1 << HAND) if placing else mine
+        while sources:
+            source = lowest(sources)
+            sources &= sources - 1
+            targets = empty if placing or flying else neighbours(p[0], source) & empty
+            while targets:
+                target = lowest(targets)
+                targets &= targets - 1
+                after = (mine | (1 << target)) & ~(1 << source)
                 base = (source * 25 + target) * 25
-                if in_mill(p, after, target):
-                    victims = takeable(p, theirs)
-                    for taken in range(24):
-                        if (victims >> taken) & 1:
-                            out[n] = base + taken
-                            n += 1
+                if in_mill(p[0], after, target):
+                    rest = victims
+                    while rest:
+                        out[n] = base + lowest(rest)
+                        rest &= rest - 1
+                        n += 1
                 else:
                     out[n] = base + HAND
                     n += 1
@@ -187,42 +103,43 @@ class Morris(CompiledGame):
         # Every position one move before s, once per move: the player who just moved owns
         # s's "theirs"; their stone on ``target`` came from the hand or from ``source``, and
         # where it closed a mill, one of the mover's stones was taken: put back.
-        row = board_row(p)
         mine, theirs = s & M24, (s >> 24) & M24
         in_hand, their_hand = (s >> 48) & 15, (s >> 52) & 15
-        empty = ((1 << p[0]) - 1) & ~(mine | theirs)
+        empty = everywhere(p[0]) & ~(mine | theirs)
         flying = p[2] != 0 and count(theirs) == 3
+        backs = take_back(p[0], mine, empty)  # where a stone taken may be put back
+        sliding = their_hand == 0 and in_hand == 0  # every stone was placed, on both sides
+        held = their_hand + 1  # placed: one more in hand before, and hands stay even
+        placed = held >= in_hand and held <= in_hand + 1
         n = 0
-        for target in range(p[0]):
-            if not (theirs >> target) & 1:
-                continue
-            closed = in_mill(p, theirs, target)
-            for source in range(25):
-                if source == HAND:  # placed: one more in hand before, and hands stay even
-                    held = their_hand + 1
-                    if held < in_hand or held > in_hand + 1:
-                        continue
-                    before = theirs & ~(1 << target)
-                else:  # slid (or jumped): every stone was placed, on both sides
-                    if their_hand != 0 or in_hand != 0 or not (empty >> source) & 1:
-                        continue
-                    if not flying and not (NEIGHBOURS[row, source] >> target) & 1:
-                        continue
-                    held = 0
-                    before = (theirs & ~(1 << target)) | (1 << source)
-                if count(before) + held < 3:  # they had lost there: no move
+        targets = theirs
+        while targets:
+            target = lowest(targets)
+            targets &= targets - 1
+            closed = in_mill(p[0], theirs, target)
+            sources = 1 << HAND if placed else 0
+            if sliding:
+                sources |= empty if flying else neighbours(p[0], target) & empty
+            while sources:
+                source = lowest(sources)
+                sources &= sources - 1
+                before = theirs & ~(1 << target)
+                hand = held if source == HAND else 0
+                if source != HAND:
+                    before |= 1 << source
+                if count(before) + hand < 3:  # they had lost there: no move
                     continue
-                hands = held << 48 | in_hand << 52
+                hands = hand << 48 | in_hand << 52
                 if not closed:
                     out[n] = before | mine << 24 | hands
                     n += 1
                     continue
-                for taken in range(p[0]):
-                    if (empty >> taken) & 1 and taken != source:
-                        back = mine | (1 << taken)
-                        if (takeable(p, back) >> taken) & 1:
-                            out[n] = before | back << 24 | hands
-                            n += 1
+                rest = backs & ~(1 << source)
+                while rest:
+                    taken = lowest(rest)
+                    rest &= rest - 1
+                    out[n] = before | (mine | (1 << taken)) << 24 | hands
+                    n += 1
         return n
 
     def tier(p, s):
@@ -240,7 +157,7 @@ class Morris(CompiledGame):
     # the stones on the board, its 16 images folded; no code is kept per position.
 
     def stone_board(self):
-        return StoneBoard(self.points, board_symmetries(self.points), theirs_at=24, rest_at=48)
+        return StoneBoard(self.points, symmetries_of(self.points), theirs_at=24, rest_at=48)
 
     def tier_parts(self, tier):
         """(mover's stones on the board, opponent's, hands as bits 48 on) of a tier: its
