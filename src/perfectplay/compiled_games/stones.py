@@ -497,6 +497,8 @@ def rank_span(
     code, children of Nine Men's Morris positions, 2026-11-29), the arrays passed at every
     call being counted in and out."""
     cells = (1 << n) - 1
+    last_mover = -1  # the mover's set of the code before, and what it gave:
+    j = turn = stable = held = 0  # its orbit, symmetry, stabiliser and least image
     for i in range(codes.shape[0]):
         code = codes[i]
         mover = code & cells
@@ -512,10 +514,15 @@ def rank_span(
         if part < 0:
             out[i] = -1
             continue
-        ranked = set_at[mine] + bytes_rank(byte_rank, mover)
-        j = orbit[ranked]
-        other = image_of(images, symmetry[ranked], other)
-        fixed = stabiliser[orbit_at[mine] + j] >> 1
+        if mover != last_mover:  # (a position's children often share it: a slide's do)
+            ranked = set_at[mine] + bytes_rank(byte_rank, mover)
+            j = orbit[ranked]
+            turn = symmetry[ranked]
+            stable = stabiliser[orbit_at[mine] + j]
+            held = least[orbit_at[mine] + j]
+            last_mover = mover
+        other = image_of(images, turn, other)
+        fixed = stable >> 1
         k = 1
         best = other
         while fixed:
@@ -525,7 +532,6 @@ def rank_span(
                     best = image
             fixed >>= 1
             k += 1
-        held = least[orbit_at[mine] + j]
         packed = 0
         at = 0
         for byte in range(4):  # the opponent's cells among the empty ones, packed
