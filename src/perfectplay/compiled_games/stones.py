@@ -563,10 +563,20 @@ def unrank_part(
         return
     mine = bit_count(least[0])
     empty_sets = binomials[n - mine, theirs]
+    before = -2  # the index before, and its packed set: the next index's set is the next
+    set_before = 0  # set of as many cells as an integer (colex order), not unranked again
     for i in range(indices.shape[0]):
-        j = indices[i] // empty_sets
+        index = indices[i]
+        j = index // empty_sets
         held = least[j]
-        packed = set_unrank(binomials, n - mine, theirs, indices[i] % empty_sets)
+        rank = index % empty_sets
+        if index == before + 1 and rank != 0:
+            low = set_before & -set_before  # (Gosper's next set of as many cells)
+            ripple = set_before + low
+            packed = (((ripple ^ set_before) >> 2) // low) | ripple
+        else:
+            packed = set_unrank(binomials, n - mine, theirs, rank)
+        before, set_before = index, packed
         other = 0
         for byte in range(4):  # the packed cells put back among the empty ones
             h = (held >> (8 * byte)) & 255
