@@ -352,7 +352,8 @@ HOOKS: tuple[Hook, ...] = (
         "batch_parents",
         "tiers",
         "batch_parents(tier, codes) -> Expansion of un-moves: for each code, every position "
-        "of the tier from which a move leads to it, once per such move",
+        "from which a move leads to it, once per such move (those of other tiers, or with "
+        "no index in the tier, are dropped by the solver)",
         "a loopy tier is solved by rounds (value iteration), one pass over it per round",
     ),
     Hook(

@@ -753,16 +753,12 @@ class CompiledGame:
                 f"{type(self).__name__}.unmoves() of state {int(codes[bad])} gave a count "
                 f"that is negative or more than max_moves ({self.max_moves})"
             )
-        if self._stones is not None:  # every placement of the tier's stones has an index
-            kept = self._stone_rank(tier, parents) >= 0
-            return Expansion(rows[kept], parents[kept])
-        # The rules cannot know which parents play reaches: those outside the tier's
-        # reachable codes have no record, and are left out.
-        found = self._set(tier)
-        if found is None:
+        # Parents outside the tier, or without an index in it (play does not reach them,
+        # or the tier's parts leave them out), are the caller's to drop when it ranks them:
+        # ranked here too, each parent took two ranks (2026-11-29).
+        if self._stones is None and self._set(tier) is None:
             return Expansion(rows[:0], parents[:0])
-        kept = found.rank(self.loops_for(parents.shape[0]), parents) >= 0
-        return Expansion(rows[kept], parents[kept])
+        return Expansion(rows, parents)
 
 
 COMPILED_PROCESS = 300 << 20

@@ -263,6 +263,8 @@ def _spread(
         here = np.asarray(hooks.batch_tier(before), np.int64) == tier
         before, row = before[here], row[here]
     parents = np.asarray(hooks.batch_rank(tier, before), np.int64)
+    indexed = parents >= 0  # (a parent the tier has no index for: play never makes it)
+    parents, row = parents[indexed], row[indexed]
     open_ = record.value_codes(np.asarray(records[parents])) == REACHED
     parents, row = parents[open_], row[open_]
     once = first_of_each(row, parents)  # one news a parent from each child (see above)

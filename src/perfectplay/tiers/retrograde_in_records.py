@@ -394,11 +394,13 @@ def _parents_of(
         here = np.asarray(hooks.batch_tier(before), np.int64) == tier
         before, child_value = before[here], child_value[here]
     ranked = np.asarray(hooks.batch_rank(tier, before), np.int64)
+    indexed = ranked >= 0  # (a parent the tier has no index for: play never makes it)
+    ranked, child_value = ranked[indexed], child_value[indexed]
     if once:
         rows = np.asarray(back.parents, np.int64)
         if hooks.batch_tier is not None:
             rows = rows[here]
-        first = first_of_each(rows, ranked)
+        first = first_of_each(rows[indexed], ranked)
         ranked, child_value = ranked[first], child_value[first]
     if reached_set is None:
         return ranked, child_value
