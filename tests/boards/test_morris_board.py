@@ -107,14 +107,6 @@ def positions(points: int, seed: int, count: int = 80) -> list[tuple[int, int]]:
     return found
 
 
-@pytest.fixture(params=["compiled", "interpreted"])
-def run(request: pytest.FixtureRequest) -> Any:
-    def call(k: Any, *args: Any) -> Any:
-        return k.compiled(*args) if request.param == "compiled" else k.interpreted(*args)
-
-    return call
-
-
 @pytest.mark.parametrize("points", morris.BOARDS)
 def test_the_tables_are_the_drawn_board(points: int) -> None:
     assert sorted(map(mask, plain_lines(points))) == sorted(morris.lines_of(points))

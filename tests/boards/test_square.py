@@ -6,8 +6,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import pytest
-
 from perfectplay.boards import square
 
 SIZES = range(1, square.LARGEST + 1)
@@ -44,16 +42,6 @@ def boards(seed: int, count: int = 60) -> list[tuple[int, int]]:
         found += [(0, n), ((1 << (n * n)) - 1, n), (1, n), (1 << (n * n - 1), n)]
         found += [(rng.getrandbits(n * n) & rng.getrandbits(n * n), n) for _ in range(count)]
     return found
-
-
-@pytest.fixture(params=["compiled", "interpreted"])
-def run(request: pytest.FixtureRequest) -> Any:
-    """A kernel's compiled or interpreted run."""
-
-    def call(k: Any, *args: Any) -> Any:
-        return k.compiled(*args) if request.param == "compiled" else k.interpreted(*args)
-
-    return call
 
 
 def test_the_symmetries_move_cells_as_their_definitions_say(run: Any) -> None:

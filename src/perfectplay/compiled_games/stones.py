@@ -29,6 +29,9 @@ Tables where they measure faster: a set's rank is four lookups of what each byte
 a time (``squeeze``, ``spread``): on the Nine Men's Morris board, rank 98-150 ns and unrank
 133-157 ns a position through numpy's batches, against 275-283 and 186 ns cell by cell
 (2026-11-28, bench/morris.py, one core, another solve on the other).
+Codes are ranked in one loop per batch (``rank_span``), a run of codes with the same
+mover's set (a position's children) taking that set's tables once: 26-27 ns a child of a
+Nine Men's Morris position (2026-11-29).
 
 The combinatorial number system: a set of k cells c_1 < c_2 < ... < c_k has rank
 C(c_1, 1) + C(c_2, 2) + ... + C(c_k, k), the sets of k cells counted in the order of their
@@ -264,11 +267,11 @@ class StoneRanking:
         offsets = np.cumsum([0, *sizes[:-1]], dtype=np.int64)
         stack = self.stacked(int(mine.max()))
         board = self.board
-        rank_parts.run(
+        rank_span.run(
             codes.shape[0], codes, out, board.cells, board.theirs_at, board.rest_at, mine,
-            theirs, rest, offsets, self.binomials, self.byte_rank, self.squeeze, self.images,
-            stack.orbit, stack.symmetry, stack.least, stack.stabiliser, stack.set_at,
-            stack.orbit_at,
+            theirs, rest, offsets, 0, len(parts), self.binomials, self.byte_rank, self.squeeze,
+            self.images, stack.orbit, stack.symmetry, stack.least, stack.stabiliser,
+            stack.set_at, stack.orbit_at,
         )  # fmt: skip
         return out
 
@@ -398,37 +401,6 @@ def count_tables(
         ripple = bits + low
         bits = (((ripple ^ bits) >> 2) // low) | ripple
     return orbits
-
-
-@kernel
-def rank_parts(
-    codes: Any,
-    out: Any,
-    n: int,
-    theirs_at: int,
-    rest_at: int,
-    part_mine: Any,
-    part_theirs: Any,
-    part_rest: Any,
-    offsets: Any,
-    binomials: Any,
-    byte_rank: Any,
-    squeeze: Any,
-    images: Any,
-    orbit: Any,
-    symmetry: Any,
-    least: Any,
-    stabiliser: Any,
-    set_at: Any,
-    orbit_at: Any,
-) -> None:
-    """The index of each code among the parts (-1 in none), the tables of every count
-    stacked (``StoneRanking.stacked``)."""
-    rank_span(
-        codes, out, n, theirs_at, rest_at, part_mine, part_theirs, part_rest, offsets, 0,
-        part_mine.shape[0], binomials, byte_rank, squeeze, images, orbit, symmetry, least,
-        stabiliser, set_at, orbit_at,
-    )  # fmt: skip
 
 
 @kernel
