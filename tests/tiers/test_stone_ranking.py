@@ -22,7 +22,7 @@ from reference import solve_outcomes
 from perfectplay import LOSS, TIE, build_tablebase, open_tablebase, solve
 from perfectplay import compiled as kernels
 from perfectplay.compiled_games import ONGOING, CompiledGame
-from perfectplay.compiled_games.stones import StoneBoard, StoneRanking
+from perfectplay.compiled_games.stones import StoneBoard, StoneRanking, rank_code
 from perfectplay.errors import GameError
 
 Perm = tuple[int, ...]
@@ -60,6 +60,22 @@ def kernel_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
     return str(request.param)
 
 
+def probed(ranking: StoneRanking, codes: list[int], parts: list[tuple[int, int, int]]) -> list[int]:
+    """Each code's index by ``rank_code``, as the compiled search probes a tablebase."""
+    board = ranking.board
+    mine, theirs, rest = (np.array(c, dtype=np.int64) for c in zip(*parts, strict=True))
+    sizes = [ranking.part_size(m, t) for m, t, _ in parts]
+    offsets = np.cumsum([0, *sizes[:-1]], dtype=np.int64)
+    stack = ranking.stacked(int(mine.max()))
+    return [
+        int(rank_code(code, board.cells, board.theirs_at, board.rest_at, mine, theirs, rest,
+                      offsets, 0, len(parts), ranking.binomials, ranking.byte_rank,
+                      ranking.squeeze, ranking.images, stack.orbit, stack.symmetry,
+                      stack.least, stack.stabiliser, stack.set_at, stack.orbit_at))
+        for code in codes
+    ]  # fmt: skip
+
+
 def check_part(ranking: StoneRanking, mine: int, theirs: int, rest: int) -> None:
     board = ranking.board
     n, group = board.cells, board.symmetries
@@ -73,6 +89,8 @@ def check_part(ranking: StoneRanking, mine: int, theirs: int, rest: int) -> None
             least.append(min((image(g, me), image(g, other)) for g in group))
     parts = [(mine, theirs, rest)]
     ranks = ranking.rank(np.array(codes, dtype=np.int64), parts)
+    step = max(1, len(codes) // 200)  # the search's probe, one code at a time, alike
+    assert probed(ranking, codes[::step], parts) == ranks[::step].tolist()
     for low, index in zip(least, ranks.tolist(), strict=True):
         orbits.setdefault(low, set()).add(index)
     assert all(len(found) == 1 for found in orbits.values())  # images share one index
