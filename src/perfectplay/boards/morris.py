@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..compiled import inlined_kernel, kernel
+from .square import popcount
 
 BOARDS = (24, 16)
 """The boards, in the order of the tables' rows."""
@@ -115,13 +116,8 @@ def everywhere(points: int) -> int:
     return (1 << points) - 1
 
 
-@inlined_kernel
-def count(x: int) -> int:
-    """The number of points in a mask (x >= 0, 24 bits or fewer: the board's)."""
-    x = x - ((x >> 1) & 0x555555)
-    x = (x & 0x333333) + ((x >> 2) & 0x333333)
-    x = (x + (x >> 4)) & 0x0F0F0F
-    return int((x * 0x010101 & 0xFFFFFF) >> 16)
+count = popcount
+"""The number of points in a mask (the square grids' population count serves any mask)."""
 
 
 @inlined_kernel

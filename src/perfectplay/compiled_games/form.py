@@ -756,8 +756,6 @@ class CompiledGame:
         # Parents outside the tier, or without an index in it (play does not reach them,
         # or the tier's parts leave them out), are the caller's to drop when it ranks them:
         # ranked here too, each parent took two ranks (2026-11-29).
-        if self._stones is None and self._set(tier) is None:
-            return Expansion(rows[:0], parents[:0])
         return Expansion(rows, parents)
 
 
