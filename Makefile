@@ -25,8 +25,10 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy --strict src/perfectplay src/perfectplay_entry
 
+# The tests on every core (pytest-xdist), a test file to a worker: a file's compiled games
+# and module fixtures are made once.
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile
 
 # The documentation site (MkDocs, Material theme) from docs/ into site/; a warning fails it.
 docs: $(VENV)/.installed-test
