@@ -276,7 +276,9 @@ def test_tiered_solve_equals_explored_solve_on_random_games(
 
 
 @pytest.mark.parametrize(
-    "game", [TicTacToe(), ConnectFour(4, 4), ConnectFour(3, 3, connect=3)], ids=str
+    "game",
+    [TicTacToe(), ConnectFour(4, 4), ConnectFour(3, 3, connect=3)],
+    ids=["tictactoe", "connect-four-4x4", "connect-three-3x3"],  # the same in every worker
 )
 def test_tiered_builtins_equal_explored_solve(tmp_path: Path, game: Any) -> None:
     build_tablebase(game, tmp_path / "tb")
