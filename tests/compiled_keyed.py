@@ -142,3 +142,11 @@ def bin_count(bits):
         bits &= bits - 1
         n += 1
     return n
+
+
+class CornerStart(TicTacToe):
+    """X in the bottom-right corner and O in the centre, X to move: a start that is not its
+    own key (the key's image has X in the top-left corner)."""
+
+    def start(p):
+        return 1 << 8 | 1 << (9 + 4)

@@ -65,8 +65,9 @@ class Solution(Answers[S, M]):
 
     @property
     def initial(self) -> S:
-        """The initial state of the game."""
-        return self.graph.state(self.graph.root)  # type: ignore[no-any-return]
+        """The initial state of the game: the rules' own, not the graph's representative of
+        its key (a key may fold the start to an image whose moves are not the start's)."""
+        return self.rules.initial_state()
 
     @property
     def scored(self) -> bool:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import reference
 from cli_script import one_line_error, run_cli
-from compiled_keyed import Counters, SwappedCounters, TicTacToe
+from compiled_keyed import CornerStart, Counters, SwappedCounters, TicTacToe
 from compiled_random import TierSwapKeyTurnsGame
 
 from perfectplay import LOSS, TIE, WIN, build_tablebase, open_tablebase, solve
@@ -95,3 +95,33 @@ def test_the_issue_counters_lose_for_the_second_player() -> None:
     """The premise: the counters game is decided (no draw) for the player to move first."""
     solved = reference.solve_outcomes(Counters(goal=2))
     assert solved[0][0] == WIN and LOSS in {v for v, _ in solved.values()}
+
+
+def test_a_start_that_is_not_its_own_key_answers_with_its_own_moves() -> None:
+    """The solution's start, best moves and line are the game's, not its key's image's (the
+    command line once printed the image's moves as the start's)."""
+    game = CornerStart()
+    start = game.initial()
+    assert Rules(game).key_of(start) != start  # (the case in point)
+    found = solve(game)
+    assert found.initial == start
+    expected = reference.solve_outcomes(game)
+    legal = set(game.moves(start))
+    outcomes = {m: expected[game.play(start, m)] for m in legal}
+    assert (LOSS, 5) not in outcomes.values() and 0 in legal and 8 not in legal
+    best = found.best_moves()
+    assert set(best) == {m for m, found_there in outcomes.items() if found_there == (TIE, 6)}
+    state = start
+    for move in found.principal_variation():
+        assert move in set(game.moves(state))
+        state = game.play(state, move)
+    assert game.outcome(state) is not None
+
+
+def test_the_command_line_shows_the_start_s_own_moves() -> None:
+    game = CornerStart()
+    result = run_cli("solve", f"{KEYED}:CornerStart")
+    assert result.returncode == 0, result.stderr
+    line = next(row for row in result.stdout.splitlines() if row.startswith("best moves"))
+    shown = set(line.split()[2:])
+    assert shown and shown <= {str(m) for m in game.moves(game.initial())}
