@@ -3,10 +3,10 @@
 For n from 1 to 7 (49 cells in an int64, the sign bit never used). Every function takes
 the board(s) and n and returns boards or counts: shifts that drop what falls off the grid,
 lines of k in a row and full lines, neighbours, population counts, and the eight
-symmetries of the square, made of three reflections each a few masked shifts a row or a
-column (not a loop over cells), with the least image of a board (or of two boards under
-one symmetry: a position's two colours) under all eight, the key a symmetric game folds
-positions with.
+symmetries of the square: three reflections each a few masked shifts a row or a column,
+and any of the eight looked up a byte at a time in tables made at import, with the least
+image of a board (or of two boards under one symmetry: a position's two colours) under all
+eight, the key a symmetric game folds positions with.
 
 The symmetries, numbered as ``image`` takes them: 0 the identity, 1 the transpose
 (r, c) -> (c, r), 2 the mirror (r, c) -> (r, n-1-c), 3 the flip (r, c) -> (n-1-r, c),
@@ -40,6 +40,65 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 FULL, COLUMN0, DIAGONALS = _tables()
 """Masks per n (compile-time constants of the compiled functions)."""
+
+
+def symmetries_of(n: int) -> tuple[tuple[int, ...], ...]:
+    """The eight symmetries of the n x n grid as permutations (cell i goes to
+    ``perm[i]``), numbered as the module docstring says."""
+    last = n - 1
+    found = []
+    for k in range(8):
+        perm = []
+        for i in range(n * n):
+            r, c = i // n, i % n
+            if k == 1 or k >= 5:  # the transpose first, as ``image`` takes them
+                r, c = c, r
+            if k in (2, 4, 5, 6):
+                c = last - c
+            if k in (3, 4, 5, 7):
+                r = last - r
+            perm.append(r * n + c)
+        found.append(tuple(perm))
+    return tuple(found)
+
+
+def _image_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Per n, where its bytes' rows start; each symmetry's image of each byte of a board,
+    by the byte's place (a board's image is the or of its bytes' images: a few lookups,
+    where the reflections take a loop over rows or columns each). Under a megabyte, so
+    numba caches what uses them."""
+    places = {n: (n * n + 7) // 8 for n in range(1, LARGEST + 1)}
+    first = np.zeros(LARGEST + 1, dtype=np.int64)
+    images = np.zeros((8, sum(places.values()), 256), dtype=np.int64)
+    at = 0
+    for n in range(1, LARGEST + 1):
+        first[n] = at
+        for k, perm in enumerate(symmetries_of(n)):
+            per_cell = [1 << to for to in perm] + [0] * (8 * places[n] - n * n)
+            for place in range(places[n]):
+                for bit in range(8):  # a byte's image from the byte without its highest bit
+                    low, high = 1 << bit, 1 << (bit + 1)
+                    images[k, at + place, low:high] = (
+                        images[k, at + place, :low] | per_cell[8 * place + bit]
+                    )
+        at += places[n]
+    return first, images
+
+
+FIRST_PLACE, IMAGES = _image_tables()
+"""The symmetries' byte tables (compile-time constants)."""
+
+
+@inlined_kernel
+def _looked_up(x: int, n: int, k: int) -> int:
+    """x under the k-th symmetry, a byte at a time from the tables."""
+    y = 0
+    place = FIRST_PLACE[n]
+    while x:
+        y |= IMAGES[k, place, x & 255]
+        x >>= 8
+        place += 1
+    return int(y)
 
 
 @inlined_kernel
@@ -147,42 +206,28 @@ def transpose(x: int, n: int) -> int:
 @kernel
 def image(x: int, n: int, k: int) -> int:
     """x under the k-th symmetry of the square (numbered as the module says)."""
-    if k == 1 or k >= 5:
-        x = transpose(x, n)
-    if k == 2 or k == 4 or k == 5 or k == 6:
-        x = mirror(x, n)
-    if k == 3 or k == 4 or k == 5 or k == 7:
-        x = flip(x, n)
-    return x
+    return _looked_up(x, n, k)
 
 
 @kernel
 def least_image(x: int, n: int) -> int:
     """The least of x's eight images: the same for every board symmetric to x."""
     best = x
-    t = transpose(x, n)
-    for y in (t, x):
-        m = mirror(y, n)
-        best = min(best, y, m, flip(y, n), flip(m, n))
+    for k in range(1, 8):
+        best = min(best, _looked_up(x, n, k))
     return best
 
 
 @kernel
 def least_pair(x: int, y: int, n: int) -> tuple[int, int]:
     """The least (x', y') among the images of two boards under the same symmetry, x'
-    first, then y' (two colours of one position): the same for symmetric positions."""
+    first, then y' (two colours of one position): the same for symmetric positions.
+    y's image is looked up only where x's ties or wins."""
     best_x, best_y = x, y
-    tx = transpose(x, n)
-    ty = transpose(y, n)
-    for k in range(8):
-        a = tx if k >= 4 else x
-        b = ty if k >= 4 else y
-        if k % 2 == 1:
-            a = mirror(a, n)
-            b = mirror(b, n)
-        if (k // 2) % 2 == 1:
-            a = flip(a, n)
-            b = flip(b, n)
-        if a < best_x or (a == best_x and b < best_y):
-            best_x, best_y = a, b
+    for k in range(1, 8):
+        a = _looked_up(x, n, k)
+        if a < best_x:
+            best_x, best_y = a, _looked_up(y, n, k)
+        elif a == best_x:
+            best_y = min(best_y, _looked_up(y, n, k))
     return best_x, best_y
