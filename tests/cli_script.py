@@ -28,10 +28,12 @@ SCRIPT = find_script()
 
 
 def run_cli(
-    *args: str, input: str | None = None, timeout: float = 120
+    *args: str, input: str | None = None, timeout: float = 600
 ) -> subprocess.CompletedProcess[str]:
     """Run the console script as a user would: a wide terminal (so rich does not wrap), no
-    colour, and stdin closed unless ``input`` is given, so nothing can wait for a person."""
+    colour, and stdin closed unless ``input`` is given, so nothing can wait for a person.
+    The timeout only stops a hang: a first compile of a user's search takes a minute on a
+    loaded machine (the tests run on every core at once)."""
     env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
     return subprocess.run(
         [SCRIPT, *args],
