@@ -25,13 +25,10 @@ moves are compared. Exits 1 on any difference, naming the position.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
-from gamesmanone_queries import WORK, positions
+from gamesmanone_queries import answer, positions, same_value
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
@@ -51,17 +48,6 @@ def gobblet_formal(state: int) -> str:
     return f"{1 + (state >> (6 * AREA) & 1)}_{boards}"
 
 
-def query(formal: str) -> dict[str, Any]:
-    """GamesmanOne's answer for one position: value, remoteness and its moves' children."""
-    run = WORK / "runs" / f"{GAME}-{VARIANT}-t1"
-    run.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(
-        [str(WORK / "bin" / "gamesman"), "query", "--", GAME, VARIANT, formal],
-        capture_output=True, cwd=run, check=True,
-    )  # fmt: skip
-    return json.loads(done.stdout.decode("utf-8", errors="replace"))
-
-
 def main() -> int:
     from perfectplay import open_tablebase
 
@@ -75,7 +61,7 @@ def main() -> int:
     differ = valued = draws = unsolved = 0
     for state in positions(game, args.positions, args.seed):
         formal = gobblet_formal(state)
-        theirs = query(formal)
+        theirs = answer(GAME, VARIANT, formal)
         ended = game.outcome(state) is not None
         ours = [] if ended else [gobblet_formal(game.play(state, m)) for m in game.moves(state)]
         children = [child["position"] for child in theirs["moves"]]
@@ -89,7 +75,7 @@ def main() -> int:
         elif base is not None:
             valued += 1
             mine = (str(base.value(state)), base.remoteness(state))
-            if mine == ("draw", None) and (value, theirs["remoteness"]) == ("draw", 0):
+            if mine != (value, theirs["remoteness"]) and same_value(mine, (value, 0)):
                 draws += 1
             elif mine != (value, theirs["remoteness"]):
                 differ += 1

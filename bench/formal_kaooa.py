@@ -15,11 +15,16 @@ GamesmanOne; that is not counted as a difference.
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 
-from gamesmanone_queries import WORK, positions  # (puts examples/ on sys.path)
+from gamesmanone_queries import (
+    WORK,
+    answer,
+    positions,
+    same_value,
+    value_of,
+)  # (examples/ on the path)
 
 GAME, VARIANT = "mkaooa", "0"
 RUN = WORK / "runs" / f"{GAME}-{VARIANT}-t1"
@@ -33,17 +38,6 @@ def kaooa_formal(state: int) -> str:
         "C" if state >> i & 1 else "V" if state >> (10 + i) & 1 else "-" for i in range(10)
     )
     return f"{1 + (state >> 23 & 1)}_{cells}{state >> 20 & 7}"
-
-
-def ask(formal: str) -> tuple[tuple[str, int], set[str]]:
-    """GamesmanOne's (value, remoteness) of a position, and the positions its moves reach."""
-    done = subprocess.run(
-        [str(WORK / "bin" / "gamesman"), "query", "--", GAME, VARIANT, formal],
-        capture_output=True, cwd=RUN, check=True, text=True,
-    )  # fmt: skip
-    found = json.loads(done.stdout)
-    value = {"lose": "loss"}.get(found["positionValue"], found["positionValue"])
-    return (value, int(found["remoteness"])), {child["position"] for child in found["moves"]}
 
 
 def main() -> int:
@@ -63,14 +57,15 @@ def main() -> int:
     asked = positions(game, args.positions, args.seed)
     for state in asked:
         formal = kaooa_formal(state)
-        theirs, children = ask(formal)
+        found = answer(GAME, VARIANT, formal)
+        theirs, children = value_of(found), {child["position"] for child in found["moves"]}
         ours = (str(solution.value(state)), solution.remoteness(state))
         ours_children = (
             {kaooa_formal(game.play(state, m)) for m in game.moves(state)}
             if game.outcome(state) is None
             else set()
         )
-        if ours == ("draw", None) and theirs == ("draw", 0):
+        if ours != theirs and same_value(ours, theirs):
             draws += 1  # (the conventions differ: see the module)
         elif ours != theirs:
             differ += 1

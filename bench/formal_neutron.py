@@ -27,8 +27,6 @@ Without both databases only the rules are compared, and the script says so.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -36,9 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from gamesmanone_queries import WORK, positions  # noqa: E402
-
-RUN = WORK / "runs" / "neutron-0-t1"
+from gamesmanone_queries import answer, positions, same_value  # noqa: E402
 
 
 def neutron_formal(state: int) -> str:
@@ -55,15 +51,6 @@ def neutron_formal(state: int) -> str:
     return f"{1 + (state >> 55 & 1)}_{cells}"
 
 
-def ask(formal: str) -> dict:
-    """GamesmanOne's answer for one position: value, remoteness, moves and children."""
-    done = subprocess.run(
-        [str(WORK / "bin" / "gamesman"), "query", "--", "neutron", "0", formal],
-        capture_output=True, cwd=RUN, check=True,
-    )  # fmt: skip
-    return json.loads(done.stdout.decode("utf-8", errors="replace"))
-
-
 def main() -> int:
     from neutron import Neutron
 
@@ -74,14 +61,13 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--db", type=Path, help="a perfectplay tablebase of Neutron 5 x 5")
     args = parser.parse_args()
-    RUN.mkdir(parents=True, exist_ok=True)
     game = Neutron()
     base = open_tablebase(args.db, game) if args.db else None
     asked = positions(game, args.positions, args.seed)
     rules = values = draws = unsolved = 0
     for state in asked:
         formal = neutron_formal(state)
-        theirs = ask(formal)
+        theirs = answer("neutron", "0", formal)
         moves = list(game.moves(state)) if game.outcome(state) is None else []
         ours = {game.format_move(m): neutron_formal(game.play(state, m)) for m in moves}
         found = {child["move"]: child["position"] for child in theirs["moves"]}
@@ -94,7 +80,7 @@ def main() -> int:
             continue
         value = {"lose": "loss"}.get(theirs["positionValue"], theirs["positionValue"])
         mine = (str(base.value(state)), base.remoteness(state))
-        if mine == ("draw", None) and (value, theirs["remoteness"]) == ("draw", 0):
+        if mine != (value, theirs["remoteness"]) and same_value(mine, (value, 0)):
             draws += 1
         elif mine != (value, theirs["remoteness"]):
             values += 1

@@ -25,13 +25,11 @@ the hour's 48 tiers (2026-11-29): 1000 positions, 32 to 38 moves into the game, 
 from __future__ import annotations
 
 import argparse
-import json
 import random
-import subprocess
 import sys
 from collections import Counter
 
-from gamesmanone_queries import WORK  # (puts examples/ on sys.path)
+from gamesmanone_queries import WORK, answer, value_of  # (puts examples/ on sys.path)
 
 GAME, VARIANT = "winkers", "0"
 RUN = WORK / "runs" / f"{GAME}-{VARIANT}-t1"
@@ -69,13 +67,8 @@ def solved(state: int) -> bool:
 
 def ask(formal: str) -> tuple[tuple[str, int], set[str]]:
     """GamesmanOne's (value, remoteness) of a position, and the positions its moves reach."""
-    done = subprocess.run(
-        [str(WORK / "bin" / "gamesman"), "query", "--", GAME, VARIANT, formal],
-        capture_output=True, cwd=RUN, check=True, text=True,
-    )  # fmt: skip
-    found = json.loads(done.stdout)
-    value = {"lose": "loss"}.get(found["positionValue"], found["positionValue"])
-    return (value, int(found["remoteness"])), {child["position"] for child in found["moves"]}
+    found = answer(GAME, VARIANT, formal)
+    return value_of(found), {child["position"] for child in found["moves"]}
 
 
 def playouts(count: int, seed: int) -> list[list[int]]:

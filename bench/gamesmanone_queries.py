@@ -73,6 +73,32 @@ def query(game: str, variant: str, formal: str) -> tuple[str, int]:
     return value, int(found["remoteness"])
 
 
+def answer(game: str, variant: str, formal: str) -> dict[str, Any]:
+    """GamesmanOne's whole answer for one position, from the game's runs/ directory: its
+    value, remoteness ("unsolved" where its tier is not solved) and each move with the
+    position it reaches (listed even without a database)."""
+    run = WORK / "runs" / f"{game}-{variant}-t1"
+    run.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(
+        [str(WORK / "bin" / "gamesman"), "query", "--", game, variant, formal],
+        capture_output=True, cwd=run, check=True,
+    )  # fmt: skip
+    found: dict[str, Any] = json.loads(done.stdout.decode("utf-8", errors="replace"))
+    return found
+
+
+def value_of(found: dict[str, Any]) -> tuple[str, int]:
+    """(value, remoteness) of an ``answer``, its value named as perfectplay names it."""
+    value = found["positionValue"]
+    return {"lose": "loss"}.get(value, value), int(found["remoteness"])
+
+
+def same_value(ours: tuple[str, int | None], theirs: tuple[str, int]) -> bool:
+    """Whether perfectplay's (value, remoteness) and GamesmanOne's agree, a draw's
+    remoteness by each tool's convention (none in perfectplay, 0 in GamesmanOne)."""
+    return ours == theirs or (ours == ("draw", None) and theirs == ("draw", 0))
+
+
 def positions(game: Any, count: int, seed: int) -> list[Any]:
     """The start, then positions met in random playouts (distinct), ``count`` in all."""
     rng = random.Random(seed)
@@ -156,9 +182,9 @@ def main() -> int:
                 for state in asked:
                     theirs = query(name, variant, formal(state))
                     ours = (str(base.value(state)), base.remoteness(state))
-                    if ours == ("draw", None) and theirs == ("draw", 0):
+                    if ours != theirs and same_value(ours, theirs):
                         draws += 1  # (the conventions differ: see the module)
-                    elif theirs != ours:
+                    elif ours != theirs:
                         differ += 1
                         print(f"{name}: {formal(state)}: perfectplay {ours}, GamesmanOne {theirs}")
         print(f"{name}: {len(asked)} positions, {differ} differ ({draws} draws, remoteness "
