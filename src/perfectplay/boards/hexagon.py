@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..compiled import inlined_kernel, kernel
+from .byte_tables import byte_images
 from .square import popcount
 
 SIDES = (2, 3, 4, 5)
@@ -124,18 +125,13 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for n in SIDES:
         size = size_of(n)
         full[n], first_place[n] = (1 << size) - 1, at
-        per_cell = np.zeros((MAPS, places[n] * 8), dtype=np.int64)  # each cell's image
+        per_cell = np.zeros((MAPS, size), dtype=np.int64)  # each map's image of each cell
         for k, perm in enumerate(symmetries_of(n)):
-            per_cell[k, :size] = [1 << target for target in perm]
+            per_cell[k] = [1 << target for target in perm]
         for d, steps in enumerate(_steps_of(n)):
-            per_cell[12 + d, :size] = [0 if to < 0 else 1 << to for to in steps]
-        per_cell[NEIGHBOURS_MAP, :size] = neighbours_of(n)
-        for place in range(places[n]):
-            for bit in range(8):  # a byte's image from the byte without its highest bit
-                low, high = 1 << bit, 1 << (bit + 1)
-                maps[:, at + place, low:high] = (
-                    maps[:, at + place, :low] | per_cell[:, 8 * place + bit, None]
-                )
+            per_cell[12 + d] = [0 if to < 0 else 1 << to for to in steps]
+        per_cell[NEIGHBOURS_MAP] = neighbours_of(n)
+        maps[:, at : at + places[n]] = byte_images(per_cell)
         at += places[n]
     return full, first_place, maps
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..compiled import inlined_kernel, kernel
+from .byte_tables import byte_images
 from .square import popcount
 
 BOARDS = (24, 16)
@@ -91,12 +92,10 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         for point in range(points):
             at = [line for line in board_lines if line >> point & 1]
             through[row, point, : len(at)] = at
-        for k, perm in enumerate(symmetries_of(points)):
-            for place in range(points // 8):
-                for byte in range(256):
-                    images[row, k, place, byte] = sum(
-                        1 << perm[8 * place + b] for b in range(8) if byte >> b & 1
-                    )
+        per_cell = np.array(
+            [[1 << to for to in perm] for perm in symmetries_of(points)], dtype=np.int64
+        )
+        images[row, :, : points // 8] = byte_images(per_cell)
     return neighbours, through, lines, images
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..compiled import inlined_kernel, kernel
+from .byte_tables import byte_images
 
 LARGEST = 7
 """The largest n: 49 cells (an 8 x 8 board would need the sign bit)."""
@@ -73,14 +74,8 @@ def _image_tables() -> tuple[np.ndarray, np.ndarray]:
     at = 0
     for n in range(1, LARGEST + 1):
         first[n] = at
-        for k, perm in enumerate(symmetries_of(n)):
-            per_cell = [1 << to for to in perm] + [0] * (8 * places[n] - n * n)
-            for place in range(places[n]):
-                for bit in range(8):  # a byte's image from the byte without its highest bit
-                    low, high = 1 << bit, 1 << (bit + 1)
-                    images[k, at + place, low:high] = (
-                        images[k, at + place, :low] | per_cell[8 * place + bit]
-                    )
+        per_cell = np.array([[1 << to for to in perm] for perm in symmetries_of(n)], dtype=np.int64)
+        images[:, at : at + places[n]] = byte_images(per_cell)
         at += places[n]
     return first, images
 
