@@ -3,23 +3,19 @@
 The spare-move count of ``perfectplay.contest.arc002d`` answers boards far too large to
 search; here it must agree with the engine's exhaustive solution of ``Pawns`` on random
 small boards, both boards of any kind and boards where no piece can race (the ones the
-count itself decides). The judge samples run through ``answer`` and, once the problem is
-registered, through the console script.
+count itself decides). The judge samples run through ``answer`` and through the console
+script.
 """
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
-import subprocess
-import sys
-from functools import cache
 from math import prod
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_script import run_cli
 
 from perfectplay import LOSS, WIN, Rules, StateBudgetExceeded, explore, solve
 from perfectplay.contest.arc002d import (
@@ -57,47 +53,15 @@ def test_there_are_samples() -> None:
     assert len(SAMPLES) >= 2
 
 
-def console_script() -> str | None:
-    here = Path(sys.executable).parent
-    candidate = here / "perfectplay"
-    if candidate.exists():
-        return str(candidate)
-    return shutil.which("perfectplay")
-
-
-def run_script(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    script = console_script()
-    assert script is not None
-    env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", "TERM": "dumb"}
-    return subprocess.run(
-        [script, *args], input=stdin, capture_output=True, text=True, env=env, timeout=120
-    )
-
-
-@cache
-def registered() -> bool:
-    """Whether `perfectplay contest --list` names arc002d (the lead registers it)."""
-    if console_script() is None:
-        return False
-    listing = run_script("contest", "--list")
-    return listing.returncode == 0 and any(
-        line.split()[:1] == ["arc002d"] for line in listing.stdout.splitlines()
-    )
-
-
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
 def test_samples_through_the_cli(sample: Path) -> None:
-    if not registered():
-        pytest.skip("arc002d is not registered in perfectplay.contest yet")
-    result = run_script("contest", "arc002d", stdin=sample.read_text())
+    result = run_cli("contest", "arc002d", input=sample.read_text())
     assert result.returncode == 0, result.stderr
     assert result.stdout == sample.with_suffix(".out").read_text()
 
 
 def test_bad_input_through_the_cli() -> None:
-    if not registered():
-        pytest.skip("arc002d is not registered in perfectplay.contest yet")
-    result = run_script("contest", "arc002d", stdin="1 5\n.ox..\n")
+    result = run_cli("contest", "arc002d", input="1 5\n.ox..\n")
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.startswith("perfectplay: error: line 2:")
@@ -297,12 +261,11 @@ def test_ends() -> None:
     assert solve(Pawns("..o.x/o...x")).value() is LOSS
 
 
-def test_cli_solves_pawns_once_registered() -> None:
-    from perfectplay.games import BUILTINS
-
-    if "pawns" not in BUILTINS or console_script() is None:
-        pytest.skip("pawns is not registered in perfectplay.games yet")
-    result = run_script("solve", "pawns", "--param", "board=o..x/.o.x")
+def test_the_cli_lists_arc002d_and_solves_pawns() -> None:
+    listing = run_cli("contest", "--list")
+    assert listing.returncode == 0, listing.stderr
+    assert ["arc002d"] in [line.split()[:1] for line in listing.stdout.splitlines()]
+    result = run_cli("solve", "pawns", "--param", "board=o..x/.o.x")
     assert result.returncode == 0, result.stderr
     expected = "win" if tempo_winner(["o..x", ".o.x"]) == "o" else "loss"
     assert ["value", expected] in [line.split() for line in result.stdout.splitlines()]

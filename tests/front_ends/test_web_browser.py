@@ -8,7 +8,6 @@ click to the page updated on Connect Four 6x4 from a tablebase, printed.
 
 from __future__ import annotations
 
-import os
 import random
 import shutil
 import statistics
@@ -24,15 +23,9 @@ from perfectplay.games import ConnectFour, TicTacToe
 from perfectplay.rules import Rules
 from perfectplay.values import Value
 
-# CI sets PERFECTPLAY_REQUIRE_BROWSER=1: there a missing browser fails, never skips.
-REQUIRED = os.environ.get("PERFECTPLAY_REQUIRE_BROWSER") == "1"
-if REQUIRED:
-    import playwright.sync_api as sync_api
-else:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+# Without Playwright or a browser these tests skip; CI allows no skip (tests/conftest.py).
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-if REQUIRED and CHROMIUM is None:
-    raise RuntimeError("PERFECTPLAY_REQUIRE_BROWSER=1 but no chromium is installed")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None,
     reason="no browser: install Debian's chromium (apt-get install chromium) for these tests",
