@@ -45,8 +45,9 @@ LAYERS = [
     ),
     (
         "solvers",
+        "tiers.one_pass",
+        "tiers.methods",
         "tiers.solve",
-        "tiers.loopy_method",
         "tiers.retrograde_by_edges",
         "tiers.slot_codes",
         "tiers.retrograde_in_records",

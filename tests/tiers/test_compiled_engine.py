@@ -508,22 +508,18 @@ def test_a_budget_the_moves_laid_out_do_not_fit_is_solved_by_rounds(
 ) -> None:
     """Where the moves laid out would pass --memory, a compiled game's loopy tiers are solved
     by rounds of value iteration (records only), to the same bytes."""
-    from perfectplay.tiers import loopy_method, retrograde_by_edges, value_iteration
+    from perfectplay.tiers import retrograde_by_edges
 
     game = load("quixo").Quixo(size=3)
     build_tablebase(game, tmp_path / "edges", memory=16 << 30)
-    used: list[int] = []
-    by_rounds = value_iteration.solve_loopy_tier
-
-    def spy(graph: Any, files: Any, terminals: Any, tier: int, records: Any) -> Any:
-        used.append(tier)
-        return by_rounds(graph, files, terminals, tier, records)
-
-    monkeypatch.setattr(loopy_method, "solve_loopy_tier", spy)
     monkeypatch.setattr(retrograde_by_edges, "BYTES_AN_INDEX", 1 << 40)  # never fits
     build_tablebase(load("quixo").Quixo(size=3), tmp_path / "rounds", memory=16 << 30)
     loopy = _graph(game).loopy
-    assert sorted(used) == sorted(loopy) and loopy
+    assert loopy
+    for directory, loopy_method in (("edges", "by-edges"), ("rounds", "value-iteration")):
+        methods = {t: e.method for t, e in read_header(tmp_path / directory).tiers.items()}
+        assert {methods[t] for t in loopy} == {loopy_method}
+        assert {m for t, m in methods.items() if t not in loopy} == {"engine-sweep"}
     first, second = read_header(tmp_path / "edges"), read_header(tmp_path / "rounds")
     assert {t: e.sha256 for t, e in first.tiers.items()} == {
         t: e.sha256 for t, e in second.tiers.items()

@@ -19,6 +19,7 @@ from perfectplay import build_tablebase, compiled
 from perfectplay.games import ConnectFour
 from perfectplay.selftest import check_game
 from perfectplay.tablebase.header import read_header
+from perfectplay.tiers.one_pass import combine
 from perfectplay.tiers.records import (
     TOO_REMOTE,
     UNSOLVED_CHILD,
@@ -26,7 +27,6 @@ from perfectplay.tiers.records import (
     sweep_codes,
     tally_records,
 )
-from perfectplay.tiers.solve import combine
 from perfectplay.values import Value
 
 RECORD = RecordFormat(1)

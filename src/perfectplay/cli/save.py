@@ -56,10 +56,12 @@ def save_command(
     quiet: bool,
     as_json: bool,
     cluster: tuple[int | None, str | None] = (None, None),
+    tier_method: str | None = None,
 ) -> None:
     """Build (or reuse) the tablebase of ``rules`` in ``directory`` and print its summary;
     ``solve_with`` is (method, max_states, memory) for a game explored in memory,
-    ``cluster`` (workers, scheduler) asks for a solve on Dask."""
+    ``cluster`` (workers, scheduler) asks for a solve on Dask, ``tier_method`` one method
+    of the table of tier methods for every tier of its kind."""
     method, max_states, memory = solve_with
     workers, scheduler = cluster
     built = build_into(
@@ -71,6 +73,7 @@ def save_command(
         quiet=quiet,
         workers=workers,
         scheduler=scheduler,
+        tier_method=tier_method,
     )
     with open_tablebase(directory, rules) as base:
         if as_json:

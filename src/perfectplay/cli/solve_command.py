@@ -13,6 +13,7 @@ from ..solution import Solution
 from ..solvers.alphabeta import search
 from ..solvers.grundy import grundy_problem
 from ..solvers.registry import methods_help
+from ..tiers.methods import method_names
 from .common import emit_json, full_solve, game_options, json_option, print_rows, solve_options
 from .loader import build_game
 from .present import position_report, remoteness_row, value_json, value_text
@@ -42,6 +43,14 @@ from .save import (
 @save_option
 @workers_option
 @scheduler_option
+@click.option(
+    "--tier-method",
+    type=click.Choice(method_names()),
+    default=None,
+    help="With --save, a tier game: solve every tier of its kind (loopy or not) by this "
+    "method of the table of tier methods, not the one chosen tier by tier (for comparing "
+    "them; the method of each tier is kept in the tablebase's progress.json).",
+)
 @json_option
 def solve_command(
     game: str,
@@ -54,6 +63,7 @@ def solve_command(
     save: Path | None,
     workers: int | None,
     scheduler: str | None,
+    tier_method: str | None,
     as_json: bool,
 ) -> None:
     """Solve a game from its start: value, remoteness, best moves, size and time.
@@ -79,10 +89,11 @@ def solve_command(
         raise UsageProblem("--workers and --scheduler build a tablebase: give --save DIR")
     if workers is not None and scheduler is not None:
         raise UsageProblem("give --workers (a cluster here) or --scheduler (a running one)")
+    if tier_method is not None and (save is None or rules.tiers is None):
+        raise UsageProblem("--tier-method goes with --save DIR and a game with tiers")
     if save is not None:
-        save_command(
-            rules, save, (method, max_states, memory), quiet, as_json, (workers, scheduler)
-        )
+        save_command(rules, save, (method, max_states, memory), quiet, as_json,
+                     (workers, scheduler), tier_method)  # fmt: skip
         return
     if solved_in_passing(rules, method, max_states):
         solve_in_passing(rules, memory, quiet, as_json)

@@ -47,10 +47,12 @@ def build_into(
     quiet: bool,
     workers: int | None = None,
     scheduler: str | None = None,
+    tier_method: str | None = None,
 ) -> Built:
     """Solve ``rules`` into a tablebase in ``directory``: tier by tier on disk when the game
-    has tiers (on Dask with ``workers`` or ``scheduler``), else explored in memory and
-    saved; a finished one of this game is reused."""
+    has tiers (on Dask with ``workers`` or ``scheduler``; ``tier_method`` as
+    ``tiers.methods`` takes it), else explored in memory and saved; a finished one of this
+    game is reused."""
     if directory.exists() and not directory.is_dir():
         raise UsageProblem(f"--save {directory}: that is a file, not a directory")
     reused = _reuse_or_repair(rules, directory)
@@ -63,9 +65,9 @@ def build_into(
     slots = _check_disk(rules, directory, quiet) if tiered else None
     with _cleared_on_failure(directory, rules.name):
         if on_dask:
-            return _build_on_dask(rules, directory, workers, scheduler, quiet)
+            return _build_on_dask(rules, directory, workers, scheduler, quiet, tier_method)
         if tiered:
-            return _build_by_tiers(rules, directory, slots, memory, quiet)
+            return _build_by_tiers(rules, directory, slots, memory, quiet, tier_method)
         solution = explored_solve(rules, method, max_states, quiet, memory)
         return Built(solution.save(directory), solution.stats.seconds, solution.method, False)
 
@@ -116,6 +118,7 @@ def _build_on_dask(
     workers: int | None,
     scheduler: str | None,
     quiet: bool,
+    tier_method: str | None = None,
 ) -> Built:
     """The tablebase solved tier by tier on Dask (local workers or a scheduler's)."""
     from ..tiers.on_dask import build_on_dask
@@ -128,12 +131,18 @@ def _build_on_dask(
             scheduler=scheduler,
             report=told,
             announce=None if quiet else _announce,
+            tier_method=tier_method,
         )
     return Built(header, seconds, "tiers on Dask", reused=False)
 
 
 def _build_by_tiers(
-    rules: Rules[Any, Any], directory: Path, slots: int | None, memory: int | None, quiet: bool
+    rules: Rules[Any, Any],
+    directory: Path,
+    slots: int | None,
+    memory: int | None,
+    quiet: bool,
+    tier_method: str | None = None,
 ) -> Built:
     """The tablebase solved tier by tier on disk in this process; a whole build's rate (or
     size and time) remembered to say what to expect next time."""
@@ -142,7 +151,9 @@ def _build_by_tiers(
     if slots is None and fresh:  # ranked by the engine: its size comes from a last solve
         expected = announce_last_solve(rules, "tiers", quiet)
     with tier_progress(quiet=quiet, expected=expected) as report:
-        header, seconds = build_tablebase(rules, directory, progress=report, memory=memory)
+        header, seconds = build_tablebase(
+            rules, directory, progress=report, memory=memory, tier_method=tier_method
+        )
     if fresh and slots is not None and slots >= ANNOUNCE_SLOTS:
         # A whole large build: its rate says what to expect of the next one of this game. A
         # small one's rate is mostly fixed costs (a 3-row Dobutsu's, kept under the game's

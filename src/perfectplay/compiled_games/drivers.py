@@ -342,7 +342,7 @@ def solve_sweep(
     """batch_solve_tier's pass over records[i] (index start + i) of a tier whose moves all
     lead into one other tier (``SweepCodes``: reached, ended, worth, record_of): a position
     whose record is ``reached`` or 0 (every index of the tier is a position: its working
-    file is zeros until solved, ``tiers.solve``) gets ended[outcome] if it has ended, else
+    file is zeros until solved, ``tiers.one_pass``) gets ended[outcome] if it has ended, else
     record_of[best + 1], best the largest worth of its children's records. ``over`` holds
     a bit an index of the tier (bit i % 8 of byte i // 8) set where the position has ended,
     as the discovery found (the rules' outcome asked only there), or is empty (asked of

@@ -743,7 +743,7 @@ class CompiledGame:
 
     _derived_parents.lays_out_moves = True  # type: ignore[attr-defined]
     """Read by the choice of a loopy tier's method: these un-moves cost as much memory as
-    the moves laid out (``tiers.loopy_method``)."""
+    the moves laid out (``tiers.methods``)."""
 
     def _batch_parents(self, tier: int, codes: Any) -> Expansion:
         codes = np.ascontiguousarray(codes, dtype=np.int64)

@@ -4,8 +4,8 @@
 runs every solver on random games read this table and nothing else (networkx's
 ``flow_func``: a named choice with a default, ``auto``, the one that fits). A new solver is
 one module in this package, opening with its precondition and its contract, and one entry
-here. The methods of a tier too large for memory are chosen per tier by the tier engine
-(``tiers.loopy_method``), not by name.
+here. The methods of a tier too large for memory have their own table
+(``tiers.methods``), chosen per tier (or forced with ``--tier-method``).
 """
 
 from __future__ import annotations

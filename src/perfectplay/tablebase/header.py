@@ -67,6 +67,9 @@ class TierEntry:
     hash_block: int = 0
     scores: dict[str, Any] | None = None
     """A scored game's scores of the tier: {"file", "sha256", "dtype", "integral"}."""
+    method: str | None = None
+    """The tier method that solved it (``tiers.methods``: ``chunks``, ``by-edges``, ...);
+    None for a scored game's tier and a tablebase made before it was kept."""
 
 
 @dataclass(frozen=True)
@@ -124,11 +127,25 @@ def _entry_json(entry: TierEntry) -> dict[str, Any]:
     fields = dict(vars(entry))
     if entry.scores is None:
         del fields["scores"]
+    if entry.method is None:
+        del fields["method"]
     if not entry.blocks:
         del fields["blocks"], fields["hash_block"]
     else:
         fields["blocks"] = list(entry.blocks)
     return fields
+
+
+def _method_name(text: Any) -> str | None:
+    """A tier method's name as the header keeps it (a word of letters and dashes)."""
+    if text is None:
+        return None
+    if not isinstance(text, str) or not 0 < len(text) <= 40 or set(text) - set(_NAME_LETTERS):
+        raise ValueError(f"{text!r} is no tier method's name")
+    return text
+
+
+_NAME_LETTERS = "abcdefghijklmnopqrstuvwxyz-"
 
 
 def _digest(text: Any) -> str:
@@ -169,6 +186,7 @@ def _parse(data: Any) -> Header:
             blocks=tuple(_digest(d) for d in raw.get("blocks", [])),
             hash_block=int(raw.get("hash_block", 0)),
             scores=_tier_scores(raw["scores"]) if raw.get("scores") is not None else None,
+            method=_method_name(raw.get("method")),
         )
         if entry.blocks and (entry.hash_block <= 0 or entry.hash_block % 8):
             raise ValueError(f"tier {entry.tier}: hash_block {entry.hash_block}")

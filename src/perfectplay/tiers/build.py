@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import GameError
 from ..identity import identity_of
 from ..memory import MemoryWatch
 from ..progress import ProgressCallback
@@ -31,8 +32,11 @@ def build_tiered(
     directory: Path,
     progress: ProgressCallback | None = None,
     memory: int | None = None,
+    tier_method: str | None = None,
 ) -> tuple[Header, float]:
-    """Solve a tier game into ``directory``; the header and the seconds it took."""
+    """Solve a tier game into ``directory``; the header and the seconds it took.
+    ``tier_method``: one method of ``tiers.methods`` for every tier of its kind (an outcome
+    game's; a scored game's tiers have their own solver)."""
     identity = identity_of(rules)
     found = existing(directory, identity)
     if found is not None:
@@ -45,8 +49,12 @@ def build_tiered(
     # A loopy tier bounds no game's length: 2-byte records, remoteness up to 8,191.
     record = format_for(graph.longest if graph.longest is not None else 1 << 8)
     files = TierFiles(directory, record, identity)
-    solver = solve_scored_tiers if graph.scored else solve_tiers
-    seconds = solver(graph, files, progress, memory)
+    if graph.scored:
+        if tier_method is not None:
+            raise GameError(f"{rules.name} is scored: its tiers have one solver, no tier method")
+        seconds = solve_scored_tiers(graph, files, progress, memory)
+    else:
+        seconds = solve_tiers(graph, files, progress, memory, tier_method)
     files.drop_stray_partials(graph.order)
     if ranking is not None:
         seconds += ranking.seconds  # finding the positions is part of the solve
@@ -111,6 +119,7 @@ def build_header(
             blocks=tuple(done.get("blocks", ())),
             hash_block=int(done.get("hash_block", 0)),
             scores=done.get("scores"),
+            method=done.get("method"),
         )
     header = Header(
         identity=files.progress["identity"],
@@ -137,15 +146,19 @@ def build_tablebase(
     progress: ProgressCallback | None = None,
     max_states: int | None = None,
     memory: int | None = None,
+    tier_method: str | None = None,
 ) -> tuple[Header, float]:
     """Solve ``game`` into a tablebase directory: tier by tier when it speaks the tier
     protocol, else explored in memory and saved (scores kept either way). The
     header and the seconds it took. ``memory`` is the budget in bytes (default: most of
-    the memory available)."""
+    the memory available); ``tier_method``: one method of the table of tier methods
+    (``tiers.methods``) for every tier of its kind, in a game with tiers."""
     rules = game if isinstance(game, Rules) else Rules(game)
     path = Path(directory)
     if rules.tiers is not None:
-        return build_tiered(rules, path, progress, memory)
+        return build_tiered(rules, path, progress, memory, tier_method)
+    if tier_method is not None:
+        raise GameError(f"{rules.name} has no tiers: no tier method applies")
     found = existing(path, identity_of(rules))
     if found is not None:
         return found, 0.0

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InterruptedSolve, ParameterError, TablebaseError
+from ..errors import GameError, InterruptedSolve, ParameterError, TablebaseError
 from ..identity import identity_of
 from ..memory import MemoryWatch, show_size
 from ..rules import Rules
@@ -62,12 +62,10 @@ from .graph import (
     mark_every_position,
     reach_inside,
     reach_span,
-    solves_by_sweep,
 )
-from .loopy_method import loopy_solver
+from .methods import SWEEPS, TierJob, choose, method_named, refuse_idle, solve_tier
+from .one_pass import solve_span, solve_span_by_sweep
 from .records import RecordFormat, TierSummary, format_for
-from .retrograde_in_records import solve_in_slots
-from .solve import solve_span, solve_span_by_sweep
 
 SPAN = 1 << 21
 """Indices per span at most: a task's work (Connect Four 6x4 has tiers of 13 million)."""
@@ -94,14 +92,18 @@ def build_on_dask(
     report: DaskReport | None = None,
     announce: Callable[[str], None] | None = None,
     here_at_most: int | None = None,
+    tier_method: str | None = None,
 ) -> tuple[Header, float]:
     """Solve a tier game into ``directory`` on Dask: a ``LocalCluster`` of ``workers``
     processes here, or the running cluster at ``scheduler``; tiers of at most
-    ``here_at_most`` positions (HERE_AT_MOST) in this process. The header and the seconds."""
+    ``here_at_most`` positions (HERE_AT_MOST) in this process; ``tier_method`` as the
+    local solve takes it. The header and the seconds."""
     if rules.tiers is None:
         raise ParameterError(f"{rules.name} has no tiers: only tiered solves run on Dask")
     if rules.ends_in_scores():
         raise ParameterError(f"{rules.name} is scored: it is solved in one process, not on Dask")
+    if tier_method is not None:  # refused before any work: an unknown name, or no tier
+        refuse_idle(TierGraph(rules), method_named(tier_method))
     identity = identity_of(rules)
     found = existing(directory, identity)
     if found is not None:
@@ -128,7 +130,7 @@ def build_on_dask(
         if announce is not None:
             announce(f"Dask dashboard: {client.dashboard_link}")
         here = HERE_AT_MOST if here_at_most is None else here_at_most
-        _Run(client, rules, graph, files, report, here).run()
+        _Run(client, rules, graph, files, report, here, tier_method).run()
     except KeyboardInterrupt:
         raise InterruptedSolve(
             f"interrupted while solving {rules.name} on Dask; the finished tiers and spans "
@@ -218,8 +220,10 @@ class _Run:
         files: TierFiles,
         report: DaskReport | None,
         here_at_most: int = HERE_AT_MOST,
+        tier_method: str | None = None,
     ) -> None:
         self.client, self.graph, self.files, self.report = client, graph, files, report
+        self.tier_method = tier_method
         # Sent with each task as bytes (data scattered once dies with its worker), loaded
         # once per worker process: a game's tables, built as it ranks, then serve every task.
         self.rules = _Packed(rules)
@@ -378,7 +382,13 @@ class _Run:
         del marks
         if tier in self.graph.loopy:
             future = self._submit(
-                tier, _solve_loopy_task, self.rules, self.directory, self.bytes, tier
+                tier,
+                _solve_loopy_task,
+                self.rules,
+                self.directory,
+                self.bytes,
+                tier,
+                self.tier_method,
             )
             wait([future])
             self._tick(1)
@@ -393,7 +403,15 @@ class _Run:
             if kept is not None and path.exists() and file_sha256(path) == kept["sha256"]:
                 continue
             futures[name] = self._submit(
-                tier, _solve_span_task, self.rules, self.directory, self.bytes, tier, span, name
+                tier,
+                _solve_span_task,
+                self.rules,
+                self.directory,
+                self.bytes,
+                tier,
+                span,
+                name,
+                self.tier_method,
             )
         for name, future in futures.items():
             files.progress["spans"][name] = future.result()
@@ -401,12 +419,14 @@ class _Run:
             self._tick(1)
         names = [_span_name(tier, span) for span in cut]
         summaries = [files.progress["spans"][name]["summary"] for name in names]
+        methods = {files.progress["spans"][name].get("method") for name in names}
         joined = self._submit(tier, _join_task, self.directory, tier, names)
         wait([joined])
         summary = TierSummary()
         for part in summaries:
             summary.merge_json(part)
-        self._finished(tier, {**joined.result(), **summary.as_json()})
+        method = methods.pop() if len(methods) == 1 else None
+        self._finished(tier, {**joined.result(), **summary.as_json(), "method": method})
         for name in names:
             del files.progress["spans"][name]
             (files.directory / name).unlink(missing_ok=True)
@@ -642,29 +662,42 @@ def _reach_loopy_task(packed: _Packed, directory: str, record_bytes: int, tier: 
 
 
 def _solve_span_task(
-    packed: _Packed, directory: str, record_bytes: int, tier: int, span: Any, name: str
+    packed: _Packed,
+    directory: str,
+    record_bytes: int,
+    tier: int,
+    span: Any,
+    name: str,
+    forced: str | None = None,
 ) -> dict[str, Any]:
-    """Solve a span of a tier into a file of its own; its hash and counts."""
+    """Solve a span of a tier into a file of its own (by the sweep or the chunks, as the
+    table of tier methods chooses); its hash, counts and method."""
     rules = packed.load()
     graph = TierGraph(rules)
     files = _files(directory, record_bytes, rules)
+    terminals = Terminals(rules.name)
     start, stop = span
     marks = np.memmap(
         files.directory / tier_file_name(tier, "partial"), dtype=files.record.dtype, mode="r"
     ) if graph.sizes[tier] else np.zeros(0, dtype=files.record.dtype)  # fmt: skip
+    method = choose(TierJob(graph, files, terminals, tier), forced)
     swept = None
-    if solves_by_sweep(graph, files, tier):
+    if method.name in SWEEPS:
         swept = solve_span_by_sweep(graph, files, tier, marks, (start, stop))
+        if swept is None:
+            raise GameError(f"{rules.name}: batch_solve_tier declined a span of tier {tier}")
+    elif method.name != "chunks":
+        raise GameError(f"tier method {method.name} does not solve a tier in spans")
     if swept is not None:
         out, summary = swept
     else:
         out = np.zeros(stop - start, dtype=files.record.dtype)
         if out.shape[0] == graph.sizes[tier] and start != 0:
             raise AssertionError("a span that is the whole tier starts at 0")
-        summary = solve_span(graph, files, Terminals(rules.name), tier, marks, (start, stop), out)
+        summary = solve_span(graph, files, terminals, tier, marks, (start, stop), out)
     path = files.directory / name
     _write_atomically(path, out.tobytes())
-    return {"sha256": file_sha256(path), "summary": summary.as_json()}
+    return {"sha256": file_sha256(path), "summary": summary.as_json(), "method": method.name}
 
 
 def _join_task(directory: str, tier: int, names: list[str]) -> dict[str, Any]:
@@ -684,28 +717,24 @@ def _join_task(directory: str, tier: int, names: list[str]) -> dict[str, Any]:
 
 
 def _solve_loopy_task(
-    packed: _Packed, directory: str, record_bytes: int, tier: int
+    packed: _Packed, directory: str, record_bytes: int, tier: int, forced: str | None = None
 ) -> dict[str, Any]:
-    """Solve a loopy tier whole in its marks file, then make it final; hash and counts."""
+    """Solve a loopy tier whole in its marks file (by the table of tier methods, with the
+    worker's own budget: most of its memory, as a local run has), then make it final;
+    hash, counts and method."""
     rules = packed.load()
     graph = TierGraph(rules)
     files = _files(directory, record_bytes, rules)
-    terminals = Terminals(rules.name)
-    if files.marked_in_bits(tier):  # marked so by a local run taken up here
-        summary = solve_in_slots(graph, files, terminals, tier)
-    else:
-        records = files.reopen(tier, graph.sizes[tier])
-        # The worker's own budget (most of its memory) chooses the method, as a local run does.
-        solver = loopy_solver(graph, files, tier, None, MemoryWatch())
-        summary = solver(graph, files, terminals, tier, records)
-        if isinstance(records, np.memmap):
-            records.flush()
+    job = TierJob(graph, files, Terminals(rules.name), tier, watch=MemoryWatch())
+    records, summary, method = solve_tier(job, forced)
+    if isinstance(records, np.memmap):
+        records.flush()
     partial = files.directory / tier_file_name(tier, "partial")
     with partial.open("rb+") as handle:
         os.fsync(handle.fileno())
     hashes = file_hashes(partial)
     os.replace(partial, files.directory / tier_file_name(tier, "rec"))
-    return {**hashes, **summary.as_json()}
+    return {**hashes, **summary.as_json(), "method": method}
 
 
 def describe_memory(report: dict[str, Any]) -> str:

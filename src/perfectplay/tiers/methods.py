@@ -1,0 +1,320 @@
+"""The table of tier methods: every way a WIN / LOSS / TIE tier is solved, chosen in one place.
+
+Each entry of ``METHODS`` says which tiers it takes (``takes``: None, or why not, in a few
+words), whether its memory fits a budget (``fits``), what it costs, and how it solves a
+tier (``solve``, one signature). A tier is solved by the first entry, in the table's order,
+that takes it and fits; ``--tier-method NAME`` (``forced``) makes one entry solve every tier
+of its kind (loopy, or not) and is refused in one line where it cannot take one. The local
+solve (``tiers.solve``) and the Dask executor (``tiers.on_dask``) both choose here, and the
+name of the method that solved a tier is kept in the tablebase's progress (``method``).
+
+In the table's order:
+
+- ``in-slots``: a tier marked in bit sets (the reached positions alone have records).
+- ``engine-sweep``: a tier of a game the engine ranks, whose moves all leave it, by the
+  engine's own compiled sweep (``batch_solve_tier``).
+- ``game-sweep``: a tier whose ends the game's ``batch_mark_tier`` recorded, by the game's
+  ``batch_solve_tier`` (Connect Four).
+- ``chunks``: a tier whose moves all leave it, a chunk of positions at a time.
+- ``by-edges``: a loopy tier's moves laid out whole and analysed in one compiled loop
+  (``retrograde_by_edges``; extra turns marked on the moves), where they fit the budget.
+- ``in-records``: counters in the records, through the game's un-moves
+  (``retrograde_in_records``; 2-byte records, children in other tiers read beside).
+- ``by-unmoves``: frontiers through the game's un-moves (``retrograde_by_unmoves``).
+- ``value-iteration``: rounds of the moves played again, records only (any loopy tier).
+
+The un-move methods take moves that pass the turn (no ``to_move``). Un-moves a compiled game
+does not write are its moves laid out and turned around (``lays_out_moves``): they are no
+cheaper than ``by-edges``, so where its layout does not fit, rounds of value iteration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import GameError
+from ..memory import MemoryWatch, resident_bytes
+from ..progress import ProgressCallback
+from ..terminals import Terminals
+from . import (
+    retrograde_by_edges,
+    retrograde_by_unmoves,
+    retrograde_in_records,
+    value_iteration,
+)
+from .files import TierFiles
+from .graph import TierGraph, solves_by_sweep
+from .one_pass import solve_by_sweeps, solve_span
+from .records import TierSummary
+
+
+@dataclass
+class TierJob:
+    """One tier to solve and what its method may use; ``done``: positions solved before
+    it in this run (for progress)."""
+
+    graph: TierGraph
+    files: TierFiles
+    terminals: Terminals
+    tier: int
+    progress: ProgressCallback | None = None
+    watch: MemoryWatch | None = None
+    done: int = 0
+
+    @property
+    def engine(self) -> bool:
+        """Whether the engine ranks the game (every index a position: no marks)."""
+        return bool(self.graph.hooks.ranked_by_engine)
+
+
+Solved = tuple[Any, TierSummary]
+"""A tier's records (None: written to its file already) and its summary."""
+
+
+@dataclass(frozen=True)
+class TierMethod:
+    """One way to solve a tier (see the module docstring)."""
+
+    name: str
+    loopy: bool | None
+    """True: loopy tiers only; False: tiers whose moves all leave them; None: either."""
+    does: str
+    cost: str
+    """Its memory beside the tier's own records, in words."""
+    takes: Callable[[TierJob], str | None]
+    fits: Callable[[TierJob], bool]
+    solve: Callable[[TierJob], Solved]
+
+
+def _room(job: TierJob) -> int | None:
+    """The bytes left in the budget (None: no budget)."""
+    watch = job.watch
+    if watch is None or watch.limit is None:
+        return None
+    return watch.limit - resident_bytes()
+
+
+def _always(job: TierJob) -> bool:
+    return True
+
+
+# --------------------------------------------------------------------------- takes
+
+
+def _marked_in_bits(job: TierJob) -> str | None:
+    return None if job.files.marked_in_bits(job.tier) else "the tier is not marked in bit sets"
+
+
+def _not_in_bits(job: TierJob, loopy: bool) -> str | None:
+    """Why a method for tiers of records (loopy or not) does not take the tier, or None."""
+    if job.files.marked_in_bits(job.tier):
+        return "the tier is marked in bit sets (in-slots solves it)"
+    if (job.tier in job.graph.loopy) != loopy:
+        return "the tier is not loopy" if loopy else "the tier is loopy"
+    return None
+
+
+def _engine_sweep_takes(job: TierJob) -> str | None:
+    why = _not_in_bits(job, loopy=False)
+    if why is None and not job.engine:
+        why = "the engine does not rank the game"
+    return why or _sweep_takes(job)
+
+
+def _game_sweep_takes(job: TierJob) -> str | None:
+    why = _not_in_bits(job, loopy=False)
+    if why is None and job.engine:
+        why = "the engine ranks the game (engine-sweep)"
+    return why or _sweep_takes(job)
+
+
+def _sweep_takes(job: TierJob) -> str | None:
+    from .graph import sweep_child
+    from .records import sweep_codes
+
+    graph, files, tier = job.graph, job.files, job.tier
+    if not solves_by_sweep(graph, files, tier):
+        return "the game has no batch_solve_tier, or its marking recorded no ends"
+    kids = {k: files.final(k) for k in graph.children[tier]}
+    child = sweep_child(graph, tier, kids, files.record.dtype)
+    hook = graph.hooks.batch_solve_tier
+    assert hook is not None
+    empty = np.zeros(0, dtype=files.record.dtype)
+    if child is None or hook(tier, 0, empty, child, sweep_codes(files.record)) is None:
+        return "the game's batch_solve_tier declines the tier"
+    return None
+
+
+def _chunks_takes(job: TierJob) -> str | None:
+    return _not_in_bits(job, loopy=False)
+
+
+def _by_edges_takes(job: TierJob) -> str | None:
+    why = _not_in_bits(job, loopy=True)
+    if why is None and not retrograde_by_edges.fits(job.graph, job.tier):
+        why = "the game lays out no moves (tier_moves)"
+    return why
+
+
+def _by_edges_fits(job: TierJob) -> bool:
+    room = _room(job)
+    return room is None or retrograde_by_edges.fits_in(job.graph, job.tier, room)
+
+
+def _unmoves_take(job: TierJob) -> str | None:
+    why = _not_in_bits(job, loopy=True)
+    if why is None and job.graph.hooks.batch_parents is None:
+        why = "the game has no un-moves (batch_parents)"
+    if why is None and job.graph.rules.to_move is not None:
+        why = "the game has extra turns (to_move): un-moves take moves that pass the turn"
+    return why
+
+
+def _in_records_takes(job: TierJob) -> str | None:
+    why = _unmoves_take(job)
+    if why is None and not retrograde_in_records.fits(job.graph, job.files, job.tier):
+        why = "its records are not 2 bytes"
+    return why
+
+
+def _unmoves_fit(job: TierJob) -> bool:
+    """Un-moves made by laying the moves out fit where the layout does."""
+    if getattr(job.graph.hooks.batch_parents, "lays_out_moves", False):
+        return _by_edges_takes(job) is not None or _by_edges_fits(job)
+    return True
+
+
+def _loopy_takes(job: TierJob) -> str | None:
+    return _not_in_bits(job, loopy=True)
+
+
+# --------------------------------------------------------------------------- solve
+
+
+def _records_of_loopy(job: TierJob) -> Any:
+    """A loopy tier's records, every reached one open (half-solved loops are not trusted)."""
+    size = job.graph.sizes[job.tier]
+    return job.files.all_reached(job.tier, size) if job.engine else job.files.reopen(job.tier, size)
+
+
+def _solve_in_slots(job: TierJob) -> Solved:
+    summary = retrograde_in_records.solve_in_slots(
+        job.graph, job.files, job.terminals, job.tier, job.progress, job.watch
+    )
+    return None, summary
+
+
+def _solve_by_sweep(job: TierJob) -> Solved:
+    records = job.files.partial(job.tier, job.graph.sizes[job.tier])
+    summary = solve_by_sweeps(job.graph, job.files, job.tier, records, job.progress, job.done)
+    if summary is None:
+        raise GameError(f"{job.graph.rules.name}: batch_solve_tier declined tier {job.tier} "
+                        "after taking it")  # fmt: skip
+    return records, summary
+
+
+def _solve_by_chunks(job: TierJob) -> Solved:
+    size = job.graph.sizes[job.tier]
+    # an engine's tier: every index reached, marked so for the chunks (a sweep needs none)
+    files = job.files
+    records = files.all_reached(job.tier, size) if job.engine else files.partial(job.tier, size)
+    summary = solve_span(job.graph, job.files, job.terminals, job.tier, records, (0, size),
+                         records, job.progress, job.done)  # fmt: skip
+    return records, summary
+
+
+def _loopy(solver: Callable[[TierJob, Any], TierSummary]) -> Callable[[TierJob], Solved]:
+    def solve(job: TierJob) -> Solved:
+        records = _records_of_loopy(job)
+        return records, solver(job, records)
+
+    return solve
+
+
+# (each looked up in its module when called: a test may stand in for one)
+METHODS: tuple[TierMethod, ...] = (
+    TierMethod("in-slots", None, "records of the reached positions alone, beside their bit set",
+               "a byte (or two) a reached position", _marked_in_bits, _always, _solve_in_slots),
+    TierMethod("engine-sweep", False, "the engine's compiled sweep over the tier",
+               "none", _engine_sweep_takes, _always, _solve_by_sweep),
+    TierMethod("game-sweep", False, "the game's batch_solve_tier over the tier",
+               "none", _game_sweep_takes, _always, _solve_by_sweep),
+    TierMethod("chunks", False, "a chunk of positions at a time, their children read",
+               "one chunk's moves", _chunks_takes, _always, _solve_by_chunks),
+    TierMethod("by-edges", True, "the tier's moves laid out and analysed in one loop",
+               "about 4 bytes a move inside the tier, more out of it", _by_edges_takes,
+               _by_edges_fits, _loopy(lambda job, records: retrograde_by_edges.
+                                      solve_loopy_by_edges(job.graph, job.files, job.terminals,
+                                                           job.tier, records))),
+    TierMethod("in-records", True, "counters in the records, through the un-moves",
+               "a bit an index", _in_records_takes, _unmoves_fit,
+               _loopy(lambda job, records: retrograde_in_records.solve_with_counters(
+                   job.graph, job.files, job.terminals, job.tier, records, job.progress))),
+    TierMethod("by-unmoves", True, "frontiers through the un-moves",
+               "about 16 bytes an index", _unmoves_take, _unmoves_fit,
+               _loopy(lambda job, records: retrograde_by_unmoves.solve_with_unmoves(
+                   job.graph, job.files, job.terminals, job.tier, records))),
+    TierMethod("value-iteration", True, "rounds of the moves played again until nothing moves",
+               "none", _loopy_takes, _always,
+               _loopy(lambda job, records: value_iteration.solve_loopy_tier(
+                   job.graph, job.files, job.terminals, job.tier, records))),
+)  # fmt: skip
+
+
+SWEEPS = ("engine-sweep", "game-sweep")
+"""The methods that run a game's ``batch_solve_tier`` (over spans of a tier, on Dask)."""
+
+
+def method_named(name: str) -> TierMethod:
+    """The method called ``name``; a GameError naming the choices otherwise."""
+    for method in METHODS:
+        if method.name == name:
+            return method
+    raise GameError(f"unknown tier method {name!r}; choose one of {', '.join(method_names())}")
+
+
+def method_names() -> tuple[str, ...]:
+    """Every method's name, in the table's order."""
+    return tuple(method.name for method in METHODS)
+
+
+def refuse_idle(graph: TierGraph, method: TierMethod) -> None:
+    """A GameError when ``method``, forced, would solve none of the game's tiers."""
+    if method.loopy is True and not graph.loopy:
+        raise GameError(f"{method.name} solves loopy tiers; {graph.rules.name} has none")
+    if method.loopy is False and all(tier in graph.loopy for tier in graph.order):
+        raise GameError(
+            f"{method.name} solves tiers whose moves all leave them; every tier of "
+            f"{graph.rules.name} is loopy"
+        )
+
+
+def choose(job: TierJob, forced: str | None = None) -> TierMethod:
+    """The method for ``job``'s tier: the first of the table that takes it and fits, or
+    ``forced`` for every tier of its kind (refused in one line where it cannot take one)."""
+    loopy = job.tier in job.graph.loopy
+    if forced is not None:
+        method = method_named(forced)
+        if method.loopy is None or method.loopy == loopy:
+            why = method.takes(job)
+            if why is not None:
+                raise GameError(
+                    f"tier method {forced} cannot solve tier {job.tier} of "
+                    f"{job.graph.rules.name}: {why}"
+                )
+            return method
+    for method in METHODS:
+        if method.takes(job) is None and method.fits(job):
+            return method
+    raise AssertionError(f"no tier method takes tier {job.tier}")  # value-iteration takes any
+
+
+def solve_tier(job: TierJob, forced: str | None = None) -> tuple[Any, TierSummary, str]:
+    """Solve ``job``'s tier by the method chosen for it: its records, summary and method."""
+    method = choose(job, forced)
+    records, summary = method.solve(job)
+    return records, summary, method.name
