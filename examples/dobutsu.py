@@ -1,0 +1,200 @@
+"""Dobutsu shogi as a compiled game, written as a user would beside the hand-ranked
+built-in (src/perfectplay/games/dobutsu): the same rules (Tanaka's, which GamesmanOne's
+dshogi plays too) and the same smaller variants.
+
+Sente (moving first, at the bottom) and gote each have a lion, a giraffe, an elephant and a
+chick on 3 columns and ``height`` rows (4; on 3 the chicks start in hand; ``giraffes``,
+``elephants``, ``chicks`` False leave a kind out). The lion steps one square any way, the
+giraffe orthogonally, the elephant diagonally, the chick straight ahead and, on the far
+rank, becomes a hen, which steps any way but diagonally back. A piece stepping onto one of
+the other side's takes it into the mover's hand (a hen as a chick); a move may instead drop
+a piece from the hand on any empty square. The mover wins when they can take the other
+lion (Tanaka counts that capture as a ply: ``published_plies``) and loses when the other
+lion stands on the mover's home rank (its try stood). Endless play is a draw.
+
+A position is one int64, the built-in's layout (its parse_state reads text into it, as
+``gle/.c./.C./ELG - s``): square q = 3 * row + column (rows from gote's side, columns A-C
+from sente's left) in 4 bits from bit 4q (0 empty, 1 lion, 2 giraffe, 3 elephant, 4 chick,
+5 hen, + 8 for gote's), sente's giraffes, elephants, chicks in hand in 2 bits each from bit
+48, gote's from bit 54, bit 60 set when gote moves. A move is 16 * source + target: a step,
+or a drop of a giraffe, an elephant, a chick (source 12, 13, 14). The key folds the half
+turn (the board turned round, owners and hands swapped, sente to move) and the mirror
+(columns A and C swapped), as the built-in does; GamesmanOne folds the mirror only. One
+tier: nothing a move changes goes one way (captured pieces come back).
+"""
+
+import numpy as np
+
+from perfectplay import LOSS, WIN
+from perfectplay.boards.square import popcount
+from perfectplay.compiled_games import ONGOING, CompiledGame
+from perfectplay.drawing import CELL, move_attribute, svg
+
+LION, GIRAFFE, ELEPHANT, CHICK, HEN = 1, 2, 3, 4, 5
+GOTES = 8  # the owner bit of a square's 4 bits
+HANDS, GOTE = 48, 60
+LETTERS = ".LGECH..?lgech"  # by a square's 4 bits
+KING = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]  # row -1: forward
+STEPS = {LION: KING, GIRAFFE: [d for d in KING if 0 in d], CHICK: [(-1, 0)],
+         ELEPHANT: [d for d in KING if 0 not in d], HEN: [*KING[:5], (1, 0)]}  # fmt: skip
+COLUMN_A = 0x00F00F00F00F  # column A's squares, 4 bits each
+LOW = 0x111111111111  # the low bit of each square's 4 bits: a mask of squares
+
+
+def targets_table():
+    """TARGETS[piece, q]: where a piece (kind and owner) on square q steps (as LOW's bits)."""
+    table = np.zeros((16, 12), dtype=np.int64)
+    for kind, steps in STEPS.items():
+        for owner, sign in ((0, 1), (GOTES, -1)):
+            for q in range(12):
+                for dr, dc in steps:
+                    r, c = q // 3 + sign * dr, q % 3 + sign * dc
+                    if 0 <= r < 4 and 0 <= c < 3:
+                        table[owner | kind, q] |= 1 << (4 * (3 * r + c))
+    return table
+
+
+TARGETS = targets_table()
+
+
+def at(s, q):
+    """The piece on square q (0 for none)."""
+    return (s >> (4 * q)) & 15
+
+
+def first(squares):
+    """The first square of a mask that is not empty."""
+    return popcount((squares & -squares) - 1) >> 2
+
+
+def sides(p, s):
+    """(1 if gote moves else 0, the mover's pieces, the empty squares, the other lion's
+    square), masks as LOW's bits."""
+    mover, squares = (s >> GOTE) & 1, LOW & ((1 << (12 * p[0])) - 1)
+    board = s & ((1 << (12 * p[0])) - 1)
+    pieces, gotes = (board | board >> 1 | board >> 2) & LOW, (board >> 3) & LOW
+    x = board ^ ((GOTES - GOTES * mover) | LION) * LOW  # 0 where the other lion stands
+    lion = ~(x | x >> 1 | x >> 2 | x >> 3) & squares
+    return mover, gotes if mover else pieces & ~gotes, squares & ~pieces, lion
+
+
+def turned(p, s):
+    """The board turned half round, each piece given to the other side, the hands swapped:
+    the same position with the other player to move, as sente (bit 60 clear)."""
+    board = 0
+    for r in range(p[0]):  # rows in reverse order, each row's columns reversed
+        row = (s >> (12 * r)) & 0xFFF
+        board |= (((row & 15) << 8) | (row & 0xF0) | (row >> 8)) << (12 * (p[0] - 1 - r))
+    board ^= ((board | board >> 1 | board >> 2) & LOW) << 3  # owners swapped
+    return board | ((s >> 54) & 63) << 48 | ((s >> 48) & 63) << 54
+
+
+class Dobutsu(CompiledGame):
+    """Step or drop animals on 3 x 4; take the other lion, or reach the far rank safely."""
+
+    name = "dobutsu-compiled"
+    height: int = 4  # rows: 4, or 3 (the chicks start in hand)
+    giraffes: bool = True
+    elephants: bool = True
+    chicks: bool = True
+    max_moves = 64  # 43 at most: 3 kinds dropped on 7 squares, a lion's 8 steps, 14 more
+
+    def start(p):
+        bottom = 3 * p[0] - 3  # sente's home rank: E L G; gote's: g l e
+        s = (GOTES | LION) << 4 | LION << (4 * bottom + 4)
+        if p[1]:
+            s |= GOTES | GIRAFFE | GIRAFFE << (4 * bottom + 8)
+        if p[2]:
+            s |= (GOTES | ELEPHANT) << 8 | ELEPHANT << (4 * bottom)
+        if p[3] and p[0] == 4:
+            s |= (GOTES | CHICK) << 16 | CHICK << 28  # in front of the lions
+        elif p[3]:
+            s |= 1 << (HANDS + 4) | 1 << (HANDS + 10)
+        return s
+
+    def moves(p, s, out):
+        mover, mine, empty, lion = sides(p, s)
+        free = LOW & ((1 << (12 * p[0])) - 1) & ~mine & ~lion  # (the lion is never taken)
+        n = 0
+        while mine:
+            q = first(mine)
+            mine &= mine - 1
+            targets = TARGETS[at(s, q), q] & free
+            while targets:
+                out[n] = 16 * q + first(targets)
+                targets &= targets - 1
+                n += 1
+        for slot in range(3):
+            drops = empty if (s >> (HANDS + 6 * mover + 2 * slot)) & 3 else 0
+            while drops:
+                out[n] = 16 * (12 + slot) + first(drops)
+                drops &= drops - 1
+                n += 1
+        return n
+
+    def play(p, s, m):
+        source, target, mover = m >> 4, m & 15, (s >> GOTE) & 1
+        hand = HANDS + 6 * mover
+        if source >= 12:  # a drop
+            s -= 1 << (hand + 2 * (source - 12))
+            return (s | (GOTES * mover | (source - 10)) << (4 * target)) ^ 1 << GOTE
+        piece, taken = at(s, source), at(s, target)
+        if taken:  # into the mover's hand, a hen as a chick
+            s += 1 << (hand + 2 * (min(taken & 7, CHICK) - GIRAFFE))
+        if piece & 7 == CHICK and target // 3 == mover * (p[0] - 1):  # the far rank
+            piece += HEN - CHICK
+        s &= ~(15 << (4 * source) | 15 << (4 * target))
+        return (s | piece << (4 * target)) ^ 1 << GOTE
+
+    def outcome(p, s):
+        mover, mine, _, lion = sides(p, s)
+        while mine:
+            q = first(mine)
+            mine &= mine - 1
+            if TARGETS[at(s, q), q] & lion:
+                return WIN  # the mover takes the other lion
+        if first(lion) // 3 == (1 - mover) * (p[0] - 1):  # on the mover's home rank: a try
+            return LOSS
+        return ONGOING
+
+    def tier(p, s):
+        return 0  # one tier (see above): solved by the tier engine, out of core
+
+    def key(p, s):
+        s = turned(p, s) if s >> GOTE & 1 else s
+        return min(s, (s & ~(COLUMN_A * 0x101)) | (s & COLUMN_A) << 8 | (s >> 8) & COLUMN_A)
+
+    def show(self, s):
+        """Rows from gote's side, hands, who moves: ``gle/.c./.C./ELG - sente to move``."""
+        cells = "".join(LETTERS[at(s, q)] for q in range(3 * self.height))
+        rows = "/".join(cells[i : i + 3] for i in range(0, len(cells), 3))
+        hands = "".join("GECgec"[j] * (s >> (HANDS + 2 * j) & 3) for j in range(6))
+        return f"{rows} {hands or '-'} {'gote' if s >> GOTE & 1 else 'sente'} to move"
+
+    def published_plies(self, s):
+        """Tanaka counts the capture of the lion as a ply: one more where the game ends so."""
+        return 1 if self.outcome(s) == WIN else 0
+
+    def format_move(self, m):
+        """B3-B2 (column A-C from sente's left, row from gote's side), G*B2 (a drop)."""
+        source, target = (f"{'ABC'[q % 3]}{q // 3 + 1}" for q in (m >> 4, m & 15))
+        return f"{'GEC'[(m >> 4) - 12]}*{target}" if m >> 4 >= 12 else f"{source}-{target}"
+
+    def draw_svg(self, state, last=None):
+        """The board (gote's pieces turned round), a square clickable with the first legal
+        move onto it; the hands and the side to move below."""
+        legal = {}
+        for m in self.moves(state) if self.outcome(state) is None else []:
+            legal.setdefault(m & 15, self.format_move(m))
+        body = []
+        for q in range(3 * self.height):
+            x, y, piece, mid = q % 3 * CELL, q // 3 * CELL, at(state, q), CELL / 2
+            ringed = " last" if last is not None and last & 15 == q else ""
+            box = f'x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="wheat" stroke="black"'
+            body.append(f'<rect class="cell{ringed}" {box}{move_attribute(legal.get(q))}/>')
+            turn = f' transform="rotate(180 {x + mid} {y + mid})"' * (piece >> 3)
+            body.append(f'<text class="mark" x="{x + mid}" y="{y + mid + 6}" text-anchor="middle"'
+                        f"{turn}>{LETTERS[piece].upper()}</text>" * (piece > 0))  # fmt: skip
+        note = self.show(state).split(" ", 1)[1]
+        body.append(f'<text class="note" x="2" y="{self.height * CELL + 16}">{note}</text>')
+        return svg(max(3 * CELL, 8 * len(note)), self.height * CELL + 24, body)
