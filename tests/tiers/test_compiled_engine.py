@@ -718,3 +718,24 @@ def test_a_rule_cached_under_another_module_name_is_cached_again(tmp_path: Path)
     assert run("cli")[0] == "FunctionCache"  # was NullCache: compiled, never cached
     kind, hits = run("cli")
     assert kind == "FunctionCache" and int(hits) > 0  # loaded from the disk this time
+
+
+def test_finding_the_positions_without_a_budget_stops_at_the_default_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ranking asked for without a budget (a check, a probe) has the default one: past it,
+    one line (MemoryBudgetExceeded), not the system's out-of-memory killer (a check of the
+    whole of Gates grew to 22.5 GB and took every process of the machine down with it)."""
+    from compiled_random import TierGame
+
+    from perfectplay import memory
+    from perfectplay.compiled_games import form
+
+    monkeypatch.setattr(form, "_MODE", "interpreted")
+    monkeypatch.setattr(memory, "default_budget", lambda: 1 << 20)  # 1 MB: passed at once
+    with pytest.raises(memory.MemoryBudgetExceeded, match="memory budget of 1 MB") as caught:
+        TierGame(seed=3, mode=1).ranking()
+    assert "\n" not in str(caught.value)
+    monkeypatch.undo()
+    monkeypatch.setattr(form, "_MODE", "interpreted")
+    assert TierGame(seed=3, mode=1).ranking() is not None  # the real default: found

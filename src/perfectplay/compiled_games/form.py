@@ -454,7 +454,12 @@ class CompiledGame:
     ) -> Ranking:
         """Every tier's reachable codes, found once, then kept (see ``tiers.ranking``). With
         ``directory`` (a tablebase being built) the codes are kept there, out of core: a
-        ranking a solve of the same game left there is taken up again."""
+        ranking a solve of the same game left there is taken up again. Without ``memory``,
+        the default budget (most of the memory available): finding a large game's positions
+        for a check or a probe stops in one line at it, never by the system's out-of-memory
+        killer."""
+        if memory is None:
+            memory = MemoryWatch()
         with self._ranking_lock:
             current = self._ranking
             if (
