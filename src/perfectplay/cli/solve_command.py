@@ -49,7 +49,7 @@ from .save import (
     default=None,
     help="With --save, a tier game: solve every tier of its kind (loopy or not) by this "
     "method of the table of tier methods, not the one chosen tier by tier (for comparing "
-    "them; the method of each tier is kept in the tablebase's progress.json).",
+    "them; the header names the method that solved each tier).",
 )
 @json_option
 def solve_command(

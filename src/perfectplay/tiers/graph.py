@@ -686,6 +686,23 @@ def solves_by_sweep(graph: TierGraph, files: TierFiles, tier: int) -> bool:
     )
 
 
+def sweep_taking(
+    graph: TierGraph, files: TierFiles, tier: int, kids: dict[int, Any], hook_name: str
+) -> tuple[Callable[..., int | None], Any] | None:
+    """The game's sweep ``hook_name`` (batch_mark_tier or batch_solve_tier) and the child
+    records it reads, where it takes the tier: asked with an empty window first. None where
+    the game has no such sweep, the tier's moves stay in it or lead into several tiers, or
+    the game declines."""
+    hook: Callable[..., int | None] | None = getattr(graph.hooks, hook_name)  # named as the hooks
+    child = sweep_child(graph, tier, kids, files.record.dtype)
+    if hook is None or child is None:
+        return None
+    empty = np.zeros(0, dtype=files.record.dtype)
+    if hook(tier, 0, empty, child, sweep_codes(files.record)) is None:
+        return None
+    return hook, child
+
+
 def sweep_tier(
     graph: TierGraph,
     files: TierFiles,
@@ -699,15 +716,13 @@ def sweep_tier(
     window of a tier, a window per task on every core (windows write their own records;
     marking writes the same value, reached, into the child tier, where they may overlap),
     and ``after(result)`` in this thread, in order. False when the game declines: it is
-    asked with an empty window first."""
-    hook: Callable[..., int | None] | None = getattr(graph.hooks, hook_name)  # named as the hooks
-    child = sweep_child(graph, tier, kids, files.record.dtype)
-    if hook is None or child is None:
+    asked with an empty window first (``sweep_taking``)."""
+    taking = sweep_taking(graph, files, tier, kids, hook_name)
+    if taking is None:
         return False
+    hook, child = taking
     codes = sweep_codes(files.record)
     flat = np.asarray(records)
-    if hook(tier, 0, flat[:0], child, codes) is None:
-        return False
 
     def visit(window: tuple[int, int]) -> int | None:
         start, stop = window

@@ -6,7 +6,7 @@ tier (``solve``, one signature). A tier is solved by the first entry, in the tab
 that takes it and fits; ``--tier-method NAME`` (``forced``) makes one entry solve every tier
 of its kind (loopy, or not) and is refused in one line where it cannot take one. The local
 solve (``tiers.solve``) and the Dask executor (``tiers.on_dask``) both choose here, and the
-name of the method that solved a tier is kept in the tablebase's progress (``method``).
+name of the method that solved a tier is kept in the tablebase's header (``method``).
 
 In the table's order:
 
@@ -32,9 +32,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
-
-import numpy as np
 
 from ..errors import GameError
 from ..memory import MemoryWatch, resident_bytes
@@ -47,7 +46,7 @@ from . import (
     value_iteration,
 )
 from .files import TierFiles
-from .graph import TierGraph, solves_by_sweep
+from .graph import TierGraph, solves_by_sweep, sweep_taking
 from .one_pass import solve_by_sweeps, solve_span
 from .records import TierSummary
 
@@ -70,6 +69,15 @@ class TierJob:
         """Whether the engine ranks the game (every index a position: no marks)."""
         return bool(self.graph.hooks.ranked_by_engine)
 
+    @cached_property
+    def moves_fit(self) -> bool:
+        """Whether the tier's moves laid out whole fit the budget (``retrograde_by_edges``'s
+        estimate, from a sample of the tier: made once, asked by several methods)."""
+        watch = self.watch
+        if watch is None or watch.limit is None:
+            return True
+        return retrograde_by_edges.fits_in(self.graph, self.tier, watch.limit - resident_bytes())
+
 
 Solved = tuple[Any, TierSummary]
 """A tier's records (None: written to its file already) and its summary."""
@@ -88,14 +96,6 @@ class TierMethod:
     takes: Callable[[TierJob], str | None]
     fits: Callable[[TierJob], bool]
     solve: Callable[[TierJob], Solved]
-
-
-def _room(job: TierJob) -> int | None:
-    """The bytes left in the budget (None: no budget)."""
-    watch = job.watch
-    if watch is None or watch.limit is None:
-        return None
-    return watch.limit - resident_bytes()
 
 
 def _always(job: TierJob) -> bool:
@@ -133,18 +133,11 @@ def _game_sweep_takes(job: TierJob) -> str | None:
 
 
 def _sweep_takes(job: TierJob) -> str | None:
-    from .graph import sweep_child
-    from .records import sweep_codes
-
     graph, files, tier = job.graph, job.files, job.tier
     if not solves_by_sweep(graph, files, tier):
         return "the game has no batch_solve_tier, or its marking recorded no ends"
     kids = {k: files.final(k) for k in graph.children[tier]}
-    child = sweep_child(graph, tier, kids, files.record.dtype)
-    hook = graph.hooks.batch_solve_tier
-    assert hook is not None
-    empty = np.zeros(0, dtype=files.record.dtype)
-    if child is None or hook(tier, 0, empty, child, sweep_codes(files.record)) is None:
+    if sweep_taking(graph, files, tier, kids, "batch_solve_tier") is None:
         return "the game's batch_solve_tier declines the tier"
     return None
 
@@ -161,8 +154,7 @@ def _by_edges_takes(job: TierJob) -> str | None:
 
 
 def _by_edges_fits(job: TierJob) -> bool:
-    room = _room(job)
-    return room is None or retrograde_by_edges.fits_in(job.graph, job.tier, room)
+    return job.moves_fit
 
 
 def _unmoves_take(job: TierJob) -> str | None:
@@ -184,7 +176,7 @@ def _in_records_takes(job: TierJob) -> str | None:
 def _unmoves_fit(job: TierJob) -> bool:
     """Un-moves made by laying the moves out fit where the layout does."""
     if getattr(job.graph.hooks.batch_parents, "lays_out_moves", False):
-        return _by_edges_takes(job) is not None or _by_edges_fits(job)
+        return _by_edges_takes(job) is not None or job.moves_fit
     return True
 
 

@@ -681,20 +681,18 @@ def _solve_span_task(
         files.directory / tier_file_name(tier, "partial"), dtype=files.record.dtype, mode="r"
     ) if graph.sizes[tier] else np.zeros(0, dtype=files.record.dtype)  # fmt: skip
     method = choose(TierJob(graph, files, terminals, tier), forced)
-    swept = None
     if method.name in SWEEPS:
         swept = solve_span_by_sweep(graph, files, tier, marks, (start, stop))
         if swept is None:
             raise GameError(f"{rules.name}: batch_solve_tier declined a span of tier {tier}")
-    elif method.name != "chunks":
-        raise GameError(f"tier method {method.name} does not solve a tier in spans")
-    if swept is not None:
         out, summary = swept
-    else:
+    elif method.name == "chunks":
         out = np.zeros(stop - start, dtype=files.record.dtype)
         if out.shape[0] == graph.sizes[tier] and start != 0:
             raise AssertionError("a span that is the whole tier starts at 0")
         summary = solve_span(graph, files, terminals, tier, marks, (start, stop), out)
+    else:
+        raise GameError(f"tier method {method.name} does not solve a tier in spans")
     path = files.directory / name
     _write_atomically(path, out.tobytes())
     return {"sha256": file_sha256(path), "summary": summary.as_json(), "method": method.name}
