@@ -60,11 +60,38 @@ class Morris(CompiledGame):
         flying = not placing and p[2] != 0 and count(mine) == 3
         victims = takeable(p[0], theirs)
         n = 0
-        sources = (1 << HAND) if placing else mine
+        if placing:  # tried first: mills closed, then mills blocked, then junctions
+            closing = blocking = junctions = 0
+            rest = others = empty
+            while rest:
+                t = lowest(rest)
+                rest &= rest - 1
+                if in_mill(p[0], mine | (1 << t), t):
+                    closing |= 1 << t
+                elif in_mill(p[0], theirs | (1 << t), t):
+                    blocking |= 1 << t
+                elif count(neighbours(p[0], t)) >= 3:
+                    junctions |= 1 << t
+            others &= ~(closing | blocking | junctions)
+            for targets in (closing, blocking, junctions, others):
+                while targets:
+                    target = lowest(targets)
+                    targets &= targets - 1
+                    base = (HAND * 25 + target) * 25
+                    rest = victims if (closing >> target) & 1 else 0
+                    while rest:
+                        out[n] = base + lowest(rest)
+                        rest &= rest - 1
+                        n += 1
+                    if not (closing >> target) & 1:
+                        out[n] = base + HAND
+                        n += 1
+            return n
+        sources = mine
         while sources:
             source = lowest(sources)
             sources &= sources - 1
-            targets = empty if placing or flying else neighbours(p[0], source) & empty
+            targets = empty if flying else neighbours(p[0], source) & empty
             while targets:
                 target = lowest(targets)
                 targets &= targets - 1

@@ -159,15 +159,15 @@ def test_the_readme_is_short_and_its_links_lead_somewhere() -> None:
     assert {p for p in pages if p not in nav} == set()  # every page is in the site's menu
 
 
-def test_the_hook_reference_is_rendered_from_the_code() -> None:
-    """The site's hook table comes from HOOKS, with the built-ins that define each hook;
-    a built-in that defines a public name the table lacks fails here."""
+def test_the_hook_reference_is_written_from_the_code() -> None:
+    """The hook page's tables come from HOOKS, with the built-ins that define each hook,
+    and the committed page is what ``tools/docs_hooks.py`` writes; a built-in that defines
+    a public name the table lacks fails here."""
     sys.path.insert(0, str(README.parent / "tools"))
     try:
-        from docs_hooks import MARKER, hook_table_markdown, on_page_markdown
+        from docs_hooks import BEGIN, END, builtins_of, hook_table_markdown, page_with_tables
     finally:
         sys.path.pop(0)
-    from docs_hooks import builtins_of
 
     from perfectplay import HOOKS
     from perfectplay.games import BUILTINS
@@ -183,8 +183,10 @@ def test_the_hook_reference_is_rendered_from_the_code() -> None:
     assert rows["game"]["batch_solve_tier"].endswith("| connect-four |")  # its sweeps only
     assert rows["game"]["initial"].count(",") == len(BUILTINS) - 1  # every built-in starts
     assert rows["partizan"]["players"].endswith("| pawns-segments |")  # o and x
-    assert MARKER in (DOCS / "reference" / "hooks.md").read_text()
-    assert on_page_markdown(f"a\n{MARKER}\nb", None) == f"a\n{table}\nb"
+    page = (DOCS / "reference" / "hooks.md").read_text()
+    assert page_with_tables(page) == page, "run python tools/docs_hooks.py"
+    assert table in page
+    assert page_with_tables(f"a\n{BEGIN}\nold\n{END}\nb") == f"a\n{BEGIN}\n\n{table}\n{END}\nb"
     # a built-in of either protocol that defines a public name its table lacks fails here
     strays = {
         f"{name}.{attribute}"

@@ -1,16 +1,20 @@
-"""MkDocs hooks for the documentation site: the hook reference rendered from the code.
+"""The hook reference written from the code: ``python tools/docs_hooks.py``.
 
-``docs/reference/hooks.md`` holds a marker that is replaced, when the site is built, by the
-tables of ``perfectplay.HOOKS``, one per protocol (a game's; a partizan game's), each hook
-with its group, signature, what happens without it and the built-in games that define it,
-so the page can never drift from the code.
+``docs/reference/hooks.md`` holds, between two markers, the tables of ``perfectplay.HOOKS``,
+one per protocol (a game's; a partizan game's), each hook with its group, signature, what
+happens without it and the built-in games that define it. This script writes them there,
+so the page reads in the repository as on the site; a test fails when the page is not what
+the script would write (the page cannot drift from the code).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+from pathlib import Path
 
-MARKER = "<!-- the hook table -->"
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "reference" / "hooks.md"
+BEGIN = "<!-- the hook table, written by tools/docs_hooks.py -->"
+END = "<!-- end of the hook table -->"
 
 TITLES = {
     "game": "A game (`perfectplay.Rules` reads these)",
@@ -55,8 +59,24 @@ def hook_table_markdown() -> str:
     return "\n".join(rows)
 
 
-def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
-    """MkDocs event: fill the hook reference's marker."""
-    if MARKER in markdown:
-        return markdown.replace(MARKER, hook_table_markdown())
-    return markdown
+def page_with_tables(page: str) -> str:
+    """The page with the tables between its markers written afresh."""
+    if BEGIN not in page or END not in page:
+        raise ValueError(f"the hook page lacks its markers {BEGIN!r} and {END!r}")
+    before, rest = page.split(BEGIN, 1)
+    after = rest.split(END, 1)[1]
+    return f"{before}{BEGIN}\n\n{hook_table_markdown()}\n{END}{after}"
+
+
+def main() -> int:
+    """Write the tables into the page; say whether it changed."""
+    page = PAGE.read_text()
+    written = page_with_tables(page)
+    if written != page:
+        PAGE.write_text(written)
+        print(f"wrote the hook tables into {PAGE}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

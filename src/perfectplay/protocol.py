@@ -125,6 +125,10 @@ class SearchRules(NamedTuple):
     table_moves: bool = False
     """Whether the table keeps the move that proved a lower bound (1 or 2 bytes an entry
     more) and the search tries it first when it meets the position again."""
+    fold: Any = None
+    """``fold(s, p, db) -> int``, optional: row p's table key read through ``db``, in place
+    of ``key`` (a game ranked by stones: the least of its images, by the tablebase's tables,
+    so that a position and its images share an entry); unique like ``key``'s."""
 
 
 Codes = npt.NDArray[np.int64]

@@ -17,6 +17,7 @@ import pytest
 from perfectplay import LOSS, WIN, build_tablebase, open_tablebase
 from perfectplay.errors import SolverChoiceError, TablebaseError, TablebaseMismatch
 from perfectplay.rules import Rules
+from perfectplay.solvers.compiled_search import CompiledSearch
 from perfectplay.tablebase.probes import ProbedSearch, open_for_probing, plies_outside
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "morris.py"
@@ -87,6 +88,27 @@ def test_the_search_over_the_midgame_database_gives_the_whole_games_values(
         assert probed.search.score((state,)) == expected, game.show(state)
         seen[expected] += 1
     assert sum(seen.values()) >= 80
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_search_keys_a_position_and_its_images_alike(
+    databases: dict[Any, tuple[Path, Path]], variant: tuple[int, int, bool]
+) -> None:
+    """Morris has no key rule: over its database the search keys its table by the least of
+    a position's images (the tablebase's own tables), and meets fewer nodes than keyed by
+    the position itself, for the same score of the start and of each first move."""
+    mid, _ = databases[variant]
+    points, stones, jumps = variant
+    rules = Rules(morris().Morris(points=points, stones=stones, jumps=jumps))
+    start = rules.initial_state()
+    folded = ProbedSearch(rules, open_for_probing(mid, rules), start, log_size=16).search
+    assert folded.rules.fold is not None
+    plain = CompiledSearch(folded.rules._replace(fold=None), 16, folded.db)
+    states = [start, *(rules.play(start, m) for m in rules.legal_moves(start))]
+    assert [folded.score((s,)) for s in states] == [plain.score((s,)) for s in states]
+    assert folded.nodes < plain.nodes
+    images = {folded.key((rules.play(start, m),)) for m in rules.legal_moves(start)}
+    assert len(images) == (2 if points == 16 else 4)  # first stones up to symmetry
 
 
 def test_analyze_reads_the_database_at_the_leaves_and_agrees_with_the_whole_game(

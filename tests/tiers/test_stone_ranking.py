@@ -22,7 +22,7 @@ from reference import solve_outcomes
 from perfectplay import LOSS, TIE, build_tablebase, open_tablebase, solve
 from perfectplay import compiled as kernels
 from perfectplay.compiled_games import ONGOING, CompiledGame
-from perfectplay.compiled_games.stones import StoneBoard, StoneRanking, rank_code
+from perfectplay.compiled_games.stones import StoneBoard, StoneRanking, least_code, rank_code
 from perfectplay.errors import GameError
 
 Perm = tuple[int, ...]
@@ -76,6 +76,14 @@ def probed(ranking: StoneRanking, codes: list[int], parts: list[tuple[int, int, 
     ]  # fmt: skip
 
 
+def keyed(ranking: StoneRanking, code: int, largest: int) -> int:
+    """A code's table key by ``least_code``, with the tables of sets up to ``largest``."""
+    board, stack = ranking.board, ranking.stacked(largest)
+    return int(least_code(code, board.cells, board.theirs_at, board.rest_at,
+                          ranking.byte_rank, ranking.images, stack.orbit, stack.symmetry,
+                          stack.least, stack.stabiliser, stack.set_at, stack.orbit_at))  # fmt: skip
+
+
 def check_part(ranking: StoneRanking, mine: int, theirs: int, rest: int) -> None:
     board = ranking.board
     n, group = board.cells, board.symmetries
@@ -91,6 +99,8 @@ def check_part(ranking: StoneRanking, mine: int, theirs: int, rest: int) -> None
     ranks = ranking.rank(np.array(codes, dtype=np.int64), parts)
     step = max(1, len(codes) // 200)  # the search's probe, one code at a time, alike
     assert probed(ranking, codes[::step], parts) == ranks[::step].tolist()
+    for code, (me, other) in zip(codes[::step], least[::step], strict=True):
+        assert keyed(ranking, code, mine) == me | other << board.theirs_at | rest << board.rest_at
     for low, index in zip(least, ranks.tolist(), strict=True):
         orbits.setdefault(low, set()).add(index)
     assert all(len(found) == 1 for found in orbits.values())  # images share one index
@@ -132,6 +142,21 @@ def test_random_boards_groups_and_layouts_rank_their_orbits(kernel_mode: str) ->
             mine = rng.randint(0, n)
             theirs = rng.randint(0, n - mine)
             check_part(ranking, mine, theirs, rng.randint(0, 5))
+
+
+def test_images_share_a_key_and_a_mover_beyond_the_tables_keeps_its_own(
+    kernel_mode: str,
+) -> None:
+    group = square_symmetries(3)
+    ranking = StoneRanking(StoneBoard(9, tuple(group)))
+    mover, other = 0b000_000_011, 0b100_000_000  # a corner and its neighbour; a far corner
+    pairs = {(image(g, mover), image(g, other)) for g in group}
+    codes = {me | them << 9 for me, them in pairs}
+    me, them = min(pairs)
+    assert len(codes) == 8
+    assert {keyed(ranking, code, 2) for code in codes} == {me | them << 9}
+    small = StoneRanking(StoneBoard(9, tuple(group)))  # (a ranking keeps its largest tables)
+    assert {keyed(small, code, 1) for code in codes} == codes  # tables of sets of one
 
 
 def test_parts_of_a_tier_follow_one_another(kernel_mode: str) -> None:

@@ -33,7 +33,7 @@ from ..progress import announce
 from ..protocol import SCORE_ENDS
 from ..specialised import jit_in_place, template_copy
 from . import drivers, search_hooks
-from .stones import rank_code
+from .stones import least_code, rank_code
 
 RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward", "unmoves")
 """The rule functions a compiled game may write (the first four are required)."""
@@ -53,7 +53,7 @@ TAKE_PARAMETERS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "unmov
 """The loops that run the rules: their first argument is the game's parameters."""
 SEARCH_RULES = (
     "whole", "search_end", "search_bounds", "search_moves", "search_play", "search_key",
-    "search_probe", "search_keeps", "search_reward",
+    "search_probe", "search_fold", "search_keeps", "search_reward",
 )  # fmt: skip
 
 
@@ -195,6 +195,7 @@ def _search_rules(
         if module.SCORED:
             rules.LOW_SCORE, rules.HIGH_SCORE = -SCORE_ENDS, SCORE_ENDS
         rules._rank_code = rank_code.compiled if compiled else rank_code.function
+        rules._least_code = least_code.compiled if compiled else least_code.function
         if compiled:
             jit_in_place(rules, SEARCH_RULES, cache)
         _searches[(search_ident, compiled)] = rules

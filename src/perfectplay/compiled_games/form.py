@@ -409,6 +409,7 @@ class CompiledGame:
             encode=_one_word,
             ident=f"{ident}+probe" if ident and probing else ident,
             probe=searching.search_probe if probing else None,
+            fold=searching.search_fold if probing and "key" not in self.rule_functions else None,
             keeps=searching.search_keeps if "to_move" in self.rule_functions else None,
             reward=searching.search_reward if "reward" in self.rule_functions else None,
             fail_soft=self.scored,

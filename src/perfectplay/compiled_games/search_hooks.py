@@ -12,6 +12,8 @@ search narrows like any other.
 ``search_probe`` reads a tablebase of a game ranked by stones (``perfectplay.tablebase.probes``
 builds its ``db``): the tier of row p, the tier's slot among the tablebase's (-1: not in
 it), the position's index by ``stones.rank_code`` over the tier's parts, its record.
+``search_fold`` keys the table by the least of a position's images, by the same tables,
+for a game without a ``key`` rule of its own.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ _outcome: Any = None
 _key: Any = None
 _tier: Any = None
 _rank_code: Any = None
+_least_code: Any = None
 
 
 def whole(x: float) -> int:
@@ -97,6 +100,20 @@ def search_play(s: Any, p: int, move: int) -> None:
 def search_key(s: Any, p: int) -> int:
     """The canonical key of row p (symmetric positions share a table entry)."""
     k: int = _key(P, s[p, 0])
+    return k
+
+
+def search_fold(s: Any, p: int, db: Any) -> int:
+    """Row p's table key when the search probes a tablebase of a game without a ``key``
+    rule: the least of the position's images under the board's symmetries
+    (``stones.least_code``, by the tablebase's tables in ``db``), as the tablebase itself
+    folds them; a position and its images then share the table's entry."""
+    (_, _, _, _, _, _, _, _, n, theirs_at, rest_at, _, byte_rank, _, images, orbit, symmetry,
+     least, stabiliser, set_at, orbit_at) = db  # fmt: skip
+    k: int = _least_code(
+        s[p, 0], n, theirs_at, rest_at, byte_rank, images, orbit, symmetry, least,
+        stabiliser, set_at, orbit_at,
+    )  # fmt: skip
     return k
 
 

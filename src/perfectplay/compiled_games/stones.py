@@ -469,6 +469,48 @@ def rank_code(
 
 
 @kernel
+def least_code(
+    code: int,
+    n: int,
+    theirs_at: int,
+    rest_at: int,
+    byte_rank: Any,
+    images: Any,
+    orbit: Any,
+    symmetry: Any,
+    least: Any,
+    stabiliser: Any,
+    set_at: Any,
+    orbit_at: Any,
+) -> int:
+    """The least of a position's images (the mover's set least, then the opponent's among
+    the symmetries that give it), its rest kept: the compiled search's table key, shared by
+    a position and its images. The tables are ``StoneRanking.stacked``'s; a mover with
+    more stones than they hold keeps its own code (then no image shares its key)."""
+    cells = (1 << n) - 1
+    mover = code & cells
+    mine = bit_count(mover)
+    if mine + 2 > set_at.shape[0]:
+        return code
+    other = (code >> theirs_at) & cells
+    ranked = set_at[mine] + bytes_rank(byte_rank, mover)
+    j = orbit[ranked]
+    other = image_of(images, symmetry[ranked], other)
+    fixed = stabiliser[orbit_at[mine] + j] >> 1
+    k = 1
+    best = other
+    while fixed:
+        if fixed & 1:
+            image = image_of(images, k, other)
+            if image < best:
+                best = image
+        fixed >>= 1
+        k += 1
+    held = least[orbit_at[mine] + j]
+    return int(held | best << theirs_at | (code >> rest_at) << rest_at)
+
+
+@kernel
 def rank_span(
     codes: Any,
     out: Any,

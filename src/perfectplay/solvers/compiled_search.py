@@ -143,7 +143,8 @@ def _engine(rules: Any) -> tuple[Any, Any, Any, Any]:
     ident = getattr(rules, "ident", "")
     settings = (rules.min_score, rules.max_score, rules.fail_soft, rules.key_words,
                 rules.key_from, rules.table_moves, rules.keeps is not None,
-                rules.reward is not None, rules.probe is not None)  # fmt: skip
+                rules.reward is not None, rules.probe is not None,
+                rules.fold is not None)  # fmt: skip
     made_for = f"{ident}|{settings}"  # (the module's globals: a copy compiled for each)
     name = f"perfectplay_search_{fingerprint(Path(search_engine.__file__).read_bytes(), made_for)}"
     module: Any = template_copy(Path(search_engine.__file__), name, "search", bool(ident))
@@ -153,7 +154,7 @@ def _engine(rules: Any) -> tuple[Any, Any, Any, Any]:
     for name in ("end", "bounds", "moves", "play", "key"):
         setattr(module, name, getattr(rules, name))
     made = []
-    for name in ("probe", "keeps", "reward"):  # optional: else the template's
+    for name in ("probe", "keeps", "reward", "fold"):  # optional: else the template's
         given = getattr(rules, name)
         if given is None:
             made.append(name)
@@ -162,7 +163,8 @@ def _engine(rules: Any) -> tuple[Any, Any, Any, Any]:
     module.KEY_WORDS = rules.key_words
     module.KEY_FROM = rules.key_from
     module.TABLE_MOVES = rules.table_moves
-    made += ["held", "hold", "first_hint", "hint_of", "child_end", "descend", "half",
+    module.FOLD = rules.fold is not None
+    made += ["table_key", "held", "hold", "first_hint", "hint_of", "child_end", "descend", "half",
              "negamax", "solve", "key_after", "key_of"]  # callees first  # fmt: skip
     module.TURNS = rules.keeps is not None
     module.REWARDS = rules.reward is not None
@@ -171,7 +173,7 @@ def _engine(rules: Any) -> tuple[Any, Any, Any, Any]:
     # (The table's helpers, held, hold, first_hint and hint_of, and child_end are left to
     # LLVM: inlined by numba too, Connect Four's search no longer compiled: RecursionError
     # in numba's control-flow analysis.)
-    inlined = ("descend", "probe", "keeps", "reward")
+    inlined = ("descend", "probe", "keeps", "reward", "fold", "table_key")
     jit_in_place(module, tuple(made), cache=bool(ident), inline=inlined)
     return module.negamax, module.solve, module.key_after, module.key_of
 
@@ -240,13 +242,13 @@ class CompiledSearch:
         self.progress[0] = self.nodes
         # (A hash of wide states may be shared: their best move is then proven afresh.)
         unique = self.rules.key_words == 0
-        self.best_key = int(self._key_after(self.s, move)) if known and unique else None
+        self.best_key = int(self._key_after(self.s, move, self.db)) if known and unique else None
         return int(value)
 
     def key(self, words: tuple[int, ...]) -> int:
         """The key of an encoded state."""
         self._load(words)
-        return int(self._key_of(self.s))
+        return int(self._key_of(self.s, self.db))
 
     def at_most(self, words: tuple[int, ...], bound: int) -> bool:
         """Whether an encoded state's score is <= bound (one null-window search)."""

@@ -36,6 +36,8 @@ KEY_FROM = 0
 """The row's first column of the words the table keeps (with KEY_WORDS)."""
 PROGRESS_EVERY = 1 << 16
 """Nodes between two updates of the progress count another thread reads."""
+FOLD = False
+"""Whether the table keys row p by ``fold(s, p, db)`` (the rules give it) and not ``key``."""
 TABLE_MOVES = False
 """Whether the table keeps, with a lower bound, the move that proved it (its place in the
 game's order, in ``hints``), tried first when the position is met again: the narrowing
@@ -65,6 +67,20 @@ def key(s: Any, p: int) -> int:  # the game's, set per copy
 def probe(s: Any, p: int, db: Any) -> int:  # the game's when it reads a tablebase
     """No tablebase: nothing is known beyond ``end``."""
     return NOT_OVER
+
+
+def fold(s: Any, p: int, db: Any) -> int:  # the game's when FOLD
+    """Row p's key read through ``db``."""
+    return 0
+
+
+def table_key(s: Any, p: int, db: Any) -> int:
+    """Row p's key in the table: ``fold``'s when the rules give it, else ``key``'s."""
+    if FOLD:
+        folded: int = fold(s, p, db)
+        return folded
+    k: int = key(s, p)
+    return k
 
 
 def keeps(s: Any, p: int) -> bool:  # the game's when TURNS
@@ -212,7 +228,7 @@ def negamax(
                         ret = b
                         settled = True
             if not settled:
-                k = key(s, p)
+                k = table_key(s, p, db)
                 slot = k % size
                 code = 0
                 hint = 0
@@ -364,14 +380,14 @@ def solve(
     return lo, nodes, known, best
 
 
-def key_after(s: Any, move: int) -> int:
-    """The key of row 0 after ``move``."""
+def key_after(s: Any, move: int, db: Any) -> int:
+    """The table key of row 0 after ``move``."""
     play(s, 0, move)
-    k: int = key(s, 1)
+    k: int = table_key(s, 1, db)
     return k
 
 
-def key_of(s: Any) -> int:
-    """The key of row 0."""
-    k: int = key(s, 0)
+def key_of(s: Any, db: Any) -> int:
+    """The table key of row 0."""
+    k: int = table_key(s, 0, db)
     return k
