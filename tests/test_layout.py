@@ -132,6 +132,40 @@ def test_every_module_is_placed() -> None:
     assert unplaced == []
 
 
+LONGEST_FUNCTION = 60
+"""Lines a function may take, outside the compiled hot loops below."""
+COMPILED_TEMPLATES = {
+    ("solvers/search_engine.py", "negamax"),  # one explicit stack for the whole search
+    ("compiled_games/drivers.py", "solve_sweep"),
+    ("compiled_games/drivers.py", "tier_moves"),
+}
+"""Long functions of the templates numba compiles per game (``specialised``): a call per
+node or position costs what its arguments cost, so the loop stays in one body."""
+KERNEL_DECORATORS = ("kernel", "inlined_kernel")
+
+
+def long_functions() -> list[str]:
+    """Every function over ``LONGEST_FUNCTION`` lines that is neither a compiled kernel
+    nor one of the compiled templates' loops."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        where = str(path.relative_to(PACKAGE))
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            assert node.end_lineno is not None
+            lines = node.end_lineno - node.lineno + 1
+            compiled = any(ast.unparse(d) in KERNEL_DECORATORS for d in node.decorator_list)
+            template = (where, node.name) in COMPILED_TEMPLATES
+            if lines > LONGEST_FUNCTION and not compiled and not template:
+                found.append(f"{where}:{node.name} ({lines} lines)")
+    return found
+
+
+def test_no_long_function_outside_the_compiled_loops() -> None:
+    assert long_functions() == []
+
+
 def test_library_layers_import_only_downwards() -> None:
     wrong = []
     for name, targets in all_modules().items():

@@ -263,20 +263,7 @@ def check_proof(rules: Rules[Any, Any], path: Path) -> Verdict:
     with _opened(path) as stream:
         header = _header(stream.readline(), path)
         nodes = _nodes(stream, path, header.nodes)
-    try:
-        root = rules.initial_state() if header.start is None else rules.read_position(header.start)
-        for text in header.moves:
-            root = rules.play(root, rules.parse_move(root, text))
-    except GameError as exc:
-        raise ProofError(
-            f"{path}: its position does not replay in {rules.name} (a proof of another "
-            f"game or other parameters?): {exc}"
-        ) from None
-    if rules.show(root) != header.position:
-        raise ProofError(
-            f"{path}: a proof for another position (other parameters?) than "
-            f"{rules.name}'s after {' '.join(header.moves) or 'no moves'}"
-        )
+    root = _root_of(rules, header, path)
     scores = score_range(rules)
     at: dict[int, Any] = {}
     pending: list[int] = []
@@ -291,21 +278,7 @@ def check_proof(rules: Rules[Any, Any], path: Path) -> Verdict:
     for ident in _each(pending):
         node, state = nodes[ident], at[ident]
         checked += 1
-        if rules.outcome(state) is not None:
-            raise ProofRefuted(f"node {ident}: moves from a position the game is over in")
-        if node.side == AT_LEAST:
-            try:
-                move = rules.parse_move(state, node.move or "")
-            except GameError as exc:
-                raise ProofRefuted(f"node {ident}: {exc}") from None
-            moved = [(move, node.children[0])]
-        else:
-            legal = rules.legal_moves(state)
-            if len(legal) != len(node.children):
-                raise ProofRefuted(f"node {ident}: {len(node.children)} replies for a position "
-                                 f"with {len(legal)} moves")  # fmt: skip
-            moved = list(zip(legal, node.children, strict=True))
-        for move, child_id in moved:
+        for move, child_id in _moves_of(rules, ident, node, state):
             child = rules.play(state, move)
             side, bound = needed_claim(rules, state, move, child, node.side, node.value)
             where = f"node {ident}, move {rules.format_move(move)}"
@@ -333,6 +306,44 @@ def check_proof(rules: Rules[Any, Any], path: Path) -> Verdict:
     lows = [v for _, side, v in header.claims if side == AT_LEAST]
     highs = [v for _, side, v in header.claims if side == AT_MOST]
     return Verdict(max(lows, default=None), min(highs, default=None), checked)
+
+
+def _root_of(rules: Rules[Any, Any], header: Header, path: Path) -> Any:
+    """The position a proof's header names, replayed by ``rules``; ProofError when it does
+    not replay or is shown otherwise (a proof of another game or parameters)."""
+    try:
+        root = rules.initial_state() if header.start is None else rules.read_position(header.start)
+        for text in header.moves:
+            root = rules.play(root, rules.parse_move(root, text))
+    except GameError as exc:
+        raise ProofError(
+            f"{path}: its position does not replay in {rules.name} (a proof of another "
+            f"game or other parameters?): {exc}"
+        ) from None
+    if rules.show(root) != header.position:
+        raise ProofError(
+            f"{path}: a proof for another position (other parameters?) than "
+            f"{rules.name}'s after {' '.join(header.moves) or 'no moves'}"
+        )
+    return root
+
+
+def _moves_of(rules: Rules[Any, Any], ident: int, node: Node, state: Any) -> list[tuple[Any, int]]:
+    """(move, child node) of a node: the one move an at-least claim names, or every legal
+    reply of an at-most claim, each with the node the proof gives it (0: none)."""
+    if rules.outcome(state) is not None:
+        raise ProofRefuted(f"node {ident}: moves from a position the game is over in")
+    if node.side == AT_LEAST:
+        try:
+            move = rules.parse_move(state, node.move or "")
+        except GameError as exc:
+            raise ProofRefuted(f"node {ident}: {exc}") from None
+        return [(move, node.children[0])]
+    legal = rules.legal_moves(state)
+    if len(legal) != len(node.children):
+        raise ProofRefuted(f"node {ident}: {len(node.children)} replies for a position "
+                           f"with {len(legal)} moves")  # fmt: skip
+    return list(zip(legal, node.children, strict=True))
 
 
 def _each(pending: list[int]) -> Iterator[int]:

@@ -247,36 +247,14 @@ class Solver:
         seen = self._seen
         probe = self._probe
         seen_get = seen.get
-        budget = self.max_positions
         active: set[Hashable] = set()
         stack = [probed]
         while stack:
             frame = stack[-1]
-            if frame.options is None:
-                found = seen.get(frame.state)
-                if found is None:
-                    found = memo.get(frame.key)
-                if found is None and frame.mirror_key is not None:
-                    mirror = memo.get(frame.mirror_key)
-                    if mirror is not None:
-                        found = negate(mirror)
-                if found is not None:
-                    seen[frame.state] = found
-                    stack.pop()
-                    continue
-                if frame.key in active:
-                    raise CycleError(
-                        f"position {describe(frame.state)} is reached from itself: "
-                        "values need short games (every line of play ends)"
-                    )
-                if budget is not None and len(memo) >= budget:
-                    raise StateBudgetExceeded(
-                        f"more than {budget} positions valued; raise the budget"
-                    )
-                active.add(frame.key)
-                frame.options = self._options(
-                    frame.state, self._moves(self._left_moves, frame), True
-                ) + self._options(frame.state, self._moves(self._right_moves, frame), False)
+            if frame.options is None and self._known_or_opened(frame, active):
+                stack.pop()
+                continue
+            assert frame.options is not None
             left: list[CanonicalGame] = []
             right: list[CanonicalGame] = []
             pending = False
@@ -304,6 +282,36 @@ class Solver:
         answer = self._probe(state)
         assert isinstance(answer, CanonicalGame)
         return answer
+
+    def _known_or_opened(self, frame: _Frame, active: set[Hashable]) -> bool:
+        """A frame met for the first time: True when its value is known already (noted as
+        seen); else its options listed and its position marked on the path (``active``).
+        CycleError when the position is on the path already; StateBudgetExceeded past the
+        budget of positions valued."""
+        memo = self.memo
+        found = self._seen.get(frame.state)
+        if found is None:
+            found = memo.get(frame.key)
+        if found is None and frame.mirror_key is not None:
+            mirror = memo.get(frame.mirror_key)
+            if mirror is not None:
+                found = negate(mirror)
+        if found is not None:
+            self._seen[frame.state] = found
+            return True
+        if frame.key in active:
+            raise CycleError(
+                f"position {describe(frame.state)} is reached from itself: "
+                "values need short games (every line of play ends)"
+            )
+        budget = self.max_positions
+        if budget is not None and len(memo) >= budget:
+            raise StateBudgetExceeded(f"more than {budget} positions valued; raise the budget")
+        active.add(frame.key)
+        frame.options = self._options(
+            frame.state, self._moves(self._left_moves, frame), True
+        ) + self._options(frame.state, self._moves(self._right_moves, frame), False)
+        return False
 
     def _moves(self, hook: Callable[[Any], Iterable[Any]], frame: _Frame) -> Iterable[Any]:
         try:

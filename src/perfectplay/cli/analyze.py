@@ -12,7 +12,7 @@ from ..answers import Answers
 from ..errors import GameError, UsageProblem
 from ..rules import Rules
 from ..solvers.registry import methods_help
-from ..tablebase.header import read_header
+from ..tablebase.header import Header, read_header
 from ..tablebase.probes import ProbedSearch, can_probe, holds_tier, open_for_probing
 from ..tablebase.reader import Tablebase, open_tablebase
 from .common import (
@@ -118,17 +118,7 @@ def analyze_command(
 
     searched = method == "search" or (method == "auto" and too_large_to_solve(rules))
     header = None if db is None else read_header(db)
-    if (
-        db is not None
-        and header is not None
-        and method in ("auto", "search")
-        and can_probe(rules, header)
-    ):
-        if proof is not None:
-            raise UsageProblem(
-                "--proof: a search that reads a tablebase at its leaves writes no proof "
-                "(its leaves would need the tablebase to check)"
-            )
+    if db is not None and _searched_over(rules, header, method, proof):
         _analyze_probing(rules, position, moves, db, as_json, stats, quiet, memory)
         return
     if searched or (header is not None and header.book is not None):
@@ -150,6 +140,21 @@ def analyze_command(
     _analyze_solved(
         rules, position, moves, from_position, method, max_states, memory, quiet, as_json, stats
     )
+
+
+def _searched_over(
+    rules: Rules[Any, Any], header: Header | None, method: str, proof: Path | None
+) -> bool:
+    """Whether the tablebase of ``header`` is read at the leaves of a search (a compiled
+    game ranked by stones, not asked for another method); --proof refused with it."""
+    if header is None or method not in ("auto", "search") or not can_probe(rules, header):
+        return False
+    if proof is not None:
+        raise UsageProblem(
+            "--proof: a search that reads a tablebase at its leaves writes no proof "
+            "(its leaves would need the tablebase to check)"
+        )
+    return True
 
 
 def _analyze_combinatorial(

@@ -59,6 +59,28 @@ def explore_plain(
     return _graph(rules, walk, time.perf_counter() - started)
 
 
+def _over_budget(rules: Rules[Any, Any], limit: int, expanded: int) -> StateBudgetExceeded:
+    """What the walk raises past ``max_states``."""
+    return StateBudgetExceeded(
+        f"{rules.name}: more than max_states={limit:,} states "
+        f"({expanded:,} expanded); raise max_states or solve a smaller game"
+    )
+
+
+def _report(
+    rules: Rules[Any, Any],
+    expanded: int,
+    found: int,
+    memory: MemoryWatch,
+    progress: ProgressCallback | None,
+) -> None:
+    """Every so many states: the memory checked, the progress told."""
+    memory.check(f"exploring {rules.name}", found, exploring_advice(
+        rules.tiers is not None, rules.may_search()))  # fmt: skip
+    if progress is not None:
+        progress(expanded, found)
+
+
 def _walk(
     rules: Rules[Any, Any],
     walk: _Walk,
@@ -102,15 +124,9 @@ def _walk(
             offsets.append(len(children))
             i += 1
             if limit >= 0 and len(states) > limit:
-                raise StateBudgetExceeded(
-                    f"{rules.name}: more than max_states={limit:,} states "
-                    f"({i:,} expanded); raise max_states or solve a smaller game"
-                )
+                raise _over_budget(rules, limit, i)
             if not i & (PROGRESS_EVERY - 1):
-                memory.check(f"exploring {rules.name}", len(states), exploring_advice(
-                    rules.tiers is not None, rules.may_search()))  # fmt: skip
-                if progress is not None:
-                    progress(i, len(states))
+                _report(rules, i, len(states), memory, progress)
     except KeyboardInterrupt:
         raise InterruptedSolve(
             f"interrupted while exploring {rules.name}: {i:,} states expanded, "

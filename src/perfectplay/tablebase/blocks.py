@@ -17,6 +17,7 @@ slot reads as its twin's record, or as empty, exactly as the original.
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import sys
 import threading
@@ -178,6 +179,40 @@ class BlockReader:
         return result
 
 
+def _filled_by(
+    records: Any, tier: int, first: int, count: int, answered_by: Callable[[int, Any], Any]
+) -> Any:
+    """The block of ``count`` records from ``first``, each slot holding the record of the
+    slot the game's ``batch_answered_by`` answers it by; TablebaseError when that slot is
+    not answered by itself (the game's hook is wrong)."""
+    indices = np.arange(first, first + count)
+    answered = np.asarray(answered_by(tier, indices), dtype=np.int64)
+    twins = answered[(answered >= 0) & (answered != indices)]
+    if (np.asarray(answered_by(tier, twins), np.int64) != twins).any():
+        raise TablebaseError(
+            "the game's batch_answered_by answers a slot by one that is not "
+            "answered by itself: it is wrong, and the tablebase was not compressed"
+        )
+    return _filled(records, indices, answered)
+
+
+def _written_frames(target: Path, tier: int, frames: list[bytes]) -> dict[str, Any]:
+    """A tier's compressed blocks and their offsets written into ``target``: the entry of
+    the header's ``compressed`` that names them, with their digests."""
+    offsets = np.zeros(len(frames) + 1, dtype="<u8")
+    np.cumsum([len(f) for f in frames], out=offsets[1:])
+    data_name, index_name = tier_file_name(tier, "zst"), tier_file_name(tier, "idx")
+    (target / data_name).write_bytes(b"".join(frames))
+    offsets.tofile(target / index_name)
+    return {
+        "tier": tier,
+        "file": data_name,
+        "sha256": file_sha256(target / data_name),
+        "index_file": index_name,
+        "index_sha256": file_sha256(target / index_name),
+    }
+
+
 def compress(
     source: Path,
     target: Path,
@@ -205,15 +240,7 @@ def compress(
         for i in range(span[0], span[1], BLOCK_RECORDS):
             block = records[i : min(i + BLOCK_RECORDS, span[1])]
             if answered_by is not None:
-                indices = np.arange(i, i + block.shape[0])
-                answered = np.asarray(answered_by(tier, indices), dtype=np.int64)
-                twins = answered[(answered >= 0) & (answered != indices)]
-                if (np.asarray(answered_by(tier, twins), np.int64) != twins).any():
-                    raise TablebaseError(
-                        "the game's batch_answered_by answers a slot by one that is not "
-                        "answered by itself: it is wrong, and the tablebase was not compressed"
-                    )
-                block = _filled(records, indices, answered)
+                block = _filled_by(records, tier, i, block.shape[0], answered_by)
             frames.append(compressor.compress(block.tobytes()))
         return frames
 
@@ -227,42 +254,18 @@ def compress(
         spans = [(a, min(a + step, entry.size)) for a in range(0, entry.size, step)]
         # zstd lets go of the GIL: the blocks are compressed on every core, kept in order.
         in_parallel(spans, partial(frames_of, records, entry.tier), frames.extend)
-        offsets = np.zeros(len(frames) + 1, dtype="<u8")
-        np.cumsum([len(f) for f in frames], out=offsets[1:])
-        data_name, index_name = tier_file_name(entry.tier, "zst"), tier_file_name(entry.tier, "idx")
-        (target / data_name).write_bytes(b"".join(frames))
-        offsets.tofile(target / index_name)
-        tiers.append(
-            {
-                "tier": entry.tier,
-                "file": data_name,
-                "sha256": file_sha256(target / data_name),
-                "index_file": index_name,
-                "index_sha256": file_sha256(target / index_name),
-            }
-        )
+        tiers.append(_written_frames(target, entry.tier, frames))
     codes = None
     if header.codes is not None:  # an engine's ranking: each tier's codes packed
         codes = {"tiers": [_packed(source, target, entry) for entry in header.codes["tiers"]]}
     _copy_extras(source, target, header)
-    return Header(
-        identity=header.identity,
-        layout=header.layout,
-        record_bytes=header.record_bytes,
-        initial=header.initial,
-        tiers=header.tiers,
-        keys=header.keys,
-        grundy=header.grundy,
-        compressed={
-            "block_records": BLOCK_RECORDS,
-            "level": level,
-            "tiers": tiers,
-            **({"filled": "batch_answered_by"} if answered_by is not None else {}),
-        },
-        codes=codes,
-        scores=header.scores,
-        book=header.book,
-    )
+    compressed = {
+        "block_records": BLOCK_RECORDS,
+        "level": level,
+        "tiers": tiers,
+        **({"filled": "batch_answered_by"} if answered_by is not None else {}),
+    }
+    return dataclasses.replace(header, compressed=compressed, codes=codes)
 
 
 def _copy_extras(source: Path, target: Path, header: Header) -> None:

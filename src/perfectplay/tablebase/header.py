@@ -175,21 +175,7 @@ def _parse(data: Any) -> Header:
         raise ValueError("layout or record_bytes out of range")
     tiers = {}
     for raw in data["tiers"]:
-        entry = TierEntry(
-            tier=int(raw["tier"]),
-            size=int(raw["size"]),
-            file=_plain_name(raw["file"]),
-            sha256=str(raw["sha256"]),
-            positions=int(raw["positions"]),
-            values={str(k): int(v) for k, v in raw["values"].items()},
-            remoteness={str(k): int(v) for k, v in raw["remoteness"].items()},
-            blocks=tuple(_digest(d) for d in raw.get("blocks", [])),
-            hash_block=int(raw.get("hash_block", 0)),
-            scores=_tier_scores(raw["scores"]) if raw.get("scores") is not None else None,
-            method=_method_name(raw.get("method")),
-        )
-        if entry.blocks and (entry.hash_block <= 0 or entry.hash_block % 8):
-            raise ValueError(f"tier {entry.tier}: hash_block {entry.hash_block}")
+        entry = _tier_entry(raw)
         tiers[entry.tier] = entry
     scores = data.get("scores")
     if scores is not None and data["layout"] == "graph":
@@ -230,6 +216,26 @@ def _parse(data: Any) -> Header:
         if data.get("book") is None
         else {"depth": int(data["book"]["depth"]), "play_depth": int(data["book"]["play_depth"])},
     )
+
+
+def _tier_entry(raw: Any) -> TierEntry:
+    """One tier's entry of the header, its names and digests checked."""
+    entry = TierEntry(
+        tier=int(raw["tier"]),
+        size=int(raw["size"]),
+        file=_plain_name(raw["file"]),
+        sha256=str(raw["sha256"]),
+        positions=int(raw["positions"]),
+        values={str(k): int(v) for k, v in raw["values"].items()},
+        remoteness={str(k): int(v) for k, v in raw["remoteness"].items()},
+        blocks=tuple(_digest(d) for d in raw.get("blocks", [])),
+        hash_block=int(raw.get("hash_block", 0)),
+        scores=_tier_scores(raw["scores"]) if raw.get("scores") is not None else None,
+        method=_method_name(raw.get("method")),
+    )
+    if entry.blocks and (entry.hash_block <= 0 or entry.hash_block % 8):
+        raise ValueError(f"tier {entry.tier}: hash_block {entry.hash_block}")
+    return entry
 
 
 def _tier_scores(raw: Any) -> dict[str, Any]:

@@ -824,6 +824,49 @@ def _mark_every_index(
     return marked[0]
 
 
+def _reach_tier(
+    graph: TierGraph,
+    files: TierFiles,
+    terminals: Terminals,
+    tier: int,
+    root_code: Codes | None,
+    done: int,
+    progress: ProgressCallback | None,
+    memory: MemoryWatch,
+) -> int:
+    """Mark the children of a tier's reached positions (the root's tier: ``root_code``
+    marked first), by the game's sweeps, by expanding its positions, or inside a loopy
+    tier; noted as expanded once on disk. Returns the positions expanded so far."""
+    records = files.partial(tier, graph.sizes[tier])
+    kids = {k: files.partial(k, graph.sizes[k]) for k in graph.children[tier]}
+    loopy = tier in graph.loopy
+    if loopy:
+        mark_fresh(records, files.record.shift)  # an interrupted pass starts over
+    if root_code is not None:
+        root = int(graph.hooks.batch_rank(tier, root_code)[0])
+        records[root] = FRESH << files.record.shift if loopy else files.record.reached
+    swept = None
+    if not loopy and not graph.scored:
+        swept = mark_by_sweeps(graph, files, tier, records, kids, progress, done, memory)
+    if swept is not None:
+        done = swept
+    elif not loopy:
+        batches = (
+            reached_indices(records, start, start + CHUNK)
+            for start in range(0, graph.sizes[tier], CHUNK)
+        )
+        done = expand_marking(
+            graph, files, terminals, tier, batches, kids, None, progress, done, memory
+        )
+    else:
+        done = _reach_inside(graph, files, terminals, tier, records, kids, done, progress)
+        memory.check(f"marking the reachable positions of {graph.rules.name}", done, SAVE_ADVICE)
+    _flush(records, *kids.values())  # on disk before the progress says so
+    del records, kids  # unmapped: the next tier's pages take their place
+    files.mark_expanded(tier, ends_recorded=swept is not None)
+    return done
+
+
 def reach(
     graph: TierGraph,
     files: TierFiles,
@@ -853,35 +896,9 @@ def reach(
             if in_bits(graph, files, tier):  # (alone in its game: the root's tier)
                 done = _reach_in_bits(graph, files, terminals, root_code, done, progress, memory)
                 continue
-            if files.is_expanded(tier):
-                continue
-            records = files.partial(tier, graph.sizes[tier])
-            kids = {k: files.partial(k, graph.sizes[k]) for k in graph.children[tier]}
-            if tier in graph.loopy:
-                mark_fresh(records, files.record.shift)  # an interrupted pass starts over
-            if tier == root_tier:
-                root = int(hooks.batch_rank(tier, root_code)[0])
-                fresh = FRESH << files.record.shift
-                records[root] = fresh if tier in graph.loopy else files.record.reached
-            swept = None
-            if tier not in graph.loopy and not graph.scored:
-                swept = mark_by_sweeps(graph, files, tier, records, kids, progress, done, memory)
-            if swept is not None:
-                done = swept
-            elif tier not in graph.loopy:
-                batches = (
-                    reached_indices(records, start, start + CHUNK)
-                    for start in range(0, graph.sizes[tier], CHUNK)
-                )
-                done = expand_marking(
-                    graph, files, terminals, tier, batches, kids, None, progress, done, memory
-                )
-            else:
-                done = _reach_inside(graph, files, terminals, tier, records, kids, done, progress)
-                memory.check(f"marking the reachable positions of {rules.name}", done, SAVE_ADVICE)
-            _flush(records, *kids.values())  # on disk before the progress says so
-            del records, kids  # unmapped: the next tier's pages take their place
-            files.mark_expanded(tier, ends_recorded=swept is not None)
+            if not files.is_expanded(tier):
+                root = root_code if tier == root_tier else None
+                done = _reach_tier(graph, files, terminals, tier, root, done, progress, memory)
     except KeyboardInterrupt:
         raise InterruptedSolve(
             f"interrupted while marking the reachable positions of {rules.name} "

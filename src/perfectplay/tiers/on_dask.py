@@ -371,7 +371,6 @@ class _Run:
 
     def _solve(self, tier: int) -> None:
         """Solve a tier (its children are final): spans and a join, or whole when loopy."""
-        wait = _wait
         files = self.files
         if self.graph.hooks.ranked_by_engine:  # every index reached, as in one process
             marks = files.all_reached(tier, self.graph.sizes[tier])
@@ -381,18 +380,7 @@ class _Run:
             marks = files.partial(tier, self.graph.sizes[tier])
         del marks
         if tier in self.graph.loopy:
-            future = self._submit(
-                tier,
-                _solve_loopy_task,
-                self.rules,
-                self.directory,
-                self.bytes,
-                tier,
-                self.tier_method,
-            )
-            wait([future])
-            self._tick(1)
-            self._finished(tier, future.result())
+            self._solve_loopy(tier)
             return
         cut = self.spans(tier)
         futures = {}
@@ -417,11 +405,24 @@ class _Run:
             files.progress["spans"][name] = future.result()
             write_json_atomically(files.progress_path, files.progress)
             self._tick(1)
-        names = [_span_name(tier, span) for span in cut]
+        self._join(tier, [_span_name(tier, span) for span in cut])
+
+    def _solve_loopy(self, tier: int) -> None:
+        """A loopy tier, whole, by one task."""
+        future = self._submit(tier, _solve_loopy_task, self.rules, self.directory, self.bytes,
+                              tier, self.tier_method)  # fmt: skip
+        _wait([future])
+        self._tick(1)
+        self._finished(tier, future.result())
+
+    def _join(self, tier: int, names: list[str]) -> None:
+        """A tier's spans, all solved, joined into its file by one task; their summaries
+        merged into its entry; the spans' files and notes let go."""
+        files = self.files
         summaries = [files.progress["spans"][name]["summary"] for name in names]
         methods = {files.progress["spans"][name].get("method") for name in names}
         joined = self._submit(tier, _join_task, self.directory, tier, names)
-        wait([joined])
+        _wait([joined])
         summary = TierSummary()
         for part in summaries:
             summary.merge_json(part)

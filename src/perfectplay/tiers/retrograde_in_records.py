@@ -80,6 +80,35 @@ def fits(graph: TierGraph, files: TierFiles, tier: int) -> bool:
     return tier in graph.loopy and graph.hooks.batch_parents is not None and files.record.bytes == 2
 
 
+def _first_pass(
+    graph: TierGraph,
+    files: TierFiles,
+    terminals: Terminals,
+    tier: int,
+    flat: Any,
+    bits: _PendingBits,
+    reached_set: ReachedSet | None,
+    narrow: bool,
+    counted: Any,
+) -> tuple[int, int, Beside | None]:
+    """Each position's first record (its end, a win a move out of the tier gives, or its
+    counter of children): the positions reached, the largest remoteness decided ahead of
+    the levels (1 at most, but from children beside), and the reader of children beside
+    when the tier's moves lead into other tiers."""
+    shift = files.record.shift
+    if reads_beside(graph, tier):
+        if reached_set is not None or narrow:
+            raise GameError(f"tier {tier}: its moves into other tiers need records per index")
+        beside = Beside(graph, files, terminals, tier)
+        reached, highest = _count_beside(beside, flat, shift, bits)
+        return reached, highest, beside
+    if counted is not None and reached_set is not None:
+        return _scatter_counted(flat, shift, bits, reached_set, counted), 1, None
+    reached = _count_moves(graph, terminals, tier, flat, shift, bits.pending, bits.marks,
+                           reached_set)  # fmt: skip
+    return reached, 1, None
+
+
 def solve_with_counters(
     graph: TierGraph,
     files: TierFiles,
@@ -105,18 +134,9 @@ def solve_with_counters(
     shift = files.record.shift
     narrow = settled is not None
     bits = _PendingBits(flat.shape[0])
-    beside = None
-    highest = 1  # the largest remoteness decided ahead of the levels (pass 1: 1 at most)
-    if reads_beside(graph, tier):
-        if reached_set is not None or narrow:
-            raise GameError(f"tier {tier}: its moves into other tiers need records per index")
-        beside = Beside(graph, files, terminals, tier)
-        reached, highest = _count_beside(beside, flat, shift, bits)
-    elif counted is not None and reached_set is not None:
-        reached = _scatter_counted(flat, shift, bits, reached_set, counted)
-    else:
-        reached = _count_moves(graph, terminals, tier, flat, shift, bits.pending, bits.marks,
-                               reached_set)  # fmt: skip
+    reached, highest, beside = _first_pass(
+        graph, files, terminals, tier, flat, bits, reached_set, narrow, counted
+    )
     decided = 0
     for phase in (1,) if narrow else (1, 2):  # (narrow codes hold no tie: no phase 2)
         level = 0

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +109,43 @@ def final_scores(files: TierFiles, tier: int) -> Any:
     return np.memmap(path, dtype=entry["dtype"], mode="r")
 
 
+def _chunk_scores(
+    graph: TierGraph,
+    terminals: Terminals,
+    tier: int,
+    kids: dict[int, Any],
+    record: RecordFormat,
+    indices: I64,
+) -> tuple[I64, Any, Any, Any]:
+    """A chunk of a tier's reached indices expanded and scored from its children's final
+    scores: (indices, score, plies, moves), where a loopy tier's moves that stay inside
+    it are (parent index, child index, reward, same mover) for its settling, else None."""
+    loopy = tier in graph.loopy
+    chunk = expand_chunk(graph, terminals, tier, indices)
+    child_score, child_plies = _children_values(chunk, kids, record, tier)
+    stays = chunk.child_tier == tier if loopy else np.zeros(0, dtype=np.bool_)
+    value, remoteness = fold(
+        np.asarray(chunk.scores, dtype=np.float64),
+        chunk.open_rows,
+        chunk.parents,
+        child_score,
+        child_plies,
+        NO_BOOLS if chunk.same_mover is None else chunk.same_mover,
+        NO_FLOATS if chunk.rewards is None else np.asarray(chunk.rewards, np.float64),
+        stays,
+    )
+    moves = None
+    if loopy and stays.any():
+        rows = chunk.open_rows[chunk.parents[stays]]
+        moves = (
+            indices[rows],
+            np.asarray(chunk.child_index)[stays],
+            None if chunk.rewards is None else np.asarray(chunk.rewards)[stays],
+            None if chunk.same_mover is None else chunk.same_mover[stays],
+        )
+    return indices, value, remoteness, moves
+
+
 def _solve_tier(
     graph: TierGraph,
     files: TierFiles,
@@ -129,31 +167,7 @@ def _solve_tier(
     plies = np.zeros(size if loopy else 0, dtype=np.int32)  # (others: in their records)
     inside: list[tuple[Any, Any, Any, Any]] = []  # a loopy tier's moves within it
     counted = [done]
-
-    def compute(indices: I64) -> tuple[I64, Any, Any, Any]:
-        chunk = expand_chunk(graph, terminals, tier, indices)
-        child_score, child_plies = _children_values(chunk, kids, record, tier)
-        stays = chunk.child_tier == tier if loopy else np.zeros(0, dtype=np.bool_)
-        value, remoteness = fold(
-            np.asarray(chunk.scores, dtype=np.float64),
-            chunk.open_rows,
-            chunk.parents,
-            child_score,
-            child_plies,
-            NO_BOOLS if chunk.same_mover is None else chunk.same_mover,
-            NO_FLOATS if chunk.rewards is None else np.asarray(chunk.rewards, np.float64),
-            stays,
-        )
-        moves = None
-        if loopy and stays.any():
-            rows = chunk.open_rows[chunk.parents[stays]]
-            moves = (
-                indices[rows],
-                np.asarray(chunk.child_index)[stays],
-                None if chunk.rewards is None else np.asarray(chunk.rewards)[stays],
-                None if chunk.same_mover is None else chunk.same_mover[stays],
-            )
-        return indices, value, remoteness, moves
+    compute = partial(_chunk_scores, graph, terminals, tier, kids, record)
 
     def write(solved: tuple[I64, Any, Any, Any]) -> None:
         indices, value, remoteness, moves = solved

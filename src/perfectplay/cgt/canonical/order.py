@@ -62,18 +62,21 @@ def _children(
     return a.left, b.right, False
 
 
+def _frame(a: CanonicalGame, b: CanonicalGame) -> list[Any]:
+    """The comparison a <= b as a frame of ``leq``'s stack: [a, b, key, first, second,
+    next index, cache, flipped, took a child]; a <= b fails when b <= a^L or b^R <= a for
+    an option in first or second (see _children)."""
+    first, second, flipped = _children(a, b)
+    return [a, b, (a.id << _SHIFT) | b.id, first, second, 0, _cache_for(a, b), flipped, False]
+
+
 def leq(g: CanonicalGame, h: CanonicalGame) -> bool:
     """g <= h: Left has no winning first move in g - h."""
     r = _quick_leq(g, h)
     if r is not None:
         return r
     quick = _quick_leq
-    first, second, flipped = _children(g, h)
-    # A frame: [a, b, key, first, second, next index, cache, flipped]; a <= b fails when
-    # b <= a^L or b^R <= a for an option in first or second (see _children).
-    stack: list[list[Any]] = [
-        [g, h, (g.id << _SHIFT) | h.id, first, second, 0, _cache_for(g, h), flipped, False]
-    ]
+    stack: list[list[Any]] = [_frame(g, h)]
     result: bool | None = None
     while stack:
         frame = stack[-1]
@@ -109,11 +112,8 @@ def leq(g: CanonicalGame, h: CanonicalGame) -> bool:
             r = quick(x, y)
             if r is None:
                 frame[5] = i
-                cf, cs, cflip = _children(x, y)
                 frame[8] = True
-                stack.append(
-                    [x, y, (x.id << _SHIFT) | y.id, cf, cs, 0, _cache_for(x, y), cflip, False]
-                )
+                stack.append(_frame(x, y))
                 break
             if r:
                 if frame[8] or i > 3:
