@@ -109,13 +109,13 @@ def main() -> None:
             seconds[workers] = time.perf_counter() - started
             print(f"Connect Four {args.board}, {workers} worker(s): {seconds[workers]:.1f} s")
         same = checksums(room / "w1") == checksums(room / "w2")
-        from perfectplay.spaces import pipeline
+        from perfectplay.core import parallel
 
-        pipeline.THREADS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 2
+        parallel.THREADS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 2
         started = time.perf_counter()
         build_tablebase(ConnectFour(width, height), room / "all-cores")
         print(
-            f"Connect Four {args.board} in this process on {pipeline.THREADS} threads, "
+            f"Connect Four {args.board} in this process on {parallel.THREADS} threads, "
             f"without Dask: {time.perf_counter() - started:.1f} s"
         )
         print(

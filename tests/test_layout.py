@@ -29,6 +29,7 @@ LAYERS = [
         "tiers.piece_lists",
         "boards",
         "books",
+        "core",
     ),
     ("protocol", "drawing"),
     ("cgt",),
@@ -164,6 +165,22 @@ def long_functions() -> list[str]:
 
 def test_no_long_function_outside_the_compiled_loops() -> None:
     assert long_functions() == []
+
+
+LONGEST_MODULE = 400
+"""Lines a module may take without being named, with its idea, on the design page."""
+
+
+def test_every_long_module_is_named_on_the_design_page() -> None:
+    design = (PACKAGE.parents[1] / "docs" / "design.md").read_text()
+    sizes = design.split("## Sizes", 1)[1]
+    named = {line.split("`")[1] for line in sizes.splitlines() if line.startswith("| `")}
+    long_modules = {
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if len(path.read_text().splitlines()) > LONGEST_MODULE
+    }
+    assert long_modules - named == set()
 
 
 def test_library_layers_import_only_downwards() -> None:

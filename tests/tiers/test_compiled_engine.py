@@ -547,11 +547,11 @@ def test_a_compiled_solve_killed_inside_a_tier_goes_on_to_the_same_bytes(
     (the progress is written at most every NOTE_EVERY seconds), the solve taken up again
     takes the finished tier back, finishes the half-solved one, and writes a clean solve's
     bytes."""
-    from perfectplay.spaces import pipeline
+    from perfectplay.core import parallel
     from perfectplay.tiers import files as tier_files
     from perfectplay.tiers import graph
 
-    monkeypatch.setattr(pipeline, "THREADS", 1)  # a kill stops every thread: one here
+    monkeypatch.setattr(parallel, "THREADS", 1)  # a kill stops every thread: one here
     monkeypatch.setattr(graph, "SWEEP", 97)  # many windows a tier
     make = load("connect_four").ConnectFour
     clean, _ = build_tablebase(make(width=4, height=4), tmp_path / "clean")

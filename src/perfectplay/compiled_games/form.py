@@ -52,11 +52,11 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..compiled import read_only
+from ..core.parallel import in_parallel
 from ..errors import GameError
 from ..memory import MemoryBudgetExceeded, MemoryWatch, show_size
 from ..progress import ProgressCallback
 from ..protocol import SCORE_ENDS, Expansion, SearchRules
-from ..spaces.pipeline import in_parallel
 from ..tiers.code_sets import IN_ORDER_FROM, CodeSet
 from ..tiers.discovery import discover
 from ..tiers.graph import PART_AT_LEAST, PARTS

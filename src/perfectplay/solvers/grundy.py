@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..compiled import kernel
+from ..core.arrays import I32, I64
 from ..errors import SolverChoiceError, describe
-from ..spaces.graph import I32, I64, StateGraph
+from ..spaces.graph import StateGraph
 from ..values import Value
 from .retrograde import solve_retrograde
 from .solved import Solved

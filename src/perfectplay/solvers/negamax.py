@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..compiled import kernel
+from ..core.arrays import F64, I32, I64, NO_BOOLS, NO_FLOATS, B
 from ..errors import SolverChoiceError
-from ..spaces.graph import F64, I32, I64, NO_BOOLS, NO_FLOATS, B, StateGraph
+from ..spaces.graph import StateGraph
 from .solved import Solved
 
 

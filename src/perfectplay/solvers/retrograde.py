@@ -14,8 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..compiled import kernel
+from ..core.arrays import I8, I32, I64, B
 from ..errors import SolverChoiceError
-from ..spaces.graph import I8, I32, I64, B, StateGraph
+from ..spaces.graph import StateGraph
 from .solved import Solved
 
 # Value codes, as in values.Value.

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.arrays import F64, I8, I32, I64, B
 from ..errors import GameError, InterruptedSolve, StateBudgetExceeded
 from ..memory import MemoryWatch, exploring_advice
 from ..progress import ProgressCallback
@@ -25,7 +26,7 @@ from ..rules import BatchRules, Rules
 from ..terminals import Kind, Terminals
 from ..values import UNDECIDED
 from .code_table import CodeTable, is_index_run
-from .graph import F64, I8, I32, I64, B, StateGraph, breadth_first_order, relabel
+from .graph import StateGraph, breadth_first_order, relabel
 
 
 @dataclass

@@ -12,8 +12,8 @@ from collections.abc import Hashable
 import numpy as np
 
 from ..compiled import kernel
+from ..core.arrays import I32, I64
 from ..protocol import Codes
-from .graph import I32, I64
 
 _EMPTY = -1
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

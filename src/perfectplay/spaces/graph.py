@@ -15,23 +15,12 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from ..compiled import kernel
+from ..core.arrays import F64, I8, I32, I64, NO_BOOLS, B
 from ..errors import CycleError, describe
 from ..rules import Rules
 from ..terminals import Kind
-
-I8 = npt.NDArray[np.int8]
-I32 = npt.NDArray[np.int32]
-I64 = npt.NDArray[np.int64]
-F64 = npt.NDArray[np.float64]
-B = npt.NDArray[np.bool_]
-
-NO_BOOLS = np.zeros(0, dtype=np.bool_)
-"""What a kernel takes for per-edge flags a game does not have (numba needs an array)."""
-NO_FLOATS = np.zeros(0, dtype=np.float64)
-"""What a kernel takes for per-edge numbers a game does not have."""
 
 
 @dataclass(eq=False)

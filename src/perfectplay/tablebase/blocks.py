@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..spaces.pipeline import in_parallel
+from ..core.parallel import in_parallel
 from ..tiers.files import file_sha256, tier_file_name
 from ..tiers.records import RecordFormat
 from .header import Header, TablebaseError

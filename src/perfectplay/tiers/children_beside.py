@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 
 from ..compiled import kernel
+from ..core.arrays import I64
 from ..errors import GameError
-from ..spaces.graph import I64
 from ..terminals import Terminals
 from .counted import counter_mask
 from .files import TierFiles

@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 
 from ..compiled import kernel
+from ..core.arrays import I64
 from ..errors import GameError
-from ..spaces.graph import I64
 from .records import REACHED
 
 _WIN, _LOSS = 1, 2

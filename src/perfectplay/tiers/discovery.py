@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..compiled import read_only
+from ..core.parallel import THREADS, in_parallel
 from ..errors import GameError, InterruptedSolve
 from ..memory import MemoryWatch, give_back
 from ..progress import ProgressCallback
-from ..spaces.pipeline import THREADS, in_parallel
 from .code_sets import CodeSet
 from .ranking import Ranking, finish_ranking, joined, save_tier
 from .sorting import (

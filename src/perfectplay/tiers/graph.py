@@ -16,14 +16,14 @@ from typing import Any
 import numpy as np
 
 from ..compiled import kernel
+from ..core.arrays import I8, I64, B
+from ..core.parallel import in_parallel
 from ..errors import GameError, InterruptedSolve, describe
 from ..memory import SAVE_ADVICE, MemoryWatch
 from ..progress import ProgressCallback
 from ..protocol import Codes
 from ..rules import Rules, TierRules
 from ..spaces.batch import expand_checked
-from ..spaces.graph import I8, I64, B
-from ..spaces.pipeline import in_parallel
 from ..terminals import Terminals
 from ..values import UNDECIDED, Value
 from .counted import CountedWriter, first_records

@@ -40,11 +40,11 @@ from typing import Any
 
 import numpy as np
 
+from ..core.parallel import THREADS
 from ..errors import GameError, InterruptedSolve, ParameterError, TablebaseError
 from ..identity import identity_of
 from ..memory import MemoryWatch, show_size
 from ..rules import Rules
-from ..spaces.pipeline import THREADS
 from ..specialised import module_from_file
 from ..tablebase.header import Header, existing
 from ..terminals import Terminals

@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 
 from ..compiled import inlined_kernel, kernel
+from ..core.arrays import I8, I32, I64, NO_BOOLS, B
+from ..core.parallel import in_parallel
 from ..errors import GameError
 from ..progress import ProgressCallback
-from ..spaces.graph import I8, I32, I64, NO_BOOLS, B
-from ..spaces.pipeline import in_parallel
 from ..terminals import Terminals
 from .files import TierFiles, let_go
 from .graph import (

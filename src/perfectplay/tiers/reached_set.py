@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from ..compiled import inlined_kernel, kernel, read_only
+from ..core.arrays import I64
 from ..errors import GameError
-from ..spaces.graph import I64
 
 U8 = Any
 U64 = Any

@@ -37,8 +37,8 @@ from typing import Any
 import numpy as np
 
 from ..compiled import inlined_kernel, kernel
+from ..core.parallel import THREADS
 from ..errors import GameError
-from ..spaces.pipeline import THREADS
 from ..terminals import Terminals
 from .files import TierFiles
 from .graph import PART_AT_LEAST, PARTS, TierGraph, expand_chunk

@@ -43,11 +43,11 @@ from typing import Any
 import numpy as np
 
 from ..compiled import inlined_kernel, kernel
+from ..core.arrays import I64
+from ..core.parallel import in_parallel
 from ..errors import GameError, TablebaseError
 from ..memory import SAVE_ADVICE, MemoryWatch
 from ..progress import ProgressCallback
-from ..spaces.graph import I64
-from ..spaces.pipeline import in_parallel
 from ..terminals import Terminals
 from ..values import UNDECIDED
 from .children_beside import LOST_BESIDE, TIED_BESIDE, Beside, reads_beside

@@ -33,11 +33,11 @@ from typing import Any
 import numpy as np
 
 from ..compiled import kernel
+from ..core.arrays import I64, NO_BOOLS, NO_FLOATS
+from ..core.parallel import in_parallel
 from ..errors import GameError, InterruptedSolve, describe
 from ..memory import SAVE_ADVICE, MemoryWatch, give_back
 from ..progress import ProgressCallback
-from ..spaces.graph import I64, NO_BOOLS, NO_FLOATS
-from ..spaces.pipeline import in_parallel
 from ..terminals import Terminals
 from ..values import Value
 from .files import TierFiles, file_sha256, tier_file_name

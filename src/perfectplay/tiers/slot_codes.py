@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..compiled import kernel
-from ..spaces.graph import I64
+from ..core.arrays import I64
 from .files import TierFiles, tier_file_name
 from .reached_set import ReachedSet
 from .records import REACHED, TierSummary

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from ..compiled import kernel
+from ..core.arrays import I8, I32, I64, NO_BOOLS, B
 from ..errors import GameError
-from ..spaces.graph import I8, I32, I64, NO_BOOLS, B
 from ..terminals import Terminals
 from .files import TierFiles
 from .graph import CHUNK, TierGraph, expand_chunk
