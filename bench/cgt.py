@@ -22,7 +22,7 @@ import sys
 import time
 from typing import Any
 
-from perfectplay.memory import peak_resident_bytes
+from perfectplay.core.memory import peak_resident_bytes
 
 SIZES = [(w, h) for h in range(1, 6) for w in range(1, 6)]
 

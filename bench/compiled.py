@@ -52,8 +52,8 @@ def child(kind: str, width: int, height: int, directory: str) -> None:
     import importlib.util
 
     from perfectplay import build_tablebase, solve
+    from perfectplay.core.memory import resident_bytes
     from perfectplay.games import ConnectFour as Builtin
-    from perfectplay.memory import resident_bytes
 
     spec = importlib.util.spec_from_file_location("connect_four_example", EXAMPLE)
     assert spec is not None and spec.loader is not None

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from perfectplay.memory import peak_resident_bytes
+from perfectplay.core.memory import peak_resident_bytes
 
 PUBLISHED = {
     "positions": 246_803_167,

@@ -21,7 +21,7 @@ import sys
 import time
 from typing import Any
 
-from perfectplay.memory import peak_resident_bytes, resident_bytes
+from perfectplay.core.memory import peak_resident_bytes, resident_bytes
 
 CASES = [
     ("tic_tac_toe", "tic_tac_toe", 5),

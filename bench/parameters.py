@@ -56,7 +56,7 @@ def child(game: str, way: str, threads: int) -> None:
 
     from perfectplay import build_tablebase
     from perfectplay.compiled_games import building
-    from perfectplay.specialised import template_copy
+    from perfectplay.core.specialised import template_copy
 
     file, name, params = GAMES[game]
     spec = importlib.util.spec_from_file_location(f"bench_{name}", HERE.parent / "examples" / file)

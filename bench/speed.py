@@ -20,7 +20,7 @@ import sys
 import time
 from typing import Any
 
-from perfectplay.memory import peak_resident_bytes
+from perfectplay.core.memory import peak_resident_bytes
 
 WARM_UP = 50_000
 """A pile this large has enough moves for every kernel to run compiled (small ones run
@@ -135,7 +135,7 @@ def _child(name: str, large: bool, baseline: bool = False, cold: bool = False) -
     if baseline:
         code = (
             "from perfectplay import games, solve; "
-            "from perfectplay.memory import peak_resident_bytes; "
+            "from perfectplay.core.memory import peak_resident_bytes; "
             f"solve(games.Subtraction({WARM_UP}, (1, 2)), 'retrograde'); "
             "print(peak_resident_bytes() / 2**20)"
         )

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from perfectplay.memory import peak_resident_bytes
+from perfectplay.core.memory import peak_resident_bytes
 
 HERE = Path(__file__).resolve().parent
 

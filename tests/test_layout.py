@@ -19,14 +19,7 @@ LAYERS = [
         "errors",
         "values",
         "progress",
-        "compiled",
-        "specialised",
         "periods",
-        "memory",
-        "tiers.records",
-        "tiers.packed_codes",
-        "tiers.sorting",
-        "tiers.piece_lists",
         "boards",
         "books",
         "core",
@@ -63,7 +56,7 @@ LAYERS = [
     ("tablebase", "statistics", "plots", "tiers.build", "tiers.on_dask"),
     ("__init__", "tiers.__init__"),
 ]
-GAMES_MAY_IMPORT = ("protocol", "drawing", "values", "games")
+GAMES_MAY_IMPORT = ("protocol", "drawing", "values", "core", "games")
 FRONT_ENDS = ("cli", "contest", "openspiel", "web")
 
 

@@ -11,7 +11,7 @@ A game is any object with four methods::
 moves and no outcome is a loss for the player to move (normal play). States (or their
 keys) must be hashable.
 
-A game may write its array hooks as kernels (``kernel``, re-exported here): loops over
+A game may write its array hooks as kernels (``perfectplay.core.compiled.kernel``): loops over
 integer arrays in numba's subset of Python, run interpreted on small inputs and compiled
 on large ones; a small kernel called per element by others is an ``inlined_kernel``.
 
@@ -23,7 +23,7 @@ moves stay inside it (a loopy tier, solved by rounds), and the tiers form no oth
 The rules themselves come from the batch protocol. A game may also sweep a window of a tier
 whose moves lead into at most one other tier in one loop of its own (``batch_mark_tier``,
 ``batch_solve_tier``), reading and writing records through the ``SweepCodes`` it is handed
-(re-exported here), never their format.
+(``perfectplay.core.records``), never their format.
 
 ``HOOKS`` lists every method and attribute perfectplay looks for, as required, optional,
 speed (the batch protocol over integer codes) or tiers (the tier protocol, which also needs
@@ -44,9 +44,6 @@ from typing import Any, Literal, NamedTuple, Protocol, TypeVar, runtime_checkabl
 import numpy as np
 import numpy.typing as npt
 
-from .compiled import Kernel, inlined_kernel, kernel
-from .specialised import fingerprint, jit_in_place, template_copy
-from .tiers.records import SweepCodes
 from .values import GameValue
 
 __all__ = [
@@ -58,15 +55,8 @@ __all__ = [
     "Expansion",
     "Game",
     "Hook",
-    "Kernel",
     "SearchRules",
-    "SweepCodes",
-    "fingerprint",
-    "inlined_kernel",
-    "jit_in_place",
-    "kernel",
     "read_hooks",
-    "template_copy",
 ]
 
 S = TypeVar("S")

@@ -15,13 +15,13 @@ from typing import Any
 import numpy as np
 
 from .answers import Answers
+from .core.records import RecordFormat
 from .progress import ProgressCallback
 from .solution import Solution
 from .spaces.graph import StateGraph
 from .tablebase.reader import Tablebase
 from .terminals import Terminals
 from .tiers.graph import CHUNK, TierGraph, expand_chunk
-from .tiers.records import RecordFormat
 from .values import Value
 
 NAMES = {1: "win", 2: "loss", 3: "tie", 4: "draw"}

@@ -316,7 +316,7 @@ def test_tablebases_agree_with_the_reference_however_the_engine_kernels_run(
     alike: an int8 value shifted into its record lost its bits when interpreted, so every
     tablebase solved before numba was loaded held wrong records. One loopy tier alone in its
     game and several tiers, with and without extra turns and keys that swap the mover."""
-    from perfectplay import compiled
+    from perfectplay.core import compiled
 
     monkeypatch.setattr(compiled, "MODE", kernels)
     cases = [(TierGame, {}), (TierGame, {"mode": 3}), (TierTurnsGame, {}),

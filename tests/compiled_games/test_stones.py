@@ -20,9 +20,9 @@ import pytest
 from reference import solve_outcomes
 
 from perfectplay import LOSS, TIE, build_tablebase, open_tablebase, solve
-from perfectplay import compiled as kernels
 from perfectplay.compiled_games import ONGOING, CompiledGame
 from perfectplay.compiled_games.stones import StoneBoard, StoneRanking, least_code, rank_code
+from perfectplay.core import compiled as kernels
 from perfectplay.errors import GameError
 
 Perm = tuple[int, ...]

@@ -495,7 +495,7 @@ class Endless(Chain):
 
 
 def test_memory_budget_stops_a_game_without_end() -> None:
-    from perfectplay.memory import MemoryBudgetExceeded, resident_bytes
+    from perfectplay.core.memory import MemoryBudgetExceeded, resident_bytes
 
     budget = resident_bytes() + (60 << 20)
     with pytest.raises(MemoryBudgetExceeded) as info:

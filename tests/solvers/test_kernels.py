@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perfectplay.compiled import Kernel
+from perfectplay.core.compiled import Kernel
 from perfectplay.solvers.grundy import mex
 from perfectplay.solvers.negamax import negamax
 from perfectplay.solvers.retrograde import retrograde
@@ -137,7 +137,7 @@ def test_ctrl_c_inside_compiled_code_stays_a_ctrl_c() -> None:
     caused by it; a kernel raises it again as the KeyboardInterrupt it is."""
     import pytest
 
-    from perfectplay.compiled import Kernel
+    from perfectplay.core.compiled import Kernel
 
     def interrupted() -> None:
         try:
@@ -159,7 +159,7 @@ def test_run_makes_only_the_arguments_of_the_run_it_takes(monkeypatch: pytest.Mo
     """``Kernel.run`` makes deferred arguments only for the run it chooses (a compiled run's
     from ``args``, an interpreted run's from ``plain``), and runs ``vectorised`` in place of
     the interpreted kernel, over the same arguments."""
-    from perfectplay import compiled
+    from perfectplay.core import compiled
 
     kernel_: Kernel[Any, int] = Kernel(lambda values: int(sum(values)))
     kernel_._compiled = lambda values: int(sum(values)) + 1000  # stands for machine code
@@ -197,7 +197,7 @@ def test_a_disk_cache_naming_a_module_that_is_gone_is_compiled_again(
     import importlib
     import pickle
 
-    from perfectplay.compiled import cached_jit
+    from perfectplay.core.compiled import cached_jit
 
     monkeypatch.syspath_prepend(str(tmp_path))
     (tmp_path / "kernel_home.py").write_text("def twice(x):\n    return 2 * x\n")
@@ -229,7 +229,7 @@ def test_one_file_loaded_under_two_module_names_keeps_a_cache_for_each(tmp_path:
     (tmp_path / "rules_file.py").write_text("def twice(x):\n    return 2 * x + 1\n")
     script = (
         "import importlib.util, sys\n"
-        "from perfectplay.compiled import cached_jit\n"
+        "from perfectplay.core.compiled import cached_jit\n"
         "name, path = sys.argv[1], sys.argv[2]\n"
         "spec = importlib.util.spec_from_file_location(name, path)\n"
         "module = importlib.util.module_from_spec(spec)\n"

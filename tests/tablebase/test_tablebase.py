@@ -476,7 +476,7 @@ def test_verify_passes_a_sound_tablebase_and_finds_a_swapped_pair(tmp_path: Path
 
 
 def test_tiered_solve_refuses_a_budget_it_cannot_keep(tmp_path: Path) -> None:
-    from perfectplay.memory import MemoryBudgetExceeded, resident_bytes
+    from perfectplay.core.memory import MemoryBudgetExceeded, resident_bytes
 
     with pytest.raises(MemoryBudgetExceeded, match="widest tier"):
         build_tablebase(ConnectFour(4, 4), tmp_path / "tb", memory=resident_bytes() + 1000)
@@ -639,7 +639,7 @@ def test_a_child_of_a_large_process_reports_its_own_peak() -> None:
 
     held = np.ones(256 << 20, dtype=np.uint8)
     code = (
-        "import resource; from perfectplay.memory import peak_resident_bytes; "
+        "import resource; from perfectplay.core.memory import peak_resident_bytes; "
         "print(peak_resident_bytes(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

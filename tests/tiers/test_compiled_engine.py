@@ -17,11 +17,11 @@ from examples_loader import load
 
 from perfectplay import LOSS, TablebaseError, build_tablebase, open_tablebase, solve
 from perfectplay.compiled_games import ONGOING, CompiledGame
+from perfectplay.core.packed_codes import pack, unpack
 from perfectplay.selftest import check_game
 from perfectplay.tablebase.blocks import compress
 from perfectplay.tablebase.header import read_header
 from perfectplay.tiers import code_sets, discovery
-from perfectplay.tiers.packed_codes import pack, unpack
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -351,7 +351,7 @@ def test_teeko_key_is_the_least_of_the_eight_images() -> None:
 def test_radix_sort_with_duplicates_dropped_is_numpys_unique(size: int, bits: int) -> None:
     """Every digit width the sort picks (by the array's length and the codes' span), codes
     repeated, against numpy; compiled where the kernel compiles, as the engine runs it."""
-    from perfectplay.tiers.sorting import sort_distinct
+    from perfectplay.core.sorting import sort_distinct
 
     rng = np.random.default_rng(size * 64 + bits)
     base = int(rng.integers(0, 1 << 20))
@@ -364,7 +364,7 @@ def test_radix_sort_with_duplicates_dropped_is_numpys_unique(size: int, bits: in
 @pytest.mark.parametrize("seed", range(8))
 def test_bucket_starts_are_where_each_bucket_begins(seed: int) -> None:
     """The one-pass bucket index equals a binary search for every bucket's first code."""
-    from perfectplay.tiers.sorting import bucket_starts
+    from perfectplay.core.sorting import bucket_starts
 
     rng = np.random.default_rng(seed)
     bits = int(rng.integers(1, 63))
@@ -385,7 +385,7 @@ def test_ranking_in_order_finds_what_a_binary_search_finds(seed: int, mode: str)
     """Queries repeated, absent (between, below and above the codes), in any order, against
     numpy's searchsorted; compiled and interpreted alike, and the same through CodeSet.rank
     on either side of the size where it switches from the bucket index."""
-    from perfectplay.tiers.sorting import rank_in_order
+    from perfectplay.core.sorting import rank_in_order
 
     rng = np.random.default_rng(seed)
     bits = int(rng.integers(1, 62))
@@ -414,7 +414,7 @@ def test_codes_scattered_into_buckets_then_united_are_numpys_unique(seed: int, m
     """The discovery's path for codes sent to a tier: pieces scattered by a layout made
     from a sample (codes outside the sample's range too, clustered or spread, repeated
     within and across pieces), then every range of buckets united, against numpy."""
-    from perfectplay.tiers.sorting import scatter_by_bucket, union_of_buckets
+    from perfectplay.core.sorting import scatter_by_bucket, union_of_buckets
 
     rng = np.random.default_rng(seed)
     bits = int(rng.integers(1, 62))
@@ -671,7 +671,7 @@ def test_every_file_of_a_compiled_tablebase_is_on_disk_before_its_header(
 def test_a_bucket_index_by_numpy_is_the_kernels(seed: int) -> None:
     """The bucket index a tier gets while numba is not loaded (numpy's search of each
     bucket's first code) is the one ``bucket_starts`` builds in one pass."""
-    from perfectplay.tiers.sorting import bucket_starts
+    from perfectplay.core.sorting import bucket_starts
 
     rng = np.random.default_rng(seed)
     codes = np.unique(
@@ -728,8 +728,8 @@ def test_finding_the_positions_without_a_budget_stops_at_the_default_one(
     whole of Gates grew to 22.5 GB and took every process of the machine down with it)."""
     from compiled_random import TierGame
 
-    from perfectplay import memory
     from perfectplay.compiled_games import form
+    from perfectplay.core import memory
 
     monkeypatch.setattr(form, "_MODE", "interpreted")
     monkeypatch.setattr(memory, "default_budget", lambda: 1 << 20)  # 1 MB: passed at once

@@ -210,7 +210,7 @@ def test_the_advice_for_a_scored_game_names_no_search() -> None:
     import importlib.util
 
     from perfectplay import Rules
-    from perfectplay.memory import exploring_advice
+    from perfectplay.core.memory import exploring_advice
 
     spec = importlib.util.spec_from_file_location("kalah_example", KALAH.split(":")[0])
     assert spec is not None and spec.loader is not None
@@ -279,9 +279,9 @@ def test_a_finished_tablebase_with_damaged_scores_is_repaired(tmp_path: Path) ->
 def test_the_outcome_tier_solver_refuses_a_scored_game(tmp_path: Path) -> None:
     """Its ends would be read as ties: refused, not solved wrong."""
     from perfectplay import Rules
+    from perfectplay.core.records import RecordFormat
     from perfectplay.tiers.files import TierFiles
     from perfectplay.tiers.graph import TierGraph
-    from perfectplay.tiers.records import RecordFormat
     from perfectplay.tiers.solve import solve_tiers
 
     rules = Rules(TierScoredGame(seed=1, n=60))

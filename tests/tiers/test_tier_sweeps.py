@@ -16,17 +16,17 @@ import numpy as np
 import pytest
 
 from perfectplay import build_tablebase, compiled
-from perfectplay.games import ConnectFour
-from perfectplay.selftest import check_game
-from perfectplay.tablebase.header import read_header
-from perfectplay.tiers.one_pass import combine
-from perfectplay.tiers.records import (
+from perfectplay.core.records import (
     TOO_REMOTE,
     UNSOLVED_CHILD,
     RecordFormat,
     sweep_codes,
     tally_records,
 )
+from perfectplay.games import ConnectFour
+from perfectplay.selftest import check_game
+from perfectplay.tablebase.header import read_header
+from perfectplay.tiers.one_pass import combine
 from perfectplay.values import Value
 
 RECORD = RecordFormat(1)

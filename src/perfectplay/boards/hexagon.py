@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..compiled import inlined_kernel, kernel
+from ..core.compiled import inlined_kernel, kernel
 from .byte_tables import byte_images
 from .square import popcount
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..compiled import inlined_kernel, kernel
+from ..core.compiled import inlined_kernel, kernel
 from .byte_tables import byte_images
 
 LARGEST = 7

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from ..specialised import cache_directory
+from ..core.specialised import cache_directory
 from .common import emit_json, json_option, out, print_rows
 
 FOLDERS = {"games": "compiled games' loops", "search": "compiled searches"}

@@ -11,9 +11,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from ..core.memory import default_budget, parse_size, resident_bytes, show_size
 from ..errors import GameError, UsageProblem
 from ..games import BUILTINS
-from ..memory import default_budget, parse_size, resident_bytes, show_size
 from ..rules import Rules
 from ..selftest import presolve_problem
 from ..solution import Solution

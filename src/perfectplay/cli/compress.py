@@ -9,13 +9,13 @@ from typing import Any
 import click
 import numpy as np
 
+from ..core.records import SCORE_TYPES
 from ..errors import UsageProblem
 from ..games import BUILTINS
 from ..identity import identity_of
 from ..rules import Rules
 from ..tablebase.blocks import compress
 from ..tablebase.header import HEADER, Header, describe_mismatch, read_header, write_header
-from ..tiers.records import SCORE_TYPES
 from .common import emit_json, json_option, params_option, print_rows
 from .progress import working
 from .tablebases import files_bytes, game_of

@@ -17,9 +17,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..core.specialised import cache_directory
 from ..identity import identity_of
 from ..rules import Rules
-from ..specialised import cache_directory
 from .progress import duration_text
 
 RATES = "rates.json"

@@ -13,11 +13,11 @@ import importlib.util
 from pathlib import Path
 from typing import Any
 
+from ..core.specialised import module_from_file
 from ..errors import GameError, GameNotFound, ParameterError
 from ..games import BUILTINS, builtin_game
 from ..identity import LOADED_FROM_FILE
 from ..rules import check_protocol
-from ..specialised import module_from_file
 from .params import convert, parse_assignments
 
 OPENSPIEL = "openspiel:"

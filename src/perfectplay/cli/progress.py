@@ -15,7 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from ..memory import peak_resident_bytes
+from ..core.memory import peak_resident_bytes
 from ..progress import ProgressCallback
 
 PLAIN_EVERY = float(os.environ.get("PERFECTPLAY_PROGRESS_EVERY", "10"))

@@ -11,16 +11,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.memory import show_size
+from ..core.records import format_for
 from ..errors import GameError, GameNotFound, PerfectplayError, UsageProblem, describe
 from ..games import BUILTINS
 from ..identity import identity_of
-from ..memory import show_size
 from ..rules import Rules
 from ..tablebase.header import Header, TablebaseError, existing, read_header
 from ..tablebase.reader import Tablebase
 from ..tiers.build import build_tablebase, damaged_tiers, reopen_damaged
 from ..tiers.graph import TierGraph
-from ..tiers.records import format_for
 from .common import explored_solve, index_space, trust_speed_hooks
 from .estimates import announce_last_solve, remember_rate, remember_solve, remembered_rate
 from .loader import build_game, find_game_class

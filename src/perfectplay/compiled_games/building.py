@@ -27,11 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import cached_jit, read_only
+from ..core.compiled import cached_jit, read_only
+from ..core.specialised import jit_in_place, template_copy
 from ..errors import GameError
 from ..progress import announce
 from ..protocol import SCORE_ENDS
-from ..specialised import jit_in_place, template_copy
 from . import drivers, search_hooks
 from .stones import least_code, rank_code
 
@@ -343,7 +343,7 @@ def jitted(function: Any, done: dict[int, Any], cache: bool = True) -> Any:
         return function
     if id(function) in done:
         return done[id(function)]
-    from ..compiled import Kernel
+    from ..core.compiled import Kernel
 
     helpers: dict[str, Any] = {}
     for name in function.__code__.co_names:

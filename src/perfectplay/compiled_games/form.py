@@ -51,17 +51,17 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..compiled import read_only
+from ..core.compiled import read_only
+from ..core.memory import MemoryBudgetExceeded, MemoryWatch, show_size
 from ..core.parallel import in_parallel
+from ..core.records import SweepCodes
 from ..errors import GameError
-from ..memory import MemoryBudgetExceeded, MemoryWatch, show_size
 from ..progress import ProgressCallback
 from ..protocol import SCORE_ENDS, Expansion, SearchRules
 from ..tiers.code_sets import IN_ORDER_FROM, CodeSet
 from ..tiers.discovery import discover
 from ..tiers.graph import PART_AT_LEAST, PARTS
 from ..tiers.ranking import CODES_JSON, Ranking, kept_ranking, load_kept, save_ranking
-from ..tiers.records import SweepCodes
 from ..values import Value
 from .building import RULES, Loops, compile_game
 from .declared import check_required, declare, read_parameters

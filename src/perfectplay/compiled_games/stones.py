@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import inlined_kernel, kernel
+from ..core.compiled import inlined_kernel, kernel
 from ..errors import GameError
 
 MAX_CELLS = 32

@@ -226,7 +226,7 @@ class WideGame:
         hash its machine code is cached under."""
         if "hooks" in self._compiled:
             return self._compiled["hooks"], self._compiled["ident"]
-        from ..specialised import jit_in_place, template_copy
+        from ..core.specialised import jit_in_place, template_copy
         from . import wide_search
         from .building import jitted, numba_problem
 

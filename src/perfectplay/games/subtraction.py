@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from ..core.compiled import kernel
 from ..drawing import token_rows
-from ..protocol import Expansion, kernel
+from ..protocol import Expansion
 from ..values import Value
 
 

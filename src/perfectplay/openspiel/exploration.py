@@ -32,8 +32,8 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel  # type: ignore[import-not-found,unused-ignore]
 
+from ..core.memory import MemoryWatch
 from ..errors import GameError
-from ..memory import MemoryWatch
 from ..protocol import Codes, Expansion
 from ..values import LOSS, TIE, WIN, GameValue
 

@@ -63,10 +63,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..core.specialised import fingerprint, jit_in_place, template_copy
 from ..errors import SolverChoiceError
 from ..protocol import SCORE_ENDS, Game, SearchRules
 from ..rules import Rules
-from ..specialised import fingerprint, jit_in_place, template_copy
 
 NO_TABLEBASE = np.zeros(1, dtype=np.int64)
 """The ``db`` of a search that probes no tablebase (the engine's own ``probe`` ignores it)."""

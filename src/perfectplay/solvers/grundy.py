@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..compiled import kernel
 from ..core.arrays import I32, I64
+from ..core.compiled import kernel
 from ..errors import SolverChoiceError, describe
 from ..spaces.graph import StateGraph
 from ..values import Value

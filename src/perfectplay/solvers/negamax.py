@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..compiled import kernel
 from ..core.arrays import F64, I32, I64, NO_BOOLS, NO_FLOATS, B
+from ..core.compiled import kernel
 from ..errors import SolverChoiceError
 from ..spaces.graph import StateGraph
 from .solved import Solved

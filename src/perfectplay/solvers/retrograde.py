@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..compiled import kernel
 from ..core.arrays import I8, I32, I64, B
+from ..core.compiled import kernel
 from ..errors import SolverChoiceError
 from ..spaces.graph import StateGraph
 from .solved import Solved

@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 
 from ..core.arrays import F64, I8, I32, I64, B
+from ..core.memory import MemoryWatch, exploring_advice
 from ..errors import GameError, InterruptedSolve, StateBudgetExceeded
-from ..memory import MemoryWatch, exploring_advice
 from ..progress import ProgressCallback
 from ..protocol import Codes, Expansion
 from ..rules import BatchRules, Rules

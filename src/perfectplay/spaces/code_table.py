@@ -11,8 +11,8 @@ from collections.abc import Hashable
 
 import numpy as np
 
-from ..compiled import kernel
 from ..core.arrays import I32, I64
+from ..core.compiled import kernel
 from ..protocol import Codes
 
 _EMPTY = -1

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.memory import MemoryWatch
 from ..errors import GameError
-from ..memory import MemoryWatch
 from ..progress import ProgressCallback
 from ..protocol import Game
 from ..rules import Rules

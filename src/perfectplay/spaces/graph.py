@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import kernel
 from ..core.arrays import F64, I8, I32, I64, NO_BOOLS, B
+from ..core.compiled import kernel
 from ..errors import CycleError, describe
 from ..rules import Rules
 from ..terminals import Kind

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.memory import MemoryWatch, exploring_advice
 from ..errors import GameError, InterruptedSolve, StateBudgetExceeded, describe
-from ..memory import MemoryWatch, exploring_advice
 from ..progress import ProgressCallback
 from ..rules import Rules, diagnose
 from ..terminals import Kind, Terminals

@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core.parallel import in_parallel
+from ..core.records import RecordFormat
 from ..tiers.files import file_sha256, tier_file_name
-from ..tiers.records import RecordFormat
 from .header import Header, TablebaseError
 
 if TYPE_CHECKING:
@@ -281,7 +281,7 @@ def _copy_extras(source: Path, target: Path, header: Header) -> None:
 
 def _packed(source: Path, target: Path, entry: dict[str, Any]) -> dict[str, Any]:
     """A tier's codes packed into ``target`` (checked first); the header's entry for them."""
-    from ..tiers.packed_codes import ENCODING, pack
+    from ..core.packed_codes import ENCODING, pack
 
     path = source / entry["file"]
     if not path.is_file() or file_sha256(path) != entry["sha256"]:

@@ -6,7 +6,7 @@ Format version 1::
       "format": "perfectplay-tablebase", "version": 1,
       "identity": {"game", "class", "parameters", "fingerprint"},   # see Rules.identity
       "layout": "tiers" | "graph",
-      "record_bytes": 1 | 2,                 # see perfectplay.tiers.records
+      "record_bytes": 1 | 2,                 # see perfectplay.core.records
       "initial": {"tier": T, "index": I},
       "tiers": [{"tier", "size", "file", "sha256", "positions", "values", "remoteness",
                  "blocks"?, "hash_block"?,            # SHA-256 per block of hash_block bytes
@@ -40,9 +40,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.records import SCORE_TYPES
 from ..errors import TablebaseError
 from ..tiers.files import write_json_atomically
-from ..tiers.records import SCORE_TYPES
 
 __all__ = ["Header", "TablebaseError", "TierEntry", "read_header", "write_header"]
 

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..answers import Answers
-from ..compiled import read_only
+from ..core.compiled import read_only
 from ..errors import SolverChoiceError, TablebaseError, TablebaseMismatch
 from ..identity import fingerprint, identity_of
 from ..protocol import SearchRules

@@ -21,12 +21,12 @@ import numpy as np
 import numpy.typing as npt
 
 from ..answers import NO_STATE, Answers, exact
+from ..core.records import RecordFormat
 from ..errors import TablebaseMismatch
 from ..identity import identity_of
 from ..protocol import Game, M, S
 from ..rules import Rules
 from ..tiers.files import file_sha256
-from ..tiers.records import RecordFormat
 from ..values import GameValue, Value
 from .blocks import BlockReader
 from .checked import CheckedRecords
@@ -201,7 +201,7 @@ class Tablebase(Answers[S, M]):
         return self.mapped(self.header.scores["file"], self.header.scores["sha256"], "<f8")
 
     def probe_records(self, tier: int, indices: npt.NDArray[np.int64]) -> Any:
-        """Raw records of many positions of one tier at once (see ``perfectplay.tiers.records``)."""
+        """Raw records of many positions of one tier at once (see ``perfectplay.core.records``)."""
         return np.asarray(self.tier_records(tier)[indices])
 
     def grundy(self, state: S = NO_STATE) -> int:

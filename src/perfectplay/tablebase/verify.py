@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.records import RecordFormat, TierSummary
 from ..errors import describe
-from ..tiers.records import RecordFormat, TierSummary
 from ..values import LOSS, Value
 from .header import TablebaseError
 from .reader import Tablebase

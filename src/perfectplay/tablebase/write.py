@@ -14,11 +14,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..core.records import TierSummary, format_for, score_signs
 from ..errors import GameError
 from ..identity import identity_of
 from ..rules import Rules
 from ..tiers.files import file_sha256, tier_file_name
-from ..tiers.records import TierSummary, format_for, score_signs
 from .header import Header, TierEntry, existing, write_header
 
 

@@ -1,14 +1,14 @@
 """The tier engine, in one place: games solved tier by tier, out of core, into tablebases.
 
 A tier is a set of positions that moves never leave backward (Connect Four: the discs on
-the board). Each tier is one file of records (``records``: value and remoteness in one or
-two bytes an index, ``files``: written atomically and hashed), solved after its child
+the board). Each tier is one file of records (``core.records``: value and remoteness in one
+or two bytes an index; ``files``: written atomically and hashed), solved after its child
 tiers, so only a tier and its children are in memory. Read in this order:
 
 - ``graph``: the tier graph of a game ranked by hand (its ``tier_size`` / ``rank`` hooks) or
   by the engine (``discovery``: every position found forward from the start; ``code_sets``:
   each tier's sorted codes, a child's index its rank among them; ``ranking``: the code sets
-  of every tier, kept in files; ``sorting``, ``packed_codes``), the
+  of every tier, kept in files, over ``core.sorting`` and ``core.packed_codes``), the
   marking of what play reaches, and the game's sweeps run over a tier's windows.
 - ``solve``: the driver, tiers leaves first, each by the method the table of tier
   methods (``methods``) chooses: a loop-free tier by a sweep or a chunk at a time

@@ -11,9 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from ..core.memory import MemoryWatch
+from ..core.records import RecordFormat, format_for
 from ..errors import GameError
 from ..identity import identity_of
-from ..memory import MemoryWatch
 from ..progress import ProgressCallback
 from ..protocol import Game
 from ..rules import Rules
@@ -22,7 +23,6 @@ from ..tablebase.header import HEADER, Header, TierEntry, existing, write_header
 from .files import TierFiles, file_sha256, tier_file_name
 from .graph import TierGraph
 from .ranking import CODES_JSON
-from .records import RecordFormat, format_for
 from .scored import solve_scored_tiers
 from .solve import solve_tiers
 

@@ -33,14 +33,14 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import kernel
 from ..core.arrays import I64
+from ..core.compiled import kernel
+from ..core.records import REACHED
 from ..errors import GameError
 from ..terminals import Terminals
 from .counted import counter_mask
 from .files import TierFiles
 from .graph import TierGraph, expand_chunk
-from .records import REACHED
 from .retrograde_by_unmoves import child_keys, first_of_each
 
 _WIN, _LOSS, _TIE, _DRAW = 1, 2, 3, 4

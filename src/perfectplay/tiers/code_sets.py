@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..compiled import read_only
+from ..core.compiled import read_only
+from ..core.packed_codes import unpack
+from ..core.sorting import bucket_starts, rank_in_order
 from ..errors import TablebaseError
-from .packed_codes import unpack
-from .sorting import bucket_starts, rank_in_order
 
 if TYPE_CHECKING:  # the loops a compiled game hands the engine (compiled_games imports us)
     from ..compiled_games.building import Loops

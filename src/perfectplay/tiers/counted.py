@@ -26,10 +26,10 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import kernel
 from ..core.arrays import I64
+from ..core.compiled import kernel
+from ..core.records import REACHED
 from ..errors import GameError
-from .records import REACHED
 
 _WIN, _LOSS = 1, 2
 PIECE = 1 << 20

@@ -23,14 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..compiled import read_only
+from ..core.compiled import read_only
+from ..core.memory import MemoryWatch, give_back
 from ..core.parallel import THREADS, in_parallel
-from ..errors import GameError, InterruptedSolve
-from ..memory import MemoryWatch, give_back
-from ..progress import ProgressCallback
-from .code_sets import CodeSet
-from .ranking import Ranking, finish_ranking, joined, save_tier
-from .sorting import (
+from ..core.sorting import (
     group_by_tier,
     merge_distinct,
     missing_from,
@@ -38,6 +34,10 @@ from .sorting import (
     sort_distinct,
     union_of_buckets,
 )
+from ..errors import GameError, InterruptedSolve
+from ..progress import ProgressCallback
+from .code_sets import CodeSet
+from .ranking import Ranking, finish_ranking, joined, save_tier
 
 if TYPE_CHECKING:  # the loops a compiled game hands the engine (compiled_games imports us)
     from ..compiled_games.building import Loops
@@ -226,7 +226,7 @@ def _union_of_pieces(pieces: list[tuple[Any, Any, Any]]) -> list[Any]:
     compiled = union_of_buckets.compiles_for(total)
     arrays: Any = [g for _, g, _ in pieces]
     if compiled:  # numba takes a list of arrays as its typed List (no copy of the codes)
-        from .piece_lists import typed_list
+        from ..core.piece_lists import typed_list
 
         arrays = typed_list(arrays)
     run = union_of_buckets.run_compiled if compiled else union_of_buckets.interpreted

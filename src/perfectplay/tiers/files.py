@@ -27,9 +27,9 @@ from typing import Any
 
 import numpy as np
 
+from ..core.records import RecordFormat
 from ..errors import PerfectplayError
 from ..identity import same_game
-from .records import RecordFormat
 
 HASH_CHUNK = 1 << 22
 NOTE_EVERY = 1.0

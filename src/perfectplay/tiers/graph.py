@@ -15,11 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import kernel
 from ..core.arrays import I8, I64, B
+from ..core.compiled import kernel
+from ..core.memory import SAVE_ADVICE, MemoryWatch
 from ..core.parallel import in_parallel
+from ..core.records import REACHED, sweep_codes
 from ..errors import GameError, InterruptedSolve, describe
-from ..memory import SAVE_ADVICE, MemoryWatch
 from ..progress import ProgressCallback
 from ..protocol import Codes
 from ..rules import Rules, TierRules
@@ -29,7 +30,6 @@ from ..values import UNDECIDED, Value
 from .counted import CountedWriter, first_records
 from .files import TierFiles, let_go
 from .reached_set import FreshMarks
-from .records import REACHED, sweep_codes
 
 CHUNK = 1 << 16
 """Positions handled at once: bounds the working memory (about 200 bytes each, with

@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from ..core.memory import MemoryWatch, resident_bytes
+from ..core.records import TierSummary
 from ..errors import GameError
-from ..memory import MemoryWatch, resident_bytes
 from ..progress import ProgressCallback
 from ..terminals import Terminals
 from . import (
@@ -48,7 +49,6 @@ from . import (
 from .files import TierFiles
 from .graph import TierGraph, solves_by_sweep, sweep_taking
 from .one_pass import solve_by_sweeps, solve_span
-from .records import TierSummary
 
 
 @dataclass

@@ -40,12 +40,13 @@ from typing import Any
 
 import numpy as np
 
+from ..core.memory import MemoryWatch, show_size
 from ..core.parallel import THREADS
+from ..core.records import RecordFormat, TierSummary, format_for
+from ..core.specialised import module_from_file
 from ..errors import GameError, InterruptedSolve, ParameterError, TablebaseError
 from ..identity import identity_of
-from ..memory import MemoryWatch, show_size
 from ..rules import Rules
-from ..specialised import module_from_file
 from ..tablebase.header import Header, existing
 from ..terminals import Terminals
 from .build import build_header
@@ -65,7 +66,6 @@ from .graph import (
 )
 from .methods import SWEEPS, TierJob, choose, method_named, refuse_idle, solve_tier
 from .one_pass import solve_span, solve_span_by_sweep
-from .records import RecordFormat, TierSummary, format_for
 
 SPAN = 1 << 21
 """Indices per span at most: a task's work (Connect Four 6x4 has tiers of 13 million)."""

@@ -14,9 +14,18 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import inlined_kernel, kernel
 from ..core.arrays import I8, I32, I64, NO_BOOLS, B
+from ..core.compiled import inlined_kernel, kernel
 from ..core.parallel import in_parallel
+from ..core.records import (
+    REACHED,
+    TOO_REMOTE,
+    UNSOLVED_CHILD,
+    RecordFormat,
+    TierSummary,
+    count_pairs,
+    sweep_codes,
+)
 from ..errors import GameError
 from ..progress import ProgressCallback
 from ..terminals import Terminals
@@ -29,15 +38,6 @@ from .graph import (
     reached_indices,
     sweep_child,
     sweep_tier,
-)
-from .records import (
-    REACHED,
-    TOO_REMOTE,
-    UNSOLVED_CHILD,
-    RecordFormat,
-    TierSummary,
-    count_pairs,
-    sweep_codes,
 )
 
 U8 = Any  # uint8 arrays, for the kernel's signature

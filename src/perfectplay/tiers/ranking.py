@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from ..core.packed_codes import ENCODING
 from ..errors import TablebaseError
 from ..identity import same_game
 from .code_sets import CodeSet, PackedCodeSet, mapped
 from .files import file_sha256
-from .packed_codes import ENCODING
 
 KEEP_AT_LEAST = 2
 """Tiers whose codes stay mapped at once: a tier being solved and its child tiers, so the

@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import inlined_kernel, kernel, read_only
 from ..core.arrays import I64
+from ..core.compiled import inlined_kernel, kernel, read_only
 from ..errors import GameError
 
 U8 = Any

@@ -36,13 +36,13 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import inlined_kernel, kernel
+from ..core.compiled import inlined_kernel, kernel
 from ..core.parallel import THREADS
+from ..core.records import TierSummary
 from ..errors import GameError
 from ..terminals import Terminals
 from .files import TierFiles
 from .graph import PART_AT_LEAST, PARTS, TierGraph, expand_chunk
-from .records import TierSummary
 
 _WIN, _LOSS, _TIE, _DRAW = 1, 2, 3, 4
 NEVER = np.iinfo(np.int16).max

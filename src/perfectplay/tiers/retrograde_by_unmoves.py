@@ -24,12 +24,12 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import kernel
+from ..core.compiled import kernel
+from ..core.records import REACHED, RecordFormat, TierSummary
 from ..errors import GameError
 from ..terminals import Terminals
 from .files import TierFiles
 from .graph import CHUNK, TierGraph, expand_chunk
-from .records import REACHED, RecordFormat, TierSummary
 
 _WIN, _LOSS, _TIE, _DRAW = 1, 2, 3, 4
 NEVER = np.iinfo(np.int32).max

@@ -42,11 +42,12 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import inlined_kernel, kernel
 from ..core.arrays import I64
+from ..core.compiled import inlined_kernel, kernel
+from ..core.memory import SAVE_ADVICE, MemoryWatch
 from ..core.parallel import in_parallel
+from ..core.records import REACHED, TierSummary
 from ..errors import GameError, TablebaseError
-from ..memory import SAVE_ADVICE, MemoryWatch
 from ..progress import ProgressCallback
 from ..terminals import Terminals
 from ..values import UNDECIDED
@@ -55,7 +56,6 @@ from .counted import counted_pieces, counter_mask, first_records
 from .files import TierFiles
 from .graph import TierGraph
 from .reached_set import ReachedSet
-from .records import REACHED, TierSummary
 from .retrograde_by_unmoves import first_of_each
 from .slot_codes import DECIDED, LEVELS, SettledSlots, TooNarrow, narrowed
 

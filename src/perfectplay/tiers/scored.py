@@ -32,17 +32,17 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import kernel
 from ..core.arrays import I64, NO_BOOLS, NO_FLOATS
+from ..core.compiled import kernel
+from ..core.memory import SAVE_ADVICE, MemoryWatch, give_back
 from ..core.parallel import in_parallel
+from ..core.records import SCORE_TYPES, RecordFormat, TierSummary, score_signs
 from ..errors import GameError, InterruptedSolve, describe
-from ..memory import SAVE_ADVICE, MemoryWatch, give_back
 from ..progress import ProgressCallback
 from ..terminals import Terminals
 from ..values import Value
 from .files import TierFiles, file_sha256, tier_file_name
 from .graph import CHUNK, Chunk, TierGraph, expand_chunk, reach, reached_indices
-from .records import SCORE_TYPES, RecordFormat, TierSummary, score_signs
 from .solve import check_room
 
 WINDOW = 1 << 20

@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import kernel
 from ..core.arrays import I64
+from ..core.compiled import kernel
+from ..core.records import REACHED, TierSummary
 from .files import TierFiles, tier_file_name
 from .reached_set import ReachedSet
-from .records import REACHED, TierSummary
 
 U8 = Any
 U16 = Any

@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import time
 
-from ..errors import GameError, InterruptedSolve
-from ..memory import (
+from ..core.memory import (
     SAVE_ADVICE,
     MemoryBudgetExceeded,
     MemoryWatch,
@@ -29,6 +28,7 @@ from ..memory import (
     resident_bytes,
     show_size,
 )
+from ..errors import GameError, InterruptedSolve
 from ..progress import ProgressCallback
 from ..terminals import Terminals
 from .files import TierFiles

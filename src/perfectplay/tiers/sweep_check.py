@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from ..core.records import RecordFormat, sweep_codes
 from ..rules import TierRules
 from ..values import Value
-from .records import RecordFormat, sweep_codes
 
 LARGEST_CHILD_TIER = 1 << 22
 """Child tiers of more indices are not swept (the sweep wants the whole tier as an array)."""

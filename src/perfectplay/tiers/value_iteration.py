@@ -20,13 +20,13 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import kernel
 from ..core.arrays import I8, I32, I64, NO_BOOLS, B
+from ..core.compiled import kernel
+from ..core.records import REACHED, RecordFormat, TierSummary
 from ..errors import GameError
 from ..terminals import Terminals
 from .files import TierFiles
 from .graph import CHUNK, TierGraph, expand_chunk
-from .records import REACHED, RecordFormat, TierSummary
 
 _WIN = 1
 _LOSS = 2

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ...compiled import kernel
+from ...core.compiled import kernel
 from ...errors import UsageProblem
 from .codes import I64, SAMPLE, Method, TakeAndBreak, as_game, grundy_game
 

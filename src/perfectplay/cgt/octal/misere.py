@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...compiled import kernel
+from ...core.compiled import kernel
 from ...errors import UsageProblem
 from .codes import FIRST_STAGE, GENUS_TERMS, I64, TakeAndBreak, as_game
 from .grundy import GrundyRun, _plain_work, extend

@@ -8,7 +8,7 @@ from typing import Literal
 
 import numpy as np
 
-from ...compiled import kernel
+from ...core.compiled import kernel
 from ...errors import UsageProblem
 from .codes import FIRST_STAGE, I64, Method, TakeAndBreak, as_game
 from .grundy import GrundyRun, extend

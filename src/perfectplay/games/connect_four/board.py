@@ -41,7 +41,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ...protocol import inlined_kernel
+from ...core.compiled import inlined_kernel
 
 Codes = npt.NDArray[np.int64]
 Bits = TypeVar("Bits", int, Codes)

@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ...core.records import SweepCodes
 from ...drawing import CELL, move_attribute, svg
-from ...protocol import Expansion, SweepCodes
+from ...protocol import Expansion
 from ...values import LOSS, TIE, Value
 from .board import Bits, Board, Codes, dropped, line_ends
 from .kernels import expand_arrays, expand_codes, outcome_arrays, outcome_codes

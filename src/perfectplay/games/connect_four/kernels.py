@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ...protocol import kernel
+from ...core.compiled import kernel
 from .board import Codes, disc_mask, dropped, line_ends
 
 LOSS = 2

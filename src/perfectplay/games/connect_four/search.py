@@ -46,7 +46,7 @@ def bit_rules(width: int, height: int, connect: int = 4) -> SearchRules:
     """
     if not supported(width, height, connect):
         raise ValueError("compiled Connect Four needs width * (height + 1) <= 63")
-    from ...protocol import fingerprint, jit_in_place, template_copy
+    from ...core.specialised import fingerprint, jit_in_place, template_copy
     from . import board, search_template
 
     constants = _constants(width, height, connect)

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ...protocol import inlined_kernel, kernel
+from ...core.compiled import inlined_kernel, kernel
 from .board import Codes, line_ends
 from .kernels import LOSS, TIE
 from .ranking import Tables, unranked

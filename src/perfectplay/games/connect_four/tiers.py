@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ...protocol import Kernel, SweepCodes
+from ...core.compiled import Kernel
+from ...core.records import SweepCodes
 from .board import Board, Codes
 from .children import expand_indices, ranked_children
 from .ranking import Tables, count_discs, heights_ranks, rank_codes, ranking_tables

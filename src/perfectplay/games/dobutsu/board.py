@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ...protocol import kernel
+from ...core.compiled import kernel
 
 Codes = npt.NDArray[np.int64]
 I64 = npt.NDArray[np.int64]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ...protocol import inlined_kernel, kernel
+from ...core.compiled import inlined_kernel, kernel
 from .board import GOTE, I64, LION, STEPS, THEIRS, WIDTH, Codes
 
 

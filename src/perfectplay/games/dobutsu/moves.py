@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ...protocol import inlined_kernel, kernel
+from ...core.compiled import inlined_kernel, kernel
 from .board import (
     CHICK,
     ELEPHANT,

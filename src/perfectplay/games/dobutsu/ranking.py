@@ -25,7 +25,7 @@ import functools
 import numpy as np
 import numpy.typing as npt
 
-from ...protocol import inlined_kernel, kernel
+from ...core.compiled import inlined_kernel, kernel
 from .board import CHICK, ELEPHANT, GIRAFFE, GOTE, HANDS, HEN, I64, LION, THEIRS, WIDTH, Codes
 from .symmetry import image_first, lion_pair, mirror_square
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...protocol import inlined_kernel, kernel
+from ...core.compiled import inlined_kernel, kernel
 from .board import I64, LION, THEIRS, WIDTH, Codes, code_of, view_of
 
 

@@ -19,9 +19,9 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from ..compiled import kernel
 from ..errors import TablebaseError
 from ..values import Value
+from .compiled import kernel
 
 NONE = 0
 REACHED = 7

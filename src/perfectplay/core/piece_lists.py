@@ -13,7 +13,7 @@ from typing import Any
 
 from numba.typed import List
 
-from ..compiled import kernel
+from .compiled import kernel
 
 
 @kernel

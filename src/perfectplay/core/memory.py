@@ -16,7 +16,7 @@ import resource
 import time
 from typing import Any
 
-from .errors import StateBudgetExceeded, UsageProblem
+from ..errors import StateBudgetExceeded, UsageProblem
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 DEFAULT_SHARE = 0.8

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..compiled import inlined_kernel, kernel
+from .compiled import inlined_kernel, kernel
 
 RADIX_BITS = 11
 """Bits of a radix digit for long arrays: 2**11 counters stay in the first-level cache."""
