@@ -82,7 +82,7 @@ def main() -> None:
     from perfectplay import build_tablebase
     from perfectplay.games import ConnectFour
     from perfectplay.rules import Rules
-    from perfectplay.tiers.on_dask import build_on_dask
+    from perfectplay.tablebase.on_dask import build_on_dask
 
     room = Path(tempfile.mkdtemp(prefix="perfectplay-bench-dask-"))
     try:

@@ -24,9 +24,10 @@ from .solve import METHODS, solve
 from .solvers.alphabeta import SearchResult, search
 from .spaces import StateGraph, explore
 from .sums import SumOfGames, grundy_of_sum
+from .tablebase.build import build_tablebase
 from .tablebase.header import TablebaseError
 from .tablebase.reader import Tablebase, open_tablebase
-from .tiers.build import build_tablebase
+from .tablebase.write import save_solution
 from .values import DRAW, LOSS, TIE, WIN, GameValue, Value
 
 __all__ = [
@@ -62,6 +63,7 @@ __all__ = [
     "grundy_of_sum",
     "open_tablebase",
     "outcome_class",
+    "save_solution",
     "search",
     "solve",
 ]

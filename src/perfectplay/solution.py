@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
 from .answers import NO_STATE, Answers, MoveValue, exact
 from .errors import SolverChoiceError
 from .protocol import M, S
 from .solvers.solved import Solved
 from .spaces.graph import StateGraph
-from .tablebase.header import Header
-from .tablebase.write import save_arrays
 from .values import GameValue, Value
 
 __all__ = ["MoveValue", "Solution", "SolveStats"]
@@ -100,20 +97,6 @@ class Solution(Answers[S, M]):
         """The remoteness of the state with id ``sid`` (None for a DRAW)."""
         r = int(self._remoteness[sid])
         return None if r < 0 else r
-
-    def save(self, directory: str | Path) -> Header:
-        """Save this solution as a tablebase directory (games whose keys are non-negative
-        integers; scores are kept too); ``perfectplay.open_tablebase`` reads it back."""
-        return save_arrays(
-            self.rules,
-            Path(directory),
-            self.graph.states,
-            self.solved.values,  # type: ignore[arg-type]
-            self.solved.remoteness,
-            self.solved.grundy,
-            root_key=self.rules.key_of(self.initial),  # type: ignore[arg-type]
-            integral=self.integral_scores if self.scored else None,
-        )
 
     def grundy(self, state: S = NO_STATE) -> int:
         """The Grundy value (nimber) of ``state``; only after a grundy solve."""

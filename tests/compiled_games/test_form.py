@@ -62,8 +62,8 @@ from perfectplay import (
     solve,
 )
 from perfectplay.compiled_games import ONGOING, CompiledGame, form
+from perfectplay.compiled_games.code_sets import CODES_PER_BUCKET, CodeSet
 from perfectplay.games import ConnectFour
-from perfectplay.tiers.code_sets import CODES_PER_BUCKET, CodeSet
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "connect_four.py"
 SEEDS = range(30)

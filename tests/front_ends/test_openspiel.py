@@ -22,7 +22,7 @@ from cli_script import SCRIPT, run_cli  # noqa: E402
 from click.testing import CliRunner  # noqa: E402
 from open_spiel.python.algorithms import evaluate_bots, mcts  # noqa: E402
 
-from perfectplay import LOSS, TIE, WIN, Solution, open_tablebase, solve  # noqa: E402
+from perfectplay import LOSS, TIE, WIN, Solution, open_tablebase, save_solution, solve  # noqa: E402
 from perfectplay.cli.grade_command import grade_command  # noqa: E402
 from perfectplay.games import ConnectFour, Invisible, TicTacToe, WeightedTicTacToe  # noqa: E402
 from perfectplay.openspiel import Move, UnsupportedGame, from_openspiel  # noqa: E402
@@ -203,7 +203,7 @@ def test_answers_take_pyspiel_states_and_moves_read_as_strings_or_numbers(
 def test_a_saved_tablebase_answers_for_a_fresh_bridge(
     tictactoe: Solution[Any, Any], tmp_path: Path
 ) -> None:
-    tictactoe.save(tmp_path / "ttt")
+    save_solution(tictactoe, tmp_path / "ttt")
     fresh = from_openspiel("tic_tac_toe")
     with open_tablebase(tmp_path / "ttt", fresh) as base:
         assert (base.value(), base.remoteness()) == (TIE, 9)

@@ -12,7 +12,7 @@ import reference
 from cli_script import run_cli
 from compiled_random import ScoredGame
 
-from perfectplay import build_tablebase, open_tablebase, solve
+from perfectplay import build_tablebase, open_tablebase, save_solution, solve
 from perfectplay.games import WeightedTicTacToe
 from perfectplay.tablebase.blocks import compress
 from perfectplay.tablebase.header import read_header, write_header
@@ -54,7 +54,7 @@ def test_a_scored_game_is_saved_with_its_scores(tmp_path: Path, cls: Any) -> Non
 def test_scores_survive_compression_and_damage_is_found(tmp_path: Path) -> None:
     game = WeightedTicTacToe()
     solution = solve(game)
-    header = solution.save(tmp_path / "tb")
+    header = save_solution(solution, tmp_path / "tb")
     packed = compress(tmp_path / "tb", tmp_path / "zst", header)
     write_header(tmp_path / "zst", packed)
     assert read_header(tmp_path / "zst").scores == header.scores

@@ -30,6 +30,7 @@ from perfectplay import (
     TablebaseError,
     build_tablebase,
     open_tablebase,
+    save_solution,
     solve,
 )
 from perfectplay.games import ConnectFour, Subtraction, TicTacToe
@@ -295,7 +296,7 @@ def test_tiered_builtins_equal_explored_solve(tmp_path: Path, game: Any) -> None
 def test_saved_explored_solve_answers_like_the_solution(tmp_path: Path) -> None:
     game = Subtraction(stones=40, take=(1, 3, 4))
     solution = solve(game)
-    solution.save(tmp_path / "tb")
+    save_solution(solution, tmp_path / "tb")
     with open_tablebase(tmp_path / "tb", game) as base:
         for stones in range(41):
             assert base.value(stones) == solution.value(stones)
@@ -308,7 +309,7 @@ def test_non_integer_keys_cannot_be_saved(tmp_path: Path) -> None:
     from perfectplay.games import Nim
 
     with pytest.raises(GameError, match="non-negative integers"):
-        solve(Nim()).save(tmp_path / "tb")
+        save_solution(solve(Nim()), tmp_path / "tb")
 
 
 def test_interrupted_solve_goes_on_and_gives_the_same_bytes(tmp_path: Path) -> None:

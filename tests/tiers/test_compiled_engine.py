@@ -16,12 +16,11 @@ import reference
 from examples_loader import load
 
 from perfectplay import LOSS, TablebaseError, build_tablebase, open_tablebase, solve
-from perfectplay.compiled_games import ONGOING, CompiledGame
+from perfectplay.compiled_games import ONGOING, CompiledGame, code_sets, discovery
 from perfectplay.core.packed_codes import pack, unpack
 from perfectplay.selftest import check_game
 from perfectplay.tablebase.blocks import compress
 from perfectplay.tablebase.header import read_header
-from perfectplay.tiers import code_sets, discovery
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -612,7 +611,7 @@ def test_out_of_core_only_a_tier_and_its_child_tiers_stay_mapped(
     """Building a tablebase keeps the codes in files, mapped only while used: a tier and
     its child tiers (Connect Four: one child tier, so two tiers' codes at once; four were
     kept, whatever the game, 8 bytes a position each)."""
-    from perfectplay.tiers import ranking as ranking_module
+    from perfectplay.compiled_games import ranking as ranking_module
 
     most = [0]
     real_use = ranking_module.Ranking.use
@@ -640,8 +639,8 @@ def test_every_file_of_a_compiled_tablebase_is_on_disk_before_its_header(
     after every tier's records, every tier's codes and ``codes.json`` were fsync'd."""
     import os
 
+    from perfectplay.tablebase import build as build_module
     from perfectplay.tablebase import header as header_module
-    from perfectplay.tiers import build as build_module
 
     synced: set[str] = set()
     real_fsync = os.fsync

@@ -24,7 +24,7 @@ pytest.importorskip(
 )
 import cloudpickle  # comes with Dask
 
-from perfectplay.tiers.on_dask import build_on_dask, spans
+from perfectplay.tablebase.on_dask import build_on_dask, spans
 
 cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers cannot import tests
 
@@ -33,7 +33,7 @@ cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers cannot im
 def every_tier_on_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     """These games' tiers are all small enough to be solved in the client: sent to the
     workers here, so that the tests exercise the cluster (the CLI's runs keep the default)."""
-    from perfectplay.tiers import on_dask
+    from perfectplay.tablebase import on_dask
 
     monkeypatch.setattr(on_dask, "HERE_AT_MOST", 0)
 
@@ -58,7 +58,7 @@ def test_small_tiers_solved_in_the_client_write_the_same_bytes(
 ) -> None:
     """Tiers of at most ``here_at_most`` positions run in this process, the others on the
     workers (Connect Four 4x4's tiers hold 1 to 34,320): some of each, then all here."""
-    from perfectplay.tiers import on_dask
+    from perfectplay.tablebase import on_dask
 
     build_tablebase(ConnectFour(4, 4), tmp_path / "here")
     sent: list[Any] = []
@@ -201,7 +201,7 @@ def test_a_kill_between_a_tiers_join_and_its_note_loses_nothing(
     """On Dask a tier's spans are joined into its final file, then the scheduler notes the
     tier solved: a kill between the two is taken up again from the spans still noted, with
     the bytes one process writes."""
-    from perfectplay.tiers import on_dask
+    from perfectplay.tablebase import on_dask
 
     rules = Rules(ConnectFour(4, 3))
     build_tablebase(rules, tmp_path / "local")
@@ -333,7 +333,7 @@ def test_a_game_loaded_from_a_file_reaches_workers_by_reference(tmp_path: Path) 
     import subprocess
 
     from perfectplay.cli.loader import build_game
-    from perfectplay.tiers.on_dask import _Packed
+    from perfectplay.tablebase.on_dask import _Packed
 
     text = (Path(__file__).resolve().parents[1] / "compiled_keyed.py").read_text()
     packs, modules = [], []

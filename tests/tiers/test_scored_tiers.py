@@ -262,8 +262,8 @@ def test_a_finished_tablebase_with_damaged_scores_is_repaired(tmp_path: Path) ->
     """``solve --save`` checks a finished tablebase's files before reusing it: a damaged
     scores file names its tier, which is solved again (it was reused, every probe of that
     tier then failing its checksum)."""
+    from perfectplay.tablebase.build import damaged_tiers, reopen_damaged
     from perfectplay.tablebase.header import read_header
-    from perfectplay.tiers.build import damaged_tiers, reopen_damaged
 
     game = TierScoredGame(seed=2, n=90)
     entry = damaged_largest_tier(game, tmp_path / "tb", at=0.0)

@@ -17,9 +17,10 @@ from ..errors import GameError, GameNotFound, PerfectplayError, UsageProblem, de
 from ..games import BUILTINS
 from ..identity import identity_of
 from ..rules import Rules
+from ..tablebase.build import build_tablebase, damaged_tiers, reopen_damaged
 from ..tablebase.header import Header, TablebaseError, existing, read_header
 from ..tablebase.reader import Tablebase
-from ..tiers.build import build_tablebase, damaged_tiers, reopen_damaged
+from ..tablebase.write import save_solution
 from ..tiers.graph import TierGraph
 from .common import explored_solve, index_space, trust_speed_hooks
 from .estimates import announce_last_solve, remember_rate, remember_solve, remembered_rate
@@ -69,7 +70,9 @@ def build_into(
         if tiered:
             return _build_by_tiers(rules, directory, slots, memory, quiet, tier_method)
         solution = explored_solve(rules, method, max_states, quiet, memory)
-        return Built(solution.save(directory), solution.stats.seconds, solution.method, False)
+        return Built(
+            save_solution(solution, directory), solution.stats.seconds, solution.method, False
+        )
 
 
 def _reuse_or_repair(rules: Rules[Any, Any], directory: Path) -> Built | None:
@@ -121,7 +124,7 @@ def _build_on_dask(
     tier_method: str | None = None,
 ) -> Built:
     """The tablebase solved tier by tier on Dask (local workers or a scheduler's)."""
-    from ..tiers.on_dask import build_on_dask
+    from ..tablebase.on_dask import build_on_dask
 
     with dask_progress(quiet=quiet) as told:
         header, seconds = build_on_dask(

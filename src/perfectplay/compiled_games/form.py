@@ -33,7 +33,7 @@ position, where the default ranking keeps every reachable code (8 bytes each) so
 The class then speaks every protocol perfectplay reads, derived from the rules: the plain
 methods (``initial``, ``moves``, ``play``, ``outcome``, and ``key``, ``to_move``,
 ``reward`` when written), the batch protocol, and, with a ``tier`` function, the tier
-protocol with a ranking the engine finds by itself (``tiers.discovery``). The rule functions are
+protocol with a ranking the engine finds by itself (``discovery``). The rule functions are
 moved out of the class into ``rule_functions`` when it is defined, so that ``game.moves``
 is the plain method; ``engine_loops(compiled=...)`` gives the engine's loops over them.
 """
@@ -58,14 +58,14 @@ from ..core.records import SweepCodes
 from ..errors import GameError
 from ..progress import ProgressCallback
 from ..protocol import SCORE_ENDS, Expansion, SearchRules
-from ..tiers.code_sets import IN_ORDER_FROM, CodeSet
-from ..tiers.discovery import discover
 from ..tiers.graph import PART_AT_LEAST, PARTS
-from ..tiers.ranking import CODES_JSON, Ranking, kept_ranking, load_kept, save_ranking
 from ..values import Value
 from .building import RULES, Loops, compile_game
+from .code_sets import IN_ORDER_FROM, CodeSet
 from .declared import check_required, declare, read_parameters
+from .discovery import discover
 from .guarded import guarded
+from .ranking import CODES_JSON, Ranking, kept_ranking, load_kept, save_ranking
 from .stones import StoneBoard, StoneRanking
 
 ONGOING = 0
@@ -453,7 +453,7 @@ class CompiledGame:
         directory: Path | None = None,
         identity: dict[str, Any] | None = None,
     ) -> Ranking:
-        """Every tier's reachable codes, found once, then kept (see ``tiers.ranking``). With
+        """Every tier's reachable codes, found once, then kept (see ``ranking``). With
         ``directory`` (a tablebase being built) the codes are kept there, out of core: a
         ranking a solve of the same game left there is taken up again. Without ``memory``,
         the default budget (most of the memory available): finding a large game's positions

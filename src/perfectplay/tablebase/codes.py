@@ -1,7 +1,7 @@
 """The codes of tiers the engine ranked, kept beside their records in a tablebase.
 
 A compiled game's index in a tier is the rank of its code among the tier's sorted reachable
-codes (``tiers.ranking``), so a tablebase of one keeps those codes: one file of
+codes (``compiled_games.ranking``), so a tablebase of one keeps those codes: one file of
 sorted little-endian int64 per tier (``tier-T.codes``), with its SHA-256, its count and the
 tier's child tiers in the header's ``codes`` entry. Opening the tablebase reads them back,
 length and checksum first, into the game's ranking: a probe then ranks a position without
@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..tiers.ranking import Ranking, load_ranking
+from ..compiled_games.ranking import Ranking, load_ranking
 
 
 def read_codes(directory: Path, codes: dict[str, Any], initial_tier: int) -> Ranking:

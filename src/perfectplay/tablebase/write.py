@@ -18,8 +18,26 @@ from ..core.records import TierSummary, format_for, score_signs
 from ..errors import GameError
 from ..identity import identity_of
 from ..rules import Rules
+from ..solution import Solution
 from ..tiers.files import file_sha256, tier_file_name
 from .header import Header, TierEntry, existing, write_header
+
+
+def save_solution(solution: Solution[Any, Any], directory: str | Path) -> Header:
+    """Save a solution of an explored game as a tablebase directory (games whose keys are
+    non-negative integers; scores are kept too); ``perfectplay.open_tablebase`` reads it
+    back."""
+    solved = solution.solved
+    return save_arrays(
+        solution.rules,
+        Path(directory),
+        solution.graph.states,
+        solved.values,  # type: ignore[arg-type]
+        solved.remoteness,
+        solved.grundy,
+        root_key=solution.rules.key_of(solution.initial),  # type: ignore[arg-type]
+        integral=solution.integral_scores if solution.scored else None,
+    )
 
 
 def save_arrays(

@@ -5,7 +5,7 @@ words), whether its memory fits a budget (``fits``), what it costs, and how it s
 tier (``solve``, one signature). A tier is solved by the first entry, in the table's order,
 that takes it and fits; ``--tier-method NAME`` (``forced``) makes one entry solve every tier
 of its kind (loopy, or not) and is refused in one line where it cannot take one. The local
-solve (``tiers.solve``) and the Dask executor (``tiers.on_dask``) both choose here, and the
+solve (``tiers.solve``) and the Dask executor (``tablebase.on_dask``) both choose here, and the
 name of the method that solved a tier is kept in the tablebase's header (``method``).
 
 In the table's order:

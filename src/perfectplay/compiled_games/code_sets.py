@@ -24,7 +24,7 @@ from ..core.sorting import bucket_starts, rank_in_order
 from ..errors import TablebaseError
 
 if TYPE_CHECKING:  # the loops a compiled game hands the engine (compiled_games imports us)
-    from ..compiled_games.building import Loops
+    from .building import Loops
 
 CODES_PER_BUCKET = 8
 IN_ORDER_FROM = 4096

@@ -19,8 +19,8 @@ import numpy as np
 from ..core.packed_codes import ENCODING
 from ..errors import TablebaseError
 from ..identity import same_game
+from ..tiers.files import file_sha256
 from .code_sets import CodeSet, PackedCodeSet, mapped
-from .files import file_sha256
 
 KEEP_AT_LEAST = 2
 """Tiers whose codes stay mapped at once: a tier being solved and its child tiers, so the

@@ -40,7 +40,7 @@ from .code_sets import CodeSet
 from .ranking import Ranking, finish_ranking, joined, save_tier
 
 if TYPE_CHECKING:  # the loops a compiled game hands the engine (compiled_games imports us)
-    from ..compiled_games.building import Loops
+    from .building import Loops
 
 EMPTY = np.zeros(0, dtype=np.int64)
 CHILDREN_PER_CHUNK = 1 << 18

@@ -47,25 +47,25 @@ from ..core.specialised import module_from_file
 from ..errors import GameError, InterruptedSolve, ParameterError, TablebaseError
 from ..identity import identity_of
 from ..rules import Rules
-from ..tablebase.header import Header, existing
 from ..terminals import Terminals
-from .build import build_header
-from .files import (
+from ..tiers.files import (
     TierFiles,
     file_hashes,
     file_sha256,
     tier_file_name,
     write_json_atomically,
 )
-from .graph import (
+from ..tiers.graph import (
     CHUNK,
     TierGraph,
     mark_every_position,
     reach_inside,
     reach_span,
 )
-from .methods import SWEEPS, TierJob, choose, method_named, refuse_idle, solve_tier
-from .one_pass import solve_span, solve_span_by_sweep
+from ..tiers.methods import SWEEPS, TierJob, choose, method_named, refuse_idle, solve_tier
+from ..tiers.one_pass import solve_span, solve_span_by_sweep
+from .build import build_header
+from .header import Header, existing
 
 SPAN = 1 << 21
 """Indices per span at most: a task's work (Connect Four 6x4 has tiers of 13 million)."""

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ..compiled_games.ranking import CODES_JSON
 from ..core.memory import MemoryWatch
 from ..core.records import RecordFormat, format_for
 from ..errors import GameError
@@ -19,12 +20,12 @@ from ..progress import ProgressCallback
 from ..protocol import Game
 from ..rules import Rules
 from ..solve import solve
-from ..tablebase.header import HEADER, Header, TierEntry, existing, write_header
-from .files import TierFiles, file_sha256, tier_file_name
-from .graph import TierGraph
-from .ranking import CODES_JSON
-from .scored import solve_scored_tiers
-from .solve import solve_tiers
+from ..tiers.files import TierFiles, file_sha256, tier_file_name
+from ..tiers.graph import TierGraph
+from ..tiers.scored import solve_scored_tiers
+from ..tiers.solve import solve_tiers
+from .header import HEADER, Header, TierEntry, existing, write_header
+from .write import save_solution
 
 
 def build_tiered(
@@ -163,4 +164,4 @@ def build_tablebase(
     if found is not None:
         return found, 0.0
     solution = solve(rules, max_states=max_states, progress=progress, memory=memory)
-    return solution.save(path), solution.stats.seconds
+    return save_solution(solution, path), solution.stats.seconds
