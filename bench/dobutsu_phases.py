@@ -24,10 +24,10 @@ from typing import Any
 
 from perfectplay import build_tablebase
 from perfectplay.games import Dobutsu
-from perfectplay.tiers import graph, reached_set, retrograde_in_records, slot_codes
+from perfectplay.tiers import marking, reached_set, retrograde_in_records, slot_codes
 
 TIMED = [
-    (graph, "_reach_in_bits", "marking what play reaches (wall)"),
+    (marking, "_reach_in_bits", "marking what play reaches (wall)"),
     (retrograde_in_records, "_count_moves", "counting each open position's moves (wall)"),
     (retrograde_in_records, "_scatter_counted", "or scattering those the marking counted (wall)"),
     (retrograde_in_records, "_parents_of", "levels: following un-moves (workers, summed)"),

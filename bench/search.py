@@ -217,7 +217,7 @@ def generate(per_band: int | None, seed: int) -> None:
 
 def random_position(rng: random.Random, discs: int, engine: Perfectplay) -> str | None:
     """Random moves to ``discs`` discs; None if the game ends or the mover can win at once."""
-    from perfectplay.solvers.compiled_search import NOT_OVER
+    from perfectplay.protocol import NOT_OVER
 
     moves = ""
     heights = [0] * WIDTH

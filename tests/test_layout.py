@@ -34,6 +34,8 @@ LAYERS = [
         "tiers.reached_set",
         "tiers.counted",
         "tiers.graph",
+        "tiers.sweeps",
+        "tiers.marking",
     ),
     (
         "solvers",

@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from perfectplay import build_tablebase, compiled
+from perfectplay import build_tablebase
+from perfectplay.core import compiled
 from perfectplay.games import ConnectFour
 from perfectplay.games.connect_four import kernels
 from perfectplay.games.connect_four.children import ranked_children

@@ -18,6 +18,15 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from layered_games import (
+    LayeredGame,
+    LayeredGameWithUnmoves,
+    layered_games,
+    loopy_layered_games,
+    one_loopy_tier,
+    same_answers,
+    wide_loopy_tier,
+)
 
 from perfectplay import (
     DRAW,
@@ -37,126 +46,7 @@ from perfectplay.games import ConnectFour, Subtraction, TicTacToe
 from perfectplay.tablebase.blocks import compress
 from perfectplay.tablebase.header import read_header, write_header
 from perfectplay.tiers import graph as tier_graph
-
-
-class LayeredGame:
-    """A random game in layers: a position of layer t moves into later layers only.
-
-    Codes are ``layer * width + i``; a tier is a layer; ends are WIN / LOSS / TIE at random.
-    """
-
-    name = "layered"
-
-    def __init__(self, moves: dict[int, list[int]], ends: dict[int, int], width: int) -> None:
-        self.table = moves
-        self.ends = ends
-        self.width = width
-        self.layers = max(moves) // width + 1
-
-    def initial(self) -> int:
-        return 0
-
-    def moves(self, state: int) -> list[int]:
-        return self.table[state]
-
-    def play(self, state: int, move: int) -> int:
-        return move
-
-    def outcome(self, state: int) -> Any:
-        from perfectplay import Value
-
-        code = self.ends.get(state, 0)
-        return None if code == 0 else Value(code)
-
-    def batch_outcome(self, codes: Any) -> Any:
-        return np.array([self.ends.get(int(c), 0) for c in codes], dtype=np.int8)
-
-    def batch_expand(self, codes: Any) -> Expansion:
-        parents = [i for i, c in enumerate(codes) for _ in self.table[int(c)]]
-        children = [m for c in codes for m in self.table[int(c)]]
-        return Expansion(np.array(parents, np.int64), np.array(children, np.int64))
-
-    initial_tier = 0
-
-    def child_tiers(self, tier: int) -> list[int]:
-        inner = any(
-            m // self.width == tier
-            for code in range(tier * self.width, (tier + 1) * self.width)
-            for m in self.table[code]
-        )
-        return ([tier] if inner else []) + list(range(tier + 1, self.layers))
-
-    def tier_size(self, tier: int) -> int:
-        return self.width
-
-    def batch_rank(self, tier: int, codes: Any) -> Any:
-        return np.asarray(codes, dtype=np.int64) - tier * self.width
-
-    def batch_unrank(self, tier: int, indices: Any) -> Any:
-        return np.asarray(indices, dtype=np.int64) + tier * self.width
-
-    def batch_tier(self, codes: Any) -> Any:
-        return np.asarray(codes, dtype=np.int64) // self.width
-
-
-@st.composite
-def layered_games(draw: Any) -> LayeredGame:
-    layers = draw(st.integers(2, 6))
-    width = draw(st.integers(1, 5))
-    moves: dict[int, list[int]] = {}
-    ends: dict[int, int] = {}
-    for layer in range(layers):
-        for i in range(width):
-            code = layer * width + i
-            later = list(range((layer + 1) * width, layers * width))
-            moves[code] = draw(st.lists(st.sampled_from(later), max_size=4)) if later else []
-            ends[code] = draw(st.sampled_from([0, 0, 0, 1, 2, 3]))
-    return LayeredGame(moves, ends, width)
-
-
-def same_answers(game: Any, directory: Path) -> None:
-    """Every reachable position: the tablebase says what the explored solver says."""
-    solution = solve(game, batch=False)
-    with open_tablebase(directory, game) as base:
-        for state in solution.graph.states:
-            assert base.lookup(state) == (solution.value(state), solution.remoteness(state))
-            assert base.move_values(state) == solution.move_values(state)
-        assert base.principal_variation() == solution.principal_variation()
-        positions = base.header.counts()["positions"]
-    assert positions == solution.stats.states
-
-
-@st.composite
-def loopy_layered_games(draw: Any) -> LayeredGame:
-    """Layered games whose positions may also move within their own layer: cycles, draws."""
-    layers = draw(st.integers(2, 4))
-    width = draw(st.integers(2, 6))
-    moves: dict[int, list[int]] = {}
-    ends: dict[int, int] = {}
-    for layer in range(layers):
-        for i in range(width):
-            code = layer * width + i
-            inner = list(range(layer * width, (layer + 1) * width))
-            later = list(range((layer + 1) * width, layers * width)) or inner
-            moves[code] = draw(st.lists(st.sampled_from(inner), max_size=2)) + draw(
-                st.lists(st.sampled_from(later), max_size=3)
-            )
-            ends[code] = draw(st.sampled_from([0, 0, 0, 0, 0, 1, 2, 3]))
-    return LayeredGame(moves, ends, width)
-
-
-class LayeredGameWithUnmoves(LayeredGame):
-    """The same game, also giving its un-moves (every position one move before a code)."""
-
-    def batch_parents(self, tier: int, codes: Any) -> Expansion:
-        before: dict[int, list[int]] = {}
-        for code, targets in self.table.items():
-            if self.ends.get(code, 0) == 0:  # an end has no moves
-                for target in targets:
-                    before.setdefault(target, []).append(code)
-        index = [i for i, c in enumerate(codes) for _ in before.get(int(c), [])]
-        found = [p for c in codes for p in before.get(int(c), [])]
-        return Expansion(np.array(index, np.int64), np.array(found, np.int64))
+from perfectplay.tiers import marking
 
 
 @settings(max_examples=150, deadline=None)
@@ -180,31 +70,6 @@ def test_loopy_tiers_equal_explored_retrograde_on_random_games(
     same_answers(game, directory)
 
 
-@st.composite
-def one_loopy_tier(draw: Any) -> LayeredGame:
-    """One tier whose moves all stay inside it: the solver that keeps its counters in the
-    records takes it."""
-    width = draw(st.integers(2, 14))
-    moves = {c: draw(st.lists(st.integers(0, width - 1), max_size=4)) for c in range(width)}
-    ends = {c: draw(st.sampled_from([0, 0, 0, 0, 1, 2, 3])) for c in range(width)}
-    return LayeredGameWithUnmoves(moves, ends, width)
-
-
-@st.composite
-def wide_loopy_tier(draw: Any) -> LayeredGame:
-    """One loopy tier of hundreds of positions, many of them reached (each that goes on
-    moves to the next, beside random moves): its pending positions span many 64-bit words
-    of the counters solver's bits."""
-    width = draw(st.integers(64, 400))
-    moves = {
-        c: ([c + 1] if c + 1 < width else [])
-        + draw(st.lists(st.integers(0, width - 1), max_size=3))
-        for c in range(width)
-    }
-    ends = {c: draw(st.sampled_from([0, 0, 0, 0, 0, 1, 2, 3])) for c in range(width)}
-    return LayeredGameWithUnmoves(moves, ends, width)
-
-
 @settings(max_examples=240, deadline=None)
 @given(st.one_of(one_loopy_tier(), wide_loopy_tier()))
 def test_one_loopy_tier_with_counters_equals_explored_retrograde(
@@ -225,7 +90,7 @@ def test_one_loopy_tier_marked_in_its_records_equals_explored_retrograde(
     """As above, the tier marked in a record per index (as Dask marks it), not in bit sets
     and slots."""
     directory = tmp_path_factory.mktemp("tb")
-    with mock.patch.object(tier_graph, "in_bits", lambda *_: False):
+    with mock.patch.object(marking, "in_bits", lambda *_: False):
         build_tablebase(game, directory)
     assert "in_bits" not in json.loads((directory / "progress.json").read_text())
     same_answers(game, directory)

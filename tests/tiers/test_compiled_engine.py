@@ -548,10 +548,10 @@ def test_a_compiled_solve_killed_inside_a_tier_goes_on_to_the_same_bytes(
     bytes."""
     from perfectplay.core import parallel
     from perfectplay.tiers import files as tier_files
-    from perfectplay.tiers import graph
+    from perfectplay.tiers import sweeps
 
     monkeypatch.setattr(parallel, "THREADS", 1)  # a kill stops every thread: one here
-    monkeypatch.setattr(graph, "SWEEP", 97)  # many windows a tier
+    monkeypatch.setattr(sweeps, "SWEEP", 97)  # many windows a tier
     make = load("connect_four").ConnectFour
     clean, _ = build_tablebase(make(width=4, height=4), tmp_path / "clean")
 

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from layered_games import one_loopy_tier, same_answers, wide_loopy_tier
 from stops import stopping_at
-from test_tablebase import one_loopy_tier, same_answers, wide_loopy_tier
 
 from perfectplay import build_tablebase
 from perfectplay.errors import InterruptedSolve
 from perfectplay.games import Dobutsu
-from perfectplay.tiers import counted, reached_set, retrograde_in_records
+from perfectplay.tiers import counted, marking, reached_set, retrograde_in_records
 from perfectplay.tiers import graph as tier_graph
 
 
@@ -111,6 +111,7 @@ def test_first_records_given_up_midway_are_counted_in_a_pass(
     that stops taking them. The files go, the moves are counted in a pass, the same tier."""
     whole = _build(tmp_path / "whole", Dobutsu(3, "ge"))
     monkeypatch.setattr(tier_graph, "CHUNK", 64)
+    monkeypatch.setattr(marking, "CHUNK", 64)
     game: Any = Dobutsu(3, "ge")
     if how == "hook":
         _EndsForAWhile.calls = 0
@@ -182,6 +183,7 @@ def test_a_marking_stopped_midway_counts_every_position_when_it_goes_on(
     game = Dobutsu(3, "ge")
     whole = _build(tmp_path / "whole", game)
     monkeypatch.setattr(tier_graph, "CHUNK", 64)
+    monkeypatch.setattr(marking, "CHUNK", 64)
     with monkeypatch.context() as patch:
         stop = stopping_at(counted.CountedWriter.write, 5)
         patch.setattr(counted.CountedWriter, "write", stop)

@@ -19,7 +19,7 @@ from perfectplay import build_tablebase
 from perfectplay.errors import InterruptedSolve
 from perfectplay.games import Dobutsu
 from perfectplay.tiers import graph as tier_graph
-from perfectplay.tiers import reached_set, retrograde_in_records, slot_codes
+from perfectplay.tiers import marking, reached_set, retrograde_in_records, slot_codes
 from perfectplay.tiers.counted import counter_mask
 from perfectplay.tiers.reached_set import ReachedSet
 
@@ -92,7 +92,7 @@ def _build(
 ) -> dict[str, Any]:
     with monkeypatch.context() as patch:
         if not bits:
-            patch.setattr(tier_graph, "in_bits", lambda *_: False)
+            patch.setattr(marking, "in_bits", lambda *_: False)
         build_tablebase(game, directory)
     header = json.loads((directory / "header.json").read_text())
     # the tier method that solved each tier, apart: the bytes are compared, not the method
@@ -126,6 +126,7 @@ def test_a_marking_in_bits_stopped_midway_goes_on_to_the_same_tier(
     game = Dobutsu(3, "ge")
     whole = _build(tmp_path / "whole", game, monkeypatch, bits=True)
     monkeypatch.setattr(tier_graph, "CHUNK", 64)  # many chunks on a small variant
+    monkeypatch.setattr(marking, "CHUNK", 64)
     with monkeypatch.context() as patch:
         patch.setattr(reached_set.FreshMarks, "add", stopping_at(reached_set.FreshMarks.add, 7))
         with pytest.raises(InterruptedSolve):

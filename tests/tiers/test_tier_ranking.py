@@ -19,7 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perfectplay import Rules, compiled, explore
+from perfectplay import Rules, explore
+from perfectplay.core import compiled
 from perfectplay.games import ConnectFour, TicTacToe, WeightedTicTacToe
 from perfectplay.games.connect_four.board import Board
 from perfectplay.games.connect_four.tiers import DiscTiers

@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from perfectplay import build_tablebase, compiled
+from perfectplay import build_tablebase
+from perfectplay.core import compiled
 from perfectplay.core.records import (
     TOO_REMOTE,
     UNSOLVED_CHILD,
@@ -336,9 +337,9 @@ def test_marking_and_solving_keep_at_most_a_tier_and_its_child_mapped(
     the tier before's child kept a third map, and its pages, alive)."""
     import gc
 
-    from perfectplay.tiers import graph
+    from perfectplay.tiers import sweeps
 
-    sweep = graph.sweep_tier
+    sweep = sweeps.sweep_tier
     most = []
 
     def counting(*args: Any) -> Any:
@@ -350,6 +351,6 @@ def test_marking_and_solving_keep_at_most_a_tier_and_its_child_mapped(
                         for o in gc.get_objects()))  # fmt: skip
         return sweep(*args)
 
-    monkeypatch.setattr(graph, "sweep_tier", counting)
+    monkeypatch.setattr(sweeps, "sweep_tier", counting)
     build_tablebase(ConnectFour(4, 4), tmp_path / "base")
     assert len(most) > 10 and max(most) <= 2

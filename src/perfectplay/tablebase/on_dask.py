@@ -55,13 +55,8 @@ from ..tiers.files import (
     tier_file_name,
     write_json_atomically,
 )
-from ..tiers.graph import (
-    CHUNK,
-    TierGraph,
-    mark_every_position,
-    reach_inside,
-    reach_span,
-)
+from ..tiers.graph import CHUNK, TierGraph
+from ..tiers.marking import mark_every_position, reach_inside, reach_span
 from ..tiers.methods import SWEEPS, TierJob, choose, method_named, refuse_idle, solve_tier
 from ..tiers.one_pass import solve_span, solve_span_by_sweep
 from .build import build_header

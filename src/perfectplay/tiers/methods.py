@@ -47,8 +47,9 @@ from . import (
     value_iteration,
 )
 from .files import TierFiles
-from .graph import TierGraph, solves_by_sweep, sweep_taking
+from .graph import TierGraph
 from .one_pass import solve_by_sweeps, solve_span
+from .sweeps import solves_by_sweep, sweep_taking
 
 
 @dataclass

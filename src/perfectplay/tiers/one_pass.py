@@ -30,15 +30,9 @@ from ..errors import GameError
 from ..progress import ProgressCallback
 from ..terminals import Terminals
 from .files import TierFiles, let_go
-from .graph import (
-    CHUNK,
-    Chunk,
-    TierGraph,
-    expand_chunk,
-    reached_indices,
-    sweep_child,
-    sweep_tier,
-)
+from .graph import CHUNK, Chunk, TierGraph, expand_chunk
+from .marking import reached_indices
+from .sweeps import sweep_child, sweep_tier
 
 U8 = Any  # uint8 arrays, for the kernel's signature
 

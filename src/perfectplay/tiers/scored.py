@@ -42,7 +42,8 @@ from ..progress import ProgressCallback
 from ..terminals import Terminals
 from ..values import Value
 from .files import TierFiles, file_sha256, tier_file_name
-from .graph import CHUNK, Chunk, TierGraph, expand_chunk, reach, reached_indices
+from .graph import CHUNK, Chunk, TierGraph, expand_chunk
+from .marking import reach, reached_indices
 from .solve import check_room
 
 WINDOW = 1 << 20

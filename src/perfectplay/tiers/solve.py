@@ -32,11 +32,8 @@ from ..errors import GameError, InterruptedSolve
 from ..progress import ProgressCallback
 from ..terminals import Terminals
 from .files import TierFiles
-from .graph import (
-    TierGraph,
-    in_bits,
-    reach,
-)
+from .graph import TierGraph
+from .marking import in_bits, reach
 from .methods import TierJob, method_named, refuse_idle, solve_tier
 
 
