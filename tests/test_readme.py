@@ -211,3 +211,26 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     api = (tmp_path / "site" / "reference" / "api" / "index.html").read_text()
     assert 'id="perfectplay.solve' in api and 'id="perfectplay.Solution"' in api
+    home = (tmp_path / "site" / "index.html").read_text()
+    assert "competitive programmers checking a hunch" in home  # the README is the home page
+    assert 'href="docs/' not in home and 'href="tutorial/first-game/"' in home
+
+
+FRONT_END_PACKAGES = {"cli", "web", "contest", "openspiel", "books"}
+"""Packages documented by their guides (the command line, the explorer, the judge
+problems, OpenSpiel) or holding data only."""
+
+
+def test_every_library_package_has_its_reference_page() -> None:
+    source = README.parent / "src" / "perfectplay"
+    packages = {
+        path.parent.name
+        for path in source.glob("*/__init__.py")
+        if path.parent.name not in FRONT_END_PACKAGES
+    }
+    nav = (README.parent / "mkdocs.yml").read_text()
+    for name in packages:
+        page = DOCS / "reference" / "packages" / f"{name}.md"
+        assert page.is_file(), f"no reference page for perfectplay.{name}"
+        assert f"::: perfectplay.{name}\n" in page.read_text()
+        assert f"reference/packages/{name}.md" in nav
