@@ -24,14 +24,10 @@ Precondition: the directory is on a file system every worker and this process se
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib
 import importlib.util
 import itertools
 import os
-import pickle
-import sys
-import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -43,7 +39,6 @@ import numpy as np
 from ..core.memory import MemoryWatch, show_size
 from ..core.parallel import THREADS
 from ..core.records import RecordFormat, TierSummary, format_for
-from ..core.specialised import module_from_file
 from ..errors import GameError, InterruptedSolve, ParameterError, TablebaseError
 from ..identity import identity_of
 from ..rules import Rules
@@ -61,6 +56,7 @@ from ..tiers.methods import SWEEPS, TierJob, choose, method_named, refuse_idle, 
 from ..tiers.one_pass import solve_span, solve_span_by_sweep
 from .build import build_header
 from .header import Header, existing
+from .shipping import Packed
 
 SPAN = 1 << 21
 """Indices per span at most: a task's work (Connect Four 6x4 has tiers of 13 million)."""
@@ -221,12 +217,12 @@ class _Run:
         self.tier_method = tier_method
         # Sent with each task as bytes (data scattered once dies with its worker), loaded
         # once per worker process: a game's tables, built as it ranks, then serve every task.
-        self.rules = _Packed(rules)
+        self.rules = Packed(rules)
         self.here_at_most = here_at_most
         work = sum(graph.sizes.values())
         smallest, largest = min(graph.sizes.values()), max(graph.sizes.values())
         if smallest <= here_at_most:
-            _LOADED[self.rules.key] = rules  # tasks run here take the rules themselves
+            self.rules.here(rules)  # tasks run here take the rules themselves
             _warm_task(self.rules, work)
         # Each worker loads the rules and the loops the solve's work takes before its first
         # task (a game's compiled loops load in 2-3 s: the first tiers, small, went as plain
@@ -464,133 +460,6 @@ def _ends_name(tier: int, span: tuple[int, int]) -> str:
     return f"{tier_file_name(tier, 'ends')}-{span[0]}-{span[1]}"
 
 
-class _Packed:
-    """A game's rules pickled once; unpickled once per process that runs its tasks.
-
-    A game loaded from a file by its path (``path/to/game.py:Class``), whose module no other
-    process finds by name, travels by reference all the same: its module's name, file and
-    text's hash go with the pickle, and a worker loads the file under that name first. Its
-    class is then the client's, under the same hash of compiled code, so its loops load
-    from numba's disk cache: sent by value, the class had no module on the worker, which
-    compiled every loop afresh (Connect Four 4x4 took 40 s on 2 workers against 0.4 s in
-    one process, 2026-11-28). The pickle by value goes too, for a worker that cannot read
-    the file or reads another text there (another machine, an edited file)."""
-
-    def __init__(self, rules: Rules[Any, Any]) -> None:
-        cloudpickle = importlib.import_module("cloudpickle")
-        module = sys.modules.get(type(rules.game).__module__)
-        self.source: tuple[str, str, str] | None = None
-        self.by_value: bytes | None = None
-        if module is None or _importable(module):
-            self.blob: bytes = cloudpickle.dumps(rules)
-        else:
-            by_value = _pickled_by_value(cloudpickle, module, rules)
-            if module.__name__ not in cloudpickle.list_registry_pickle_by_value():
-                self.source = _source_of(module)
-            if self.source is None:
-                self.blob = by_value
-            else:
-                self.blob, self.by_value = cloudpickle.dumps(rules), by_value
-        self.key = hashlib.sha256(self.blob + (self.by_value or b"")).hexdigest()
-
-    def load(self) -> Rules[Any, Any]:
-        with _LOADING:
-            found: Rules[Any, Any] | None = _LOADED.get(self.key)
-            if found is None:
-                blob = self.blob
-                if self.source is not None and not _import_source(*self.source):
-                    assert self.by_value is not None
-                    blob = self.by_value
-                found = _LOADED[self.key] = pickle.loads(blob)  # our own pickle, not a user's
-            return found
-
-
-def _pickled_by_value(cloudpickle: Any, module: Any, rules: Rules[Any, Any]) -> bytes:
-    """The rules pickled with their module's code (its classes and functions) inside."""
-    registered = module.__name__ in cloudpickle.list_registry_pickle_by_value()
-    if not registered:
-        cloudpickle.register_pickle_by_value(module)
-    try:
-        found: bytes = cloudpickle.dumps(rules)
-    finally:
-        if not registered:
-            cloudpickle.unregister_pickle_by_value(module)
-    return found
-
-
-def _source_of(module: Any) -> tuple[str, str, str] | None:
-    """The name, file and text's hash of a module another process can load by its path
-    under the same name: a file of its own (not in a package, not a script's ``__main__``)."""
-    file = getattr(module, "__file__", None)
-    name = module.__name__
-    if not file or "." in name or name == "__main__" or not file.endswith(".py"):
-        return None
-    path = Path(file).resolve()
-    try:
-        text = path.read_bytes()
-    except OSError:
-        return None
-    return name, str(path), hashlib.sha256(text).hexdigest()
-
-
-def _import_source(name: str, path: str, digest: str) -> bool:
-    """Load a game's file under the module name its client gave it (once a process), as
-    the command line's loader does; whether this process has that module of that text."""
-    if _SOURCES.get(name) == digest and name in sys.modules:
-        return True
-    try:
-        text = Path(path).read_bytes()
-    except OSError:
-        return False
-    if hashlib.sha256(text).hexdigest() != digest:
-        return False
-    here = sys.modules.get(name)
-    if here is not None and name not in _SOURCES:  # the client's own module (tasks run here)
-        file = getattr(here, "__file__", None)
-        if file and Path(file).resolve() == Path(path):
-            _SOURCES[name] = digest
-            return True
-    try:  # as the command line's loader does: the modules beside it import
-        module = module_from_file(name, Path(path), beside=True)
-    except Exception:  # the pickle by value serves instead
-        module = None
-    if module is None:
-        if here is not None:
-            sys.modules[name] = here
-        return False
-    _SOURCES[name] = digest
-    return True
-
-
-def _importable(module: Any) -> bool:
-    """Whether another process finds ``module`` by name: built in, or a file under a
-    directory of sys.path."""
-    file = getattr(module, "__file__", None)
-    if file is None:
-        return True
-    where = Path(file).resolve()
-    for entry in sys.path:
-        try:
-            base = Path(entry or ".").resolve()
-        except OSError:
-            continue
-        relative = where.relative_to(base) if where.is_relative_to(base) else None
-        if relative is not None and ".".join(relative.with_suffix("").parts) in (
-            module.__name__,
-            module.__name__ + ".__init__",
-        ):
-            return True
-    return False
-
-
-_LOADED: dict[str, Any] = {}
-"""The rules each worker process has loaded, by the hash of their pickle."""
-_LOADING = threading.Lock()
-"""Held while a worker loads rules (a worker of several threads loads a game's file once)."""
-_SOURCES: dict[str, str] = {}
-"""The hash of the text of each game file this process loaded by its path, by module."""
-
-
 def _files(directory: str, record_bytes: int, rules: Rules[Any, Any]) -> TierFiles:
     """The tier files as a worker sees them (it never writes progress.json)."""
     return TierFiles(Path(directory), RecordFormat(record_bytes), identity_of(rules))
@@ -612,7 +481,7 @@ def _bit_sets(directory: Path, tier: int, kids: dict[int, Any], n: int) -> None:
         _write_atomically(path, np.packbits(marked.astype(np.bool_)).tobytes())
 
 
-def _warm_task(packed: _Packed, work: int) -> None:
+def _warm_task(packed: Packed, work: int) -> None:
     """Load the rules here, and the loops a game chooses for ``work`` positions (a compiled
     game's ``loops_for``: compiled ones, from numba's cache, from 20,000 on)."""
     rules = packed.load()
@@ -622,7 +491,7 @@ def _warm_task(packed: _Packed, work: int) -> None:
 
 
 def _reach_span_task(
-    packed: _Packed, directory: str, record_bytes: int, tier: int, span: Any, n: int
+    packed: Packed, directory: str, record_bytes: int, tier: int, span: Any, n: int
 ) -> int:
     """Mark the children of a span of a tier in bit sets of this task's own."""
     rules = packed.load()
@@ -642,7 +511,7 @@ def _reach_span_task(
     return count
 
 
-def _reach_loopy_task(packed: _Packed, directory: str, record_bytes: int, tier: int) -> int:
+def _reach_loopy_task(packed: Packed, directory: str, record_bytes: int, tier: int) -> int:
     """Mark a loopy tier inside (its marks file: no other task writes it now), and its
     children in bit sets of this task's own."""
     rules = packed.load()
@@ -658,7 +527,7 @@ def _reach_loopy_task(packed: _Packed, directory: str, record_bytes: int, tier: 
 
 
 def _solve_span_task(
-    packed: _Packed,
+    packed: Packed,
     directory: str,
     record_bytes: int,
     tier: int,
@@ -711,7 +580,7 @@ def _join_task(directory: str, tier: int, names: list[str]) -> dict[str, Any]:
 
 
 def _solve_loopy_task(
-    packed: _Packed, directory: str, record_bytes: int, tier: int, forced: str | None = None
+    packed: Packed, directory: str, record_bytes: int, tier: int, forced: str | None = None
 ) -> dict[str, Any]:
     """Solve a loopy tier whole in its marks file (by the table of tier methods, with the
     worker's own budget: most of its memory, as a local run has), then make it final;

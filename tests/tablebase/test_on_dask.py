@@ -333,14 +333,14 @@ def test_a_game_loaded_from_a_file_reaches_workers_by_reference(tmp_path: Path) 
     import subprocess
 
     from perfectplay.cli.loader import build_game
-    from perfectplay.tablebase.on_dask import _Packed
+    from perfectplay.tablebase.shipping import Packed
 
     text = (Path(__file__).resolve().parents[1] / "compiled_keyed.py").read_text()
     packs, modules = [], []
     for name in ("kept", "edited", "gone"):
         (tmp_path / f"{name}.py").write_text(text)
         game = build_game(f"{tmp_path / name}.py:Counters", ["goal=3"])
-        packed = _Packed(Rules(game))
+        packed = Packed(Rules(game))
         assert packed.load().game.__class__ is type(game)  # this process: its own module
         (tmp_path / f"{name}.pickle").write_bytes(pickle.dumps(packed))
         packs.append(str(tmp_path / f"{name}.pickle"))
