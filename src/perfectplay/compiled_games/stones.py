@@ -321,6 +321,24 @@ def image_of(images: Any, k: int, bits: int) -> int:
 
 
 @inlined_kernel
+def least_under(images: Any, stable: int, bits: int) -> int:
+    """The least image of ``bits`` under the symmetries ``stable`` names (bit k: symmetry
+    k; the identity, bit 0, keeps ``bits`` itself): the opponent's set once the mover's is
+    least, among the symmetries that fix the mover's."""
+    fixed = stable >> 1
+    k = 1
+    best = bits
+    while fixed:
+        if fixed & 1:
+            image = image_of(images, k, bits)
+            if image < best:
+                best = image
+        fixed >>= 1
+        k += 1
+    return int(best)
+
+
+@inlined_kernel
 def bit_count(bits: int) -> int:
     """How many bits are set (cells in a set: at most 32, bits >= 0)."""
     bits = bits - ((bits >> 1) & 0x55555555)
@@ -447,16 +465,7 @@ def rank_code(
     ranked = set_at[mine] + bytes_rank(byte_rank, mover)
     j = orbit[ranked]
     other = image_of(images, symmetry[ranked], other)
-    fixed = stabiliser[orbit_at[mine] + j] >> 1
-    k = 1
-    best = other
-    while fixed:
-        if fixed & 1:
-            image = image_of(images, k, other)
-            if image < best:
-                best = image
-        fixed >>= 1
-        k += 1
+    best = least_under(images, stabiliser[orbit_at[mine] + j], other)
     held = least[orbit_at[mine] + j]
     packed = 0
     at = 0
@@ -496,16 +505,7 @@ def least_code(
     ranked = set_at[mine] + bytes_rank(byte_rank, mover)
     j = orbit[ranked]
     other = image_of(images, symmetry[ranked], other)
-    fixed = stabiliser[orbit_at[mine] + j] >> 1
-    k = 1
-    best = other
-    while fixed:
-        if fixed & 1:
-            image = image_of(images, k, other)
-            if image < best:
-                best = image
-        fixed >>= 1
-        k += 1
+    best = least_under(images, stabiliser[orbit_at[mine] + j], other)
     held = least[orbit_at[mine] + j]
     return int(held | best << theirs_at | (code >> rest_at) << rest_at)
 
@@ -565,17 +565,7 @@ def rank_span(
             stable = stabiliser[orbit_at[mine] + j]
             held = least[orbit_at[mine] + j]
             last_mover = mover
-        other = image_of(images, turn, other)
-        fixed = stable >> 1
-        k = 1
-        best = other
-        while fixed:
-            if fixed & 1:
-                image = image_of(images, k, other)
-                if image < best:
-                    best = image
-            fixed >>= 1
-            k += 1
+        best = least_under(images, stable, image_of(images, turn, other))
         packed = 0
         at = 0
         for byte in range(4):  # the opponent's cells among the empty ones, packed
