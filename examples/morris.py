@@ -78,12 +78,13 @@ class Morris(CompiledGame):
                     target = lowest(targets)
                     targets &= targets - 1
                     base = (HAND * 25 + target) * 25
-                    rest = victims if (closing >> target) & 1 else 0
-                    while rest:
-                        out[n] = base + lowest(rest)
-                        rest &= rest - 1
-                        n += 1
-                    if not (closing >> target) & 1:
+                    if (closing >> target) & 1:
+                        rest = victims
+                        while rest:
+                            out[n] = base + lowest(rest)
+                            rest &= rest - 1
+                            n += 1
+                    else:
                         out[n] = base + HAND
                         n += 1
             return n
