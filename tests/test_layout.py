@@ -199,6 +199,32 @@ def test_games_speak_only_the_public_protocol() -> None:
     assert wrong == []
 
 
+def cycle_in(edges: dict[str, set[str]]) -> list[str] | None:
+    """A cycle of the directed graph ``edges`` (node -> the nodes it imports), as the
+    nodes along it, its first node again at its end; None when there is none. Iterative,
+    depth first, in sorted order."""
+    state: dict[str, int] = {}  # 1: on the path being walked, 2: done
+    for start in sorted(edges):
+        if state.get(start):
+            continue
+        path = [start]
+        stack = [iter(sorted(edges[start]))]
+        state[start] = 1
+        while stack:
+            child = next(stack[-1], None)
+            if child is None:
+                state[path.pop()] = 2
+                stack.pop()
+                continue
+            if state.get(child) == 1:
+                return [*path[path.index(child) :], child]
+            if not state.get(child):
+                state[child] = 1
+                path.append(child)
+                stack.append(iter(sorted(edges.get(child, ()))))
+    return None
+
+
 def test_no_import_cycle() -> None:
     graph = all_modules()
     known = set(graph)
@@ -219,23 +245,8 @@ def test_no_import_cycle() -> None:
     # but that is not a cycle of the code, so edges from a child up to its own package go.
     for name, targets in edges.items():
         targets -= {t for t in targets if t.endswith("__init__") and name.startswith(t[:-8])}
-    colour: dict[str, int] = {}
-    for start in edges:
-        if colour.get(start):
-            continue
-        stack = [(start, iter(sorted(edges[start])))]
-        colour[start] = 1
-        while stack:
-            node, children = stack[-1]
-            child = next(children, None)
-            if child is None:
-                colour[node] = 2
-                stack.pop()
-                continue
-            assert colour.get(child) != 1, f"import cycle through {node} -> {child}"
-            if not colour.get(child):
-                colour[child] = 1
-                stack.append((child, iter(sorted(edges[child]))))
+    found = cycle_in(edges)
+    assert found is None, "import cycle: " + " -> ".join(found or [])
 
 
 def test_no_import_cycle_between_packages() -> None:
@@ -246,24 +257,8 @@ def test_no_import_cycle_between_packages() -> None:
         for target in targets:
             if top(name) != top(target):
                 edges.setdefault(top(name), set()).add(top(target))
-    state: dict[str, int] = {}  # 1: on the path being walked, 2: done
-    for start in sorted(edges):
-        if state.get(start):
-            continue
-        path = [start]
-        stack = [iter(sorted(edges[start]))]
-        state[start] = 1
-        while stack:
-            child = next(stack[-1], None)
-            if child is None:
-                state[path.pop()] = 2
-                stack.pop()
-                continue
-            assert state.get(child) != 1, " -> ".join([*path[path.index(child) :], child])
-            if not state.get(child):
-                state[child] = 1
-                path.append(child)
-                stack.append(iter(sorted(edges.get(child, ()))))
+    found = cycle_in(edges)
+    assert found is None, " -> ".join(found or [])
 
 
 def test_library_never_imports_front_ends() -> None:
