@@ -266,6 +266,13 @@ HOOKS: tuple[Hook, ...] = (
         method=False,
     ),
     Hook(
+        "speed",
+        "speed",
+        "speed() -> BatchRules (perfectplay.rules): the batch protocol as one typed group, "
+        "in place of the hooks below (a CompiledGame gives it, its engine's loops inside)",
+        "the batch hooks below, read one by one",
+    ),
+    Hook(
         "batch_outcome",
         "speed",
         "batch_outcome(codes) -> int8 codes 0/WIN/LOSS/TIE, or float scores with NaN",
@@ -304,11 +311,12 @@ HOOKS: tuple[Hook, ...] = (
         "search runs in Python, one call of the game per node",
     ),
     Hook(
-        "engine_loops",
-        "speed",
-        "engine_loops(compiled: bool) -> the engine's loops over the rules, compiled or plain "
-        "Python (CompiledGame defines it; see perfectplay.compiled_games)",
-        "check does not compare compiled and plain runs",
+        "tiers",
+        "tiers",
+        "tiers() -> TierRules (perfectplay.rules) or None: the tier protocol as one typed "
+        "group, in place of the hooks below (a CompiledGame gives it: ranked by its stones, "
+        "or by the engine, which owns the ranking)",
+        "the tier hooks below, read one by one",
     ),
     Hook(
         "initial_tier",
@@ -404,14 +412,6 @@ HOOKS: tuple[Hook, ...] = (
         "the tier solver solves by batch_expand_tier (or its three steps), in chunks",
     ),
     Hook(
-        "ranked_by_engine",
-        "tiers",
-        "ranked_by_engine: bool (CompiledGame sets it: the engine found each tier's reachable "
-        "codes, every index is a position play reaches, and a tablebase keeps the codes)",
-        "the tier solver marks what play reaches; a tablebase holds records only",
-        method=False,
-    ),
-    Hook(
         "every_position",
         "tiers",
         "every_position: bool (every index of every tier that batch_unrank maps to a code is "
@@ -428,35 +428,6 @@ HOOKS: tuple[Hook, ...] = (
         "compiled game ranked by its stones sets it)",
         "batch_unrank gives back the very code that was ranked",
         method=False,
-    ),
-    Hook(
-        "ranking",
-        "tiers",
-        "ranking() -> the engine's Ranking (each tier's sorted codes and child tiers); "
-        "use_ranking(ranking) takes one read from a tablebase (ranked_by_engine games)",
-        "no codes are saved beside the records",
-    ),
-    Hook(
-        "use_ranking",
-        "tiers",
-        "use_ranking(ranking): answer ranks from a Ranking read from a tablebase",
-        "the ranking is found again from the start",
-    ),
-    Hook(
-        "tier_moves",
-        "tiers",
-        "tier_moves(tier, take_out) -> (outcome, offsets, parents, pending): "
-        "every move of a loopy tier of an engine-ranked game, the moves inside it backward, "
-        "the moves out handed to take_out((rows, children, slots, same)) a part at a time "
-        "(see perfectplay.tiers.retrograde_by_edges)",
-        "a loopy tier is solved through un-moves or by rounds",
-    ),
-    Hook(
-        "rank_near",
-        "tiers",
-        "rank_near(tier, codes, slots) -> batch_rank of tier_moves' children, each looked for "
-        "first near the last child by the same move slot",
-        "the children are ranked by batch_rank",
     ),
     Hook(
         "batch_tier",

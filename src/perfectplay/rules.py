@@ -12,11 +12,14 @@ import inspect
 import linecache
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any, Generic
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar
 
-from .errors import GameError, UsageProblem, describe
+from .errors import GameError, PerfectplayError, UsageProblem, describe
 from .protocol import REQUIRED_METHODS, Codes, Expansion, Game, M, S, read_hooks
 from .values import GameValue, Value
+
+G = TypeVar("G", "BatchRules", "TierRules")
 
 
 def _read_hooks(game: object) -> dict[str, Any]:
@@ -68,6 +71,9 @@ class BatchRules:
     batch_expand: Callable[[Codes], Expansion]
     batch_key: Callable[[Codes], Codes] | None
     universe: int | None
+    engine_loops: Callable[[bool], Any] | None = None
+    """A CompiledGame's loops, compiled (True) or plain Python (False): what ``check``
+    compares."""
 
 
 @dataclass(frozen=True)
@@ -95,20 +101,68 @@ class TierRules:
     """One marking pass over a window of a tier's records (batch_mark_tier)."""
     batch_solve_tier: Callable[[int, int, Any, Any, Any], int | None] | None = None
     """One solving pass over a window of a marked tier's records (batch_solve_tier)."""
-    ranked_by_engine: bool = False
-    """Every index is a position play reaches (the engine's ranking of a CompiledGame)."""
     every_position: bool = False
     """Every index that unranks to a code is solved, reached from the start or not."""
     ranks_images_alike: bool = False
     """An index stands for a position and its images (batch_unrank gives one of them)."""
-    ranking: Callable[..., Any] | None = None
-    """The engine's Ranking (ranked_by_engine games), found on first use."""
-    use_ranking: Callable[[Any], None] | None = None
-    """Take a Ranking read from a tablebase (ranked_by_engine games)."""
+    parents_lay_out_moves: bool = False
+    """batch_parents costs as much memory as the tier's moves laid out (un-moves derived
+    from the moves): the choice of a loopy tier's method weighs it so."""
+    engine: EngineRanking | None = None
+    """The engine's ranking of a compiled game's tiers, or None (see ``EngineRanking``)."""
     tier_moves: Callable[[int, Callable[[Any], None]], Any] | None = None
     """Every move of a loopy tier laid out (see ``tiers.retrograde_by_edges``), or None."""
     rank_near: Callable[[int, Any, Any], Any] | None = None
     """batch_rank of tier_moves' children with their move slots, looked for near."""
+
+    @property
+    def ranked_by_engine(self) -> bool:
+        """Every index is a position play reaches (the engine's ranking of its codes)."""
+        return self.engine is not None
+
+
+class EngineRanking(Protocol):
+    """The tiers of a compiled game ranked by the engine (``compiled_games.engine_tiers``):
+    each tier's reachable codes, found once and kept sorted, a position's index its place
+    among them; a tablebase keeps the codes beside the records."""
+
+    @property
+    def max_moves(self) -> int:
+        """The most moves a position has."""
+
+    def ranking(
+        self,
+        progress: Any = None,
+        memory: Any = None,
+        directory: Path | None = None,
+        identity: dict[str, Any] | None = None,
+    ) -> Any:
+        """The ranking, found once (kept in ``directory`` when given, taken up there)."""
+
+    def reading(self, ranking: Any) -> TierRules:
+        """The same tiers answered from a ranking read from a tablebase."""
+
+    def warm(self, work: int) -> None:
+        """Load the loops work of this size runs, before it is timed or spread."""
+
+
+def _group(name: str, hooks: dict[str, Any], hook: str, kind: type[G]) -> G | None:
+    """A typed group a game gives whole (``speed()``, ``tiers()``), checked; None when
+    the game lacks the hook or gives None."""
+    if hook not in hooks:
+        return None
+    try:
+        found = hooks[hook]()
+    except PerfectplayError:
+        raise
+    except Exception as exc:
+        raise GameError(f"{name}.{hook}() raised {type(exc).__name__}: {exc}") from None
+    if found is not None and not isinstance(found, kind):
+        raise GameError(
+            f"{name}.{hook}() returned {type(found).__name__}; expected a {kind.__name__} "
+            "(perfectplay.rules) or None"
+        )
+    return found
 
 
 def _batch_rules(hooks: dict[str, Any]) -> BatchRules | None:
@@ -145,13 +199,8 @@ def _tier_rules(hooks: dict[str, Any]) -> TierRules | None:
         batch_expand_tier=hooks.get("batch_expand_tier"),
         batch_mark_tier=hooks.get("batch_mark_tier"),
         batch_solve_tier=hooks.get("batch_solve_tier"),
-        ranked_by_engine=bool(hooks.get("ranked_by_engine", False)),
         ranks_images_alike=bool(hooks.get("ranks_images_alike", False)),
         every_position=bool(hooks.get("every_position", False)),
-        ranking=hooks.get("ranking"),
-        use_ranking=hooks.get("use_ranking"),
-        tier_moves=hooks.get("tier_moves"),
-        rank_near=hooks.get("rank_near"),
     )
 
 
@@ -176,8 +225,6 @@ class Rules(Generic[S, M]):
         """The state as a partizan game for CGT (analyze --cgt), or None."""
         self.published_plies: Callable[[S], int] | None = hooks.get("published_plies")
         """The plies a published count adds past a position the rules end, or None."""
-        self.engine_loops: Callable[[bool], Any] | None = hooks.get("engine_loops")
-        """A CompiledGame's loops, compiled (True) or plain Python (False); for check."""
         self.compiled_rules: Callable[[], Any] | None = hooks.get("compiled_rules")
         """Called only by the compiled search (it builds numba code)."""
         self._show: Callable[[S], str] | None = hooks.get("show")
@@ -190,8 +237,18 @@ class Rules(Generic[S, M]):
         declared = hooks.get("scored")
         self.declared_scored: bool | None = declared if isinstance(declared, bool) else None
         self._playout_scored: bool | None = None  # (``ends_in_scores``, once found)
-        self.batch: BatchRules | None = _batch_rules(hooks)
-        self.tiers: TierRules | None = None if self.batch is None else _tier_rules(hooks)
+        self.batch: BatchRules | None = _group(self.name, hooks, "speed", BatchRules)
+        if "speed" not in hooks:
+            self.batch = _batch_rules(hooks)
+        self.tiers: TierRules | None = _group(self.name, hooks, "tiers", TierRules)
+        if "tiers" not in hooks:
+            self.tiers = _tier_rules(hooks)
+        if self.batch is None:
+            self.tiers = None  # (the tier solver runs the batch protocol)
+        self.engine_loops: Callable[[bool], Any] | None = (
+            None if self.batch is None else self.batch.engine_loops
+        )
+        """A CompiledGame's loops, compiled (True) or plain Python (False); for check."""
 
     def ends_in_scores(self, plies: int = 1000) -> bool:
         """Whether the game ends in scores rather than WIN/LOSS/TIE: declared (``scored``),
@@ -234,6 +291,14 @@ class Rules(Generic[S, M]):
         moved.initial = lambda: state
         if self.batch is not None:
             moved.batch = dataclasses.replace(self.batch, universe=None)
+        return moved
+
+    def with_tiers(self, tiers: TierRules) -> Rules[S, M]:
+        """The same rules answering the tier protocol from ``tiers`` (a tablebase's ranking
+        read from disk): a new object; this one, and the game, stay as they were."""
+        moved: Rules[S, M] = object.__new__(Rules)
+        moved.__dict__.update(self.__dict__)
+        moved.tiers = tiers
         return moved
 
     def key_of(self, state: S) -> Hashable:

@@ -357,12 +357,14 @@ def test_extra_turns_in_loopy_tiers_are_solved_from_the_moves_laid_out(
         with monkeypatch.context() as patch:
             patch.setattr(retrograde_by_edges, "solve_loopy_by_edges", spy)
             edges, _ = build_tablebase(game, tmp_path / f"edges-{seed}")
-        tiers = sorted(t for t, kids in game._ranking.children.items() if t in kids)
+        tier_rules = game.tiers()
+        kids_of = tier_rules.engine.ranking().children
+        tiers = sorted(t for t, kids in kids_of.items() if t in kids)
         assert sorted(used) == tiers, seed
         loopy += len(tiers)
         for tier in tiers:
             outside: list[Any] = []
-            _, _, parents, _ = game.tier_moves(tier, outside.append)
+            _, _, parents, _ = tier_rules.tier_moves(tier, outside.append)
             turns_inside += int((np.asarray(parents) < 0).sum())
             turns_out += sum(int(np.asarray(moves[3]).sum()) for moves in outside)
         with open_tablebase(tmp_path / f"edges-{seed}", TierTurnsGame(seed=seed, mode=1)) as base:
@@ -390,20 +392,21 @@ def test_the_ranking_is_each_tiers_reachable_keyed_codes(case: str) -> None:
 def check_ranking(game: Any, what: str) -> None:
     """The ranking against a breadth-first search, and the tier protocol over it."""
     tiers, kids = bfs_tiers(game)
-    ranking = game.ranking()
+    protocol = game.tiers()  # the tier protocol a compiled game gives Rules
+    ranking = protocol.engine.ranking()
     assert sorted(ranking.tiers) == sorted(tiers), what
     for tier, codes in tiers.items():
         found = np.asarray(ranking.tiers[tier].codes)
         assert found.dtype == np.int64
         assert np.all(np.diff(found) > 0), f"{what}: tier {tier} codes not sorted and distinct"
         assert found.tolist() == codes, f"{what}: tier {tier}"
-        assert game.tier_size(tier) == len(codes)
+        assert protocol.tier_size(tier) == len(codes)
         index = np.arange(len(codes), dtype=np.int64)
-        assert game.batch_rank(tier, found).tolist() == index.tolist()
-        assert game.batch_unrank(tier, index).tolist() == codes
+        assert protocol.batch_rank(tier, found).tolist() == index.tolist()
+        assert protocol.batch_unrank(tier, index).tolist() == codes
         outside = np.array([-1, len(codes), len(codes) + 5], dtype=np.int64)
-        assert game.batch_unrank(tier, outside).tolist() == [-1, -1, -1]
-        assert [game.tier_index(c) for c in codes] == [(tier, i) for i in range(len(codes))]
+        assert protocol.batch_unrank(tier, outside).tolist() == [-1, -1, -1]
+        assert [protocol.tier_index(c) for c in codes] == [(tier, i) for i in range(len(codes))]
         if tier in kids[tier]:  # a loopy tier's indices moved as it was found: no bits
             assert tier not in ranking.ended, f"{what}: tier {tier}"
         else:  # the bits the solve reads instead of asking the rules again
@@ -412,9 +415,8 @@ def check_ranking(game: Any, what: str) -> None:
             ends = [int(game.outcome(c) is not None) for c in codes]  # (not the dead ends)
             assert bits[: len(codes)].tolist() == ends, f"{what}: tier {tier}"
     assert ranking.children == kids, what
-    initial = game.initial_tier  # an int or a method: Rules reads both
-    assert (initial() if callable(initial) else initial) == tier_of(game, game.initial())
-    assert all(game.child_tiers(t) == kids[t] for t in kids)
+    assert protocol.initial_tier == tier_of(game, game.initial())
+    assert all(protocol.child_tiers(t) == kids[t] for t in kids)
 
 
 @pytest.mark.parametrize("case", list(COMPILED_CASES))
@@ -605,7 +607,7 @@ class BackInTier(CompiledGame):
 @pytest.mark.usefixtures("interpreted", "quick_disk")
 def test_a_tier_lists_itself_when_its_moves_stay_inside_it(tmp_path: Path) -> None:
     game = BackInTier()
-    assert game.ranking().children == {0: (1,), 1: (1,)}
+    assert game.tiers().engine.ranking().children == {0: (1,), 1: (1,)}
     build_tablebase(game, tmp_path / "tb")
     with open_tablebase(tmp_path / "tb", BackInTier()) as tablebase:
         assert_agree(tablebase, game, reference.solve_outcomes(game), "back in tier")
@@ -879,7 +881,7 @@ def test_more_moves_than_max_moves_is_a_game_error(
     with pytest.raises(GameError, match="max_moves"):
         solve(TooManyMoves())  # explored in memory, through the batch protocol
     with pytest.raises(GameError, match="max_moves"):
-        TooManyMoves().ranking()
+        TooManyMoves().tiers().engine.ranking()
     with pytest.raises(GameError, match="max_moves"):
         build_tablebase(TooManyMoves(), tmp_path / "tb")
 
@@ -895,7 +897,7 @@ def test_a_move_lowering_the_tier_is_a_game_error(tmp_path: Path) -> None:
     ]
     assert lowering
     with pytest.raises(GameError, match="may not lower the tier"):
-        game.ranking()
+        game.tiers().engine.ranking()
     with pytest.raises(GameError, match="may not lower the tier"):
         build_tablebase(TierGame(seed=3, mode=0), tmp_path / "tb")
 

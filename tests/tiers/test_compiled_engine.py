@@ -223,19 +223,19 @@ def test_a_save_run_again_takes_up_the_kept_codes(
 ) -> None:
     """The codes found by a save that stopped later are taken up, not found again; codes
     that fail their checksum are found again."""
-    from perfectplay.compiled_games import form
+    from perfectplay.compiled_games import engine_tiers
     from perfectplay.identity import identity_of
     from perfectplay.rules import Rules
 
     game = load("connect_four").ConnectFour(width=4, height=3)
     directory = tmp_path / "tb"
-    game.ranking(directory=directory, identity=identity_of(Rules(game)))  # then "killed"
+    game.tiers().engine.ranking(directory=directory, identity=identity_of(Rules(game)))  # killed
     assert (directory / "codes.json").is_file() and not (directory / "header.json").exists()
 
     def never(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the ranking was found again")
 
-    monkeypatch.setattr(form, "discover", never)
+    monkeypatch.setattr(engine_tiers, "discover", never)
     again = load("connect_four").ConnectFour(width=4, height=3)
     header, _ = build_tablebase(again, directory)
     expected = solve(load("connect_four").ConnectFour(width=4, height=3))
@@ -248,8 +248,8 @@ def test_a_save_run_again_takes_up_the_kept_codes(
     victim.write_bytes(bytes(data))
     (directory / "header.json").unlink()
     third = load("connect_four").ConnectFour(width=4, height=3)
-    ranking = third.ranking(directory=directory, identity=identity_of(Rules(third)))
-    in_memory = load("connect_four").ConnectFour(width=4, height=3).ranking()
+    ranking = third.tiers().engine.ranking(directory=directory, identity=identity_of(Rules(third)))
+    in_memory = load("connect_four").ConnectFour(width=4, height=3).tiers().engine.ranking()
     assert np.array_equal(np.asarray(ranking.tiers[5].codes), in_memory.tiers[5].codes)
 
 
@@ -496,7 +496,7 @@ def test_the_edges_estimate_is_near_the_moves_laid_out(monkeypatch: Any) -> None
     tier = max(graph.loopy, key=lambda t: graph.sizes[t])
     assert graph.sizes[tier] > 4 * edges.SAMPLE  # the estimate is from a sample
     outside: list[Any] = []
-    _, offsets, _, _ = game.tier_moves(tier, outside.append)
+    _, offsets, _, _ = game.tiers().tier_moves(tier, outside.append)
     out = sum(int(moves[1].shape[0]) for moves in outside)
     exact = edges.layout_bytes(graph.sizes[tier], int(offsets[-1]), out)
     assert 0.8 * exact <= edges.estimated_bytes(graph, tier) <= 1.25 * exact
@@ -733,8 +733,8 @@ def test_finding_the_positions_without_a_budget_stops_at_the_default_one(
     monkeypatch.setattr(form, "_MODE", "interpreted")
     monkeypatch.setattr(memory, "default_budget", lambda: 1 << 20)  # 1 MB: passed at once
     with pytest.raises(memory.MemoryBudgetExceeded, match="memory budget of 1 MB") as caught:
-        TierGame(seed=3, mode=1).ranking()
+        TierGame(seed=3, mode=1).tiers().engine.ranking()
     assert "\n" not in str(caught.value)
     monkeypatch.undo()
     monkeypatch.setattr(form, "_MODE", "interpreted")
-    assert TierGame(seed=3, mode=1).ranking() is not None  # the real default: found
+    assert TierGame(seed=3, mode=1).tiers().engine.ranking() is not None  # the real default: found

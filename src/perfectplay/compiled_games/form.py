@@ -44,28 +44,20 @@ import inspect
 import math
 import os
 import sys
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ..core.compiled import read_only
-from ..core.memory import MemoryBudgetExceeded, MemoryWatch, show_size
-from ..core.parallel import in_parallel
-from ..core.records import SweepCodes
 from ..errors import GameError
-from ..progress import ProgressCallback
 from ..protocol import SCORE_ENDS, Expansion, SearchRules
-from ..tiers.graph import PART_AT_LEAST, PARTS
+from ..rules import BatchRules, TierRules
 from ..values import Value
 from .building import RULES, Loops, compile_game
-from .code_sets import IN_ORDER_FROM, CodeSet
 from .declared import check_required, declare, read_parameters
-from .discovery import discover
+from .engine_tiers import EngineTiers
 from .guarded import guarded
-from .ranking import CODES_JSON, Ranking, kept_ranking, load_kept, save_ranking
 from .stones import StoneBoard, StoneRanking
 
 ONGOING = 0
@@ -78,8 +70,6 @@ SMALL_GAME = 5_000
 INTERPRET_BELOW = 20_000
 """Batch calls over fewer states run the rules as plain Python while numba is not loaded."""
 _MODE = os.environ.get("PERFECTPLAY_KERNELS", "auto")
-_NONE_ENDED = read_only(np.zeros(0, dtype=np.uint8))
-"""No bits of ended positions for a tier (a ranking read back): the solve asks the rules."""
 
 
 class CompiledGame:
@@ -104,9 +94,6 @@ class CompiledGame:
         self._plain = self.rule_functions
         self._buffer = np.empty(self.max_moves, dtype=np.int64)
         self._loops: dict[bool, Loops] = {}
-        self._ranking: Ranking | None = None
-        self._ranking_lock = threading.Lock()
-        self._codes_loader: Any = None
         if "key" in self.rule_functions:
             self.key = self._plain_key
         if "to_move" in self.rule_functions:
@@ -122,56 +109,53 @@ class CompiledGame:
                 "every position of a tier: rank it by stones (stone_board, tier_parts and "
                 "child_tiers) and give it a tier rule"
             )
-        if tiered:
-            self.initial_tier = self._initial_tier
-            self.batch_tier = self._batch_tier
-            if "unmoves" in self.rule_functions:
-                self.batch_parents = self._batch_parents
-        if stones:
-            self.tier_size = self._stone_tier_size
-            self.batch_rank = self._stone_rank
-            self.batch_unrank = self._stone_unrank
-            self.tier_index = self._stone_tier_index
-            self.ranks_images_alike = True
-            # nothing of the engine's ranking by sorted codes (no codes kept or read)
-            self.ranking = self.use_ranking = self.rank_near = None  # type: ignore[assignment]
-        elif tiered:
-            self.child_tiers = self._child_tiers
-            self.tier_size = self._tier_size
-            self.batch_rank = self._batch_rank
-            self.batch_unrank = self._batch_unrank
-            self.tier_index = self._tier_index
-            self.batch_expand_tier = self._batch_expand_tier
-            self.batch_solve_tier = self._batch_solve_tier
-            self.ranked_by_engine = True
-            # Un-moves without the game's own: the moves inside a tier turned around.
-            # (The un-move solvers take moves that pass the turn: a game with to_move has
-            # its loopy tiers solved from their moves laid out, which mark extra turns, or
-            # by rounds.)
-            if (
-                "unmoves" not in self.rule_functions
-                and "to_move" not in self.rule_functions
-                and not self.scored
-            ):
-                self.batch_parents = self._derived_parents
-            if not self.scored:
-                self.tier_moves = self._tier_moves
+        # Ranked by stones, nothing is kept per position; else the engine ranks the tiers
+        # by their reachable codes, which the EngineTiers object finds and keeps.
+        self._engine = EngineTiers(self) if tiered and not stones else None
 
     def __getstate__(self) -> dict[str, Any]:
         """What a copy in another process needs (Dask): the parameters, and where the
-        ranking is kept; compiled loops and mapped codes are made again there."""
+        ranking is kept (``EngineTiers``); compiled loops are made again there."""
         state = dict(self.__dict__)
-        ranking = state.pop("_ranking", None)
-        state["_ranking_directory"] = None if ranking is None else ranking.directory
-        for name in ("_loops", "_ranking_lock", "_reverse"):
-            state.pop(name, None)
+        state.pop("_loops", None)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._loops = {}
-        self._ranking = None
-        self._ranking_lock = threading.Lock()
+
+    # ----- the typed groups Rules reads: speed and tiers -----------------------------------
+
+    def speed(self) -> BatchRules:
+        """The batch protocol over int64 codes, run by the engine's loops."""
+        return BatchRules(
+            batch_outcome=self.batch_outcome,
+            batch_expand=self.batch_expand,
+            batch_key=self.batch_key,
+            universe=None,
+            engine_loops=self.engine_loops,
+        )
+
+    def tiers(self) -> TierRules | None:
+        """The tier protocol of a game with a ``tier`` rule (None without one): ranked by
+        its stones when it declares them, else by the engine (``EngineTiers``)."""
+        if self._engine is not None:
+            return self._engine.rules()
+        if self._stones is None:
+            return None
+        every = getattr(self, "every_position", False)
+        return TierRules(
+            initial_tier=self.checked_tier(self.checked_root()),
+            child_tiers=self.child_tiers,  # type: ignore[attr-defined]
+            tier_size=self._stone_tier_size,
+            batch_rank=self._stone_rank,
+            batch_unrank=self._stone_unrank,
+            batch_tier=self.tiers_of,
+            batch_parents=self.parents_by_unmoves(),
+            tier_index=self._stone_tier_index,
+            ranks_images_alike=True,
+            every_position=every is True,
+        )
 
     # ----- the tier protocol, ranked by stones (optional) ---------------------------------
 
@@ -446,59 +430,7 @@ class CompiledGame:
 
     # ----- the tier protocol, ranked by the engine ---------------------------------------
 
-    def ranking(
-        self,
-        progress: ProgressCallback | None = None,
-        memory: MemoryWatch | None = None,
-        directory: Path | None = None,
-        identity: dict[str, Any] | None = None,
-    ) -> Ranking:
-        """Every tier's reachable codes, found once, then kept (see ``ranking``). With
-        ``directory`` (a tablebase being built) the codes are kept there, out of core: a
-        ranking a solve of the same game left there is taken up again. Without ``memory``,
-        the default budget (most of the memory available): finding a large game's positions
-        for a check or a probe stops in one line at it, never by the system's out-of-memory
-        killer."""
-        if memory is None:
-            memory = MemoryWatch()
-        with self._ranking_lock:
-            current = self._ranking
-            if (
-                current is not None
-                and current.directory is not None
-                and not (current.directory / CODES_JSON).is_file()
-            ):  # its files were deleted since (a tablebase removed and built again)
-                current = self._ranking = None
-            if current is not None and (directory is None or current.directory == directory):
-                return current
-            kept_in = self.__dict__.get("_ranking_directory")
-            if current is None and directory is None and kept_in is not None:
-                found = load_kept(kept_in)  # a copy in another process: read, not found again
-                if found is not None:
-                    self._ranking = found
-                    return found
-            compiled = self._ranked_compiled()
-            if compiled and memory is not None and memory.limit is not None:
-                _compiling_fits(type(self).__name__, memory.limit)
-            loops = self.engine_loops(compiled)
-            if directory is None:
-                found = discover(loops, type(self).__name__, progress, memory, self._describe)
-            else:
-                directory.mkdir(parents=True, exist_ok=True)
-                kept = kept_ranking(directory, identity or {})
-                if kept is not None:
-                    found = kept
-                elif current is not None:
-                    found = save_ranking(directory, current, identity or {})
-                else:
-                    found = discover(
-                        loops, type(self).__name__, progress, memory, self._describe,
-                        directory, identity,
-                    )  # fmt: skip
-            self._ranking = found
-            return found
-
-    def _ranked_compiled(self) -> bool:
+    def ranked_compiled(self) -> bool:
         """Whether the ranking is found by compiled loops: always but in interpreted mode,
         except (in auto mode) for a game of fewer than SMALL_GAME positions, which plain
         Python ranks in less time than a first compile takes (a 12-position game: 20 s
@@ -520,14 +452,14 @@ class CompiledGame:
         """Whether the tiers a stone-ranked game's start leads to hold fewer than ``limit``
         indices in all (their parts' sizes, summed without a position made)."""
         total = 0
-        seen = {self._initial_tier()}
+        seen = {self.checked_tier(self._root())}
         todo = list(seen)
         while todo:
             tier = todo.pop()
             total += self._stone_tier_size(tier)
             if total >= limit:
                 return False
-            for kid in self.child_tiers(tier):
+            for kid in self.child_tiers(tier):  # type: ignore[attr-defined]
                 if kid not in seen:
                     seen.add(kid)
                     todo.append(kid)
@@ -554,12 +486,8 @@ class CompiledGame:
                     frontier.append(child)
         return True
 
-    def use_ranking(self, ranking: Ranking) -> None:
-        """Take a ranking read from a tablebase instead of finding it."""
-        with self._ranking_lock:
-            self._ranking = ranking
-
-    def _describe(self, code: int) -> str:
+    def describe(self, code: int) -> str:
+        """A state as an error names it."""
         show = getattr(self, "show", None)
         if callable(show):
             try:
@@ -567,9 +495,6 @@ class CompiledGame:
             except Exception:
                 pass
         return f"state {code}"
-
-    def _initial_tier(self) -> int:
-        return self.checked_tier(self._root())
 
     def checked_tier(self, code: int) -> int:
         """The tier of a code, by the rule run as plain Python, checked to be an int."""
@@ -583,175 +508,18 @@ class CompiledGame:
         start = self.initial()
         return self._plain_key(start) if "key" in self.rule_functions else start
 
-    def _child_tiers(self, tier: int) -> tuple[int, ...]:
-        return self.ranking().children.get(tier, ())
+    def parents_by_unmoves(self) -> Callable[[int, Any], Expansion] | None:
+        """The game's ``unmoves`` rule as the tier protocol's un-moves, when it has one."""
+        return self._unmoves if "unmoves" in self.rule_functions else None
 
-    def _tier_size(self, tier: int) -> int:
-        found = self.ranking().tiers.get(tier)
-        return 0 if found is None else len(found)
-
-    def _set(self, tier: int) -> CodeSet | None:
-        return self.ranking().use(tier)
-
-    def _batch_rank(self, tier: int, codes: Any) -> Any:
-        found = self._set(tier)
-        if found is None:
-            return np.full(np.shape(codes)[0], -1, dtype=np.int64)
-        return found.rank(self.loops_for(int(np.shape(codes)[0])), codes)
-
-    def _batch_unrank(self, tier: int, indices: Any) -> Any:
-        indices = np.asarray(indices, dtype=np.int64)
-        found = self._set(tier)
-        size = 0 if found is None else len(found)
-        out = np.full(indices.shape[0], -1, dtype=np.int64)
-        good = (indices >= 0) & (indices < size)
-        if found is not None:
-            out[good] = np.asarray(found.codes)[indices[good]]
-        return out
-
-    def _batch_tier(self, codes: Any) -> Any:
+    def tiers_of(self, codes: Any) -> Any:
+        """The tier of each code (the ``tier`` rule over a batch)."""
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         out = np.empty_like(codes)
         self.loops_for(codes.shape[0]).tiers(codes, out)
         return out
 
-    def _tier_index(self, code: int) -> tuple[int, int]:
-        tier = self.checked_tier(code)
-        found = self._set(tier)
-        if found is None:
-            return tier, -1
-        loops = self.loops_for(1)  # one probe: no compiler to load for it
-        return tier, int(loops.find(found.codes, found.buckets, found.base, found.shift, code))
-
-    def _into_one_tier(self, tier: int) -> tuple[CodeSet, CodeSet | None] | None:
-        """(the tier's codes, its one child tier's, None when it has none) for a tier whose
-        moves lead into at most one other tier and pass the turn, in a game that ends in
-        WIN, LOSS or TIE; None for any other tier (no single pass then)."""
-        ranking = self.ranking()
-        kids = ranking.children.get(tier, ())
-        if len(kids) > 1 or tier in kids or self.scored or "to_move" in self.rule_functions:
-            return None
-        here = ranking.use(tier)
-        assert here is not None
-        return here, ranking.use(kids[0]) if kids else None
-
-    def _batch_expand_tier(self, tier: int, indices: Any) -> Any:
-        """(outcome, parents, child indices) of positions of a tier whose moves lead into one
-        other tier; None when they do not (the tier solver then goes step by step)."""
-        sets = self._into_one_tier(tier)
-        if sets is None:
-            return None
-        here, kid = sets
-        if kid is None:
-            return None
-        indices = np.ascontiguousarray(indices, dtype=np.int64)
-        outcome = np.empty(indices.shape[0], dtype=np.int8)
-        loops = self.loops_for(len(here))
-        parents, found = loops.expand_ranked(
-            here.codes, indices, kid.codes, kid.buckets, kid.base, kid.shift, outcome
-        )
-        return outcome, parents, found
-
-    def _batch_solve_tier(
-        self, tier: int, start: int, records: Any, child_records: Any, codes: SweepCodes
-    ) -> int | None:
-        """The tier protocol's solving sweep, with the ends judged in the same pass (every
-        index is reached; no marking pass records them first); None where the moves do not
-        all lead into one other tier, pass the turn and end in WIN, LOSS or TIE."""
-        sets = self._into_one_tier(tier)
-        if sets is None:
-            return None
-        here, kid = sets
-        if kid is None:  # a tier whose every position has ended
-            kid = CodeSet.of(np.zeros(0, dtype=np.int64))
-        loops = self.loops_for(len(here))
-        over = read_only(self.ranking().ended.get(tier, _NONE_ENDED))
-        solved = loops.solve_sweep(here.codes, start, records, kid.codes, kid.buckets,
-                                   kid.base, kid.shift, read_only(child_records), codes.reached,
-                                   codes.ended, codes.worth, codes.record_of,
-                                   over)  # fmt: skip
-        return int(solved)
-
-    def _tier_moves(self, tier: int, take_out: Callable[[tuple[Any, ...]], None]) -> Any:
-        """Every move of a loopy tier laid out for the engine's solver (retrograde_by_edges): each
-        move played once, windows of the tier on every core, the moves inside turned around,
-        each window's moves out handed to ``take_out`` in its worker as soon as made."""
-        found = self._set(tier)
-        assert found is not None
-        n = len(found)
-        loops = self.loops_for(n)
-        codes = found.codes
-        parts: list[Any] = []
-        step = max(PART_AT_LEAST, -(-n // PARTS))
-        windows = [(a, min(a + step, n)) for a in range(0, n, step)]
-
-        def lay_out(window: tuple[int, int]) -> Any:
-            part = loops.tier_moves(codes, found.buckets, found.base, found.shift, tier, *window)
-            take_out(part[3:])  # (rows, children, slots, same), then let go
-            return part[:3]
-
-        in_parallel(windows, lay_out, parts.append)
-        if not parts:
-            parts = [lay_out((0, 0))]
-        outcome = np.concatenate([part[0] for part in parts])
-        inside = np.concatenate([part[1] for part in parts])
-        # Turned around window by window, each window's targets let go once used: never a
-        # second copy of the tier's moves (at 4 bytes a move, the largest array here).
-        offsets = np.zeros(n + 1, dtype=np.int64)
-        for part in parts:
-            loops.count_backward(part[2], offsets)
-        np.cumsum(offsets, out=offsets)
-        parents = np.empty(int(offsets[-1]), dtype=np.int32)
-        fill = offsets[:-1].copy()
-        start = 0
-        for k, part in enumerate(parts):
-            loops.fill_backward(part[1], part[2], start, fill, parents)
-            start += part[1].shape[0]
-            parts[k] = None
-        del parts, fill
-        if offsets[-1] < 2**31:  # 4 bytes an index saved while the tier is analysed
-            offsets = offsets.astype(np.int32)
-        return outcome, offsets, parents, inside
-
-    def rank_near(self, tier: int, codes: Any, slots: Any) -> Any:
-        """``batch_rank`` of children listed by ``tier_moves`` with their move slots: each
-        looked for first near the last child by the same slot (in cache); many at once are
-        ranked in order instead (``CodeSet.rank``)."""
-        found = self._set(tier)
-        codes = np.ascontiguousarray(codes, dtype=np.int64)
-        out = np.full(codes.shape[0], -1, dtype=np.int64)
-        loops = self.loops_for(codes.shape[0])
-        if found is not None and codes.shape[0] >= IN_ORDER_FROM and loops.compiled:
-            return found.rank(loops, codes)
-        if found is not None:
-            loops.find_all_near(found.codes, found.buckets, found.base, found.shift, codes,
-                                np.ascontiguousarray(slots, dtype=np.int16), out)  # fmt: skip
-        return out
-
-    def _derived_parents(self, tier: int, codes: Any) -> Expansion:
-        """Un-moves without an ``unmoves`` rule: the tier's moves inside it, turned around
-        once per tier in compiled code (8 bytes a move inside the tier, one tier kept)."""
-        found = self._set(tier)
-        codes = np.ascontiguousarray(codes, dtype=np.int64)
-        if found is None:
-            return Expansion(np.zeros(0, np.int64), np.zeros(0, np.int64))
-        loops = self.loops_for(len(found))
-        with self._ranking_lock:
-            kept = self.__dict__.get("_reverse")
-            if kept is None or kept[0] != tier:
-                offsets, parents = loops.reverse_edges(
-                    found.codes, found.buckets, found.base, found.shift, tier
-                )
-                kept = self._reverse = (tier, offsets, parents)
-        ranks = found.rank(loops, codes)
-        rows, parents = loops.gather_parents(found.codes, kept[1], kept[2], ranks)
-        return Expansion(rows, parents)
-
-    _derived_parents.lays_out_moves = True  # type: ignore[attr-defined]
-    """Read by the choice of a loopy tier's method: these un-moves cost as much memory as
-    the moves laid out (``tiers.methods``)."""
-
-    def _batch_parents(self, tier: int, codes: Any) -> Expansion:
+    def _unmoves(self, tier: int, codes: Any) -> Expansion:
         codes = np.ascontiguousarray(codes, dtype=np.int64)
         rows, parents, bad = self.loops_for(codes.shape[0]).unmoves(codes)
         if bad >= 0:
@@ -763,21 +531,6 @@ class CompiledGame:
         # or the tier's parts leave them out), are the caller's to drop when it ranks them:
         # ranked here too, each parent took two ranks (2026-11-29).
         return Expansion(rows, parents)
-
-
-COMPILED_PROCESS = 300 << 20
-"""About what a process holds once numba has compiled a game's rules (numba, LLVM and the
-machine code: 255 MB measured for tic-tac-toe's, 2026-11-28), before any position."""
-
-
-def _compiling_fits(name: str, limit: int) -> None:
-    """Refuse at once, not after a compile of seconds, a budget that compiling exceeds."""
-    if limit < COMPILED_PROCESS:
-        raise MemoryBudgetExceeded(
-            f"the memory budget of {show_size(limit)} is less than compiling {name}'s rules "
-            f"takes (about {show_size(COMPILED_PROCESS)}: numba and the machine code, before "
-            "any position); give more with --memory"
-        )
 
 
 def _shown_int(value: int) -> str:

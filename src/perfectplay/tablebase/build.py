@@ -43,9 +43,9 @@ def build_tiered(
     if found is not None:
         return found, 0.0
     ranking = None
-    if rules.tiers is not None and rules.tiers.ranking is not None:
+    if rules.tiers is not None and rules.tiers.engine is not None:
         # Every tier's codes, found once and kept in the directory (taken up again there).
-        ranking = rules.tiers.ranking(progress, MemoryWatch(memory), directory, identity)
+        ranking = rules.tiers.engine.ranking(progress, MemoryWatch(memory), directory, identity)
     graph = TierGraph(rules)
     # A loopy tier bounds no game's length: 2-byte records, remoteness up to 8,191.
     record = format_for(graph.longest if graph.longest is not None else 1 << 8)

@@ -107,8 +107,8 @@ def build_on_dask(
     pool.shutdown(wait=False)
     try:
         ranking = None
-        if rules.tiers.ranking is not None:  # found here once, kept in the directory for all
-            ranking = rules.tiers.ranking(None, None, directory, identity)
+        if rules.tiers.engine is not None:  # found here once, kept in the directory for all
+            ranking = rules.tiers.engine.ranking(None, None, directory, identity)
         graph = TierGraph(rules)
         record = format_for(graph.longest if graph.longest is not None else 1 << 8)
         files = TierFiles(directory, record, identity)
@@ -482,12 +482,11 @@ def _bit_sets(directory: Path, tier: int, kids: dict[int, Any], n: int) -> None:
 
 
 def _warm_task(packed: Packed, work: int) -> None:
-    """Load the rules here, and the loops a game chooses for ``work`` positions (a compiled
-    game's ``loops_for``: compiled ones, from numba's cache, from 20,000 on)."""
+    """Load the rules here, and the loops a compiled game chooses for ``work`` positions
+    (compiled ones, from numba's cache, from 20,000 on)."""
     rules = packed.load()
-    loops_for = getattr(rules.game, "loops_for", None)
-    if callable(loops_for):
-        loops_for(work)
+    if rules.tiers is not None and rules.tiers.engine is not None:
+        rules.tiers.engine.warm(work)
 
 
 def _reach_span_task(

@@ -52,9 +52,12 @@ class Tablebase(Answers[S, M]):
         if header.scores is not None:
             self.integral_scores = bool(header.scores["integral"])
         self._check_files()
-        if header.codes is not None and rules.tiers is not None and rules.tiers.use_ranking:
-            # The engine's ranking, read back (checksums first) instead of found again.
-            rules.tiers.use_ranking(read_codes(directory, header.codes, header.initial[0]))
+        if header.codes is not None and rules.tiers is not None and rules.tiers.engine:
+            # The engine's ranking, read back (checksums first) instead of found again: the
+            # tablebase's own tiers answer from it (the game object is left as it was).
+            ranking = read_codes(directory, header.codes, header.initial[0])
+            self.rules = rules.with_tiers(rules.tiers.engine.reading(ranking))
+            self._tiers = self.rules.tiers
 
     def _check_files(self) -> None:
         """Every file present at its full length (checksums come when a file is first used)."""

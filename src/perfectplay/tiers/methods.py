@@ -176,7 +176,7 @@ def _in_records_takes(job: TierJob) -> str | None:
 
 def _unmoves_fit(job: TierJob) -> bool:
     """Un-moves made by laying the moves out fit where the layout does."""
-    if getattr(job.graph.hooks.batch_parents, "lays_out_moves", False):
+    if job.graph.hooks.parents_lay_out_moves:
         return _by_edges_takes(job) is not None or job.moves_fit
     return True
 

@@ -67,9 +67,10 @@ def fits_in(graph: TierGraph, tier: int, room: int) -> bool:
     """Whether laying out ``tier``'s moves takes at most ``room`` bytes: at once where even
     ``max_moves`` moves out of each position would fit (the game's bound, when it gives
     one), else by ``estimated_bytes``."""
-    most = getattr(graph.rules.game, "max_moves", None)
+    engine = graph.hooks.engine
+    most = None if engine is None else engine.max_moves
     n = graph.sizes[tier]
-    if isinstance(most, int) and n * (BYTES_AN_INDEX + BYTES_A_MOVE_OUT * most) <= room:
+    if most is not None and n * (BYTES_AN_INDEX + BYTES_A_MOVE_OUT * most) <= room:
         return True
     return estimated_bytes(graph, tier) <= room
 
