@@ -11,6 +11,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from perfectplay import Expansion, open_tablebase, solve
+from perfectplay.protocol import BatchRules, TierRules
 
 
 class LayeredGame:
@@ -71,6 +72,22 @@ class LayeredGame:
 
     def batch_tier(self, codes: Any) -> Any:
         return np.asarray(codes, dtype=np.int64) // self.width
+
+    batch_parents: Any = None  # (un-moves: LayeredGameWithUnmoves gives them)
+
+    def speed(self) -> BatchRules:
+        return BatchRules(self.batch_outcome, self.batch_expand)
+
+    def tiers(self) -> TierRules:
+        return TierRules(
+            initial_tier=self.initial_tier,
+            child_tiers=self.child_tiers,
+            tier_size=self.tier_size,
+            batch_rank=self.batch_rank,
+            batch_unrank=self.batch_unrank,
+            batch_tier=self.batch_tier,
+            batch_parents=self.batch_parents,
+        )
 
 
 @st.composite

@@ -3,6 +3,7 @@ print; the site builds strictly; the hook reference is the code's."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import subprocess
@@ -172,15 +173,25 @@ def test_the_hook_reference_is_written_from_the_code() -> None:
     from perfectplay import HOOKS
     from perfectplay.games import BUILTINS
 
+    from perfectplay.protocol import BatchRules, TierRules
+
     table = hook_table_markdown()
-    game_part, partizan_part = table.split("### A partizan game")
+    game_part, rest = table.split("### A partizan game")
+    partizan_part, speed_part, tiers_part = rest.split("\n### ")
     rows = {}
     for protocol, part in (("game", game_part), ("partizan", partizan_part)):
         rows[protocol] = {
             line.split("`")[1]: line for line in part.splitlines() if line.startswith("| `")
         }
         assert list(rows[protocol]) == [h.name for h in HOOKS if h.protocol == protocol]
-    assert rows["game"]["batch_solve_tier"].endswith("| connect-four |")  # its sweeps only
+    for group, part, kind in (("speed", speed_part, BatchRules), ("tiers", tiers_part, TierRules)):
+        rows[group] = {
+            line.split("`")[1]: line for line in part.splitlines() if line.startswith("| `")
+        }
+        assert list(rows[group]) == [f.name for f in dataclasses.fields(kind)]
+    assert rows["tiers"]["batch_solve_tier"].endswith("| connect-four |")  # its sweeps only
+    assert rows["speed"]["universe"].endswith("| stones, subtraction |")
+    assert len(rows["game"]) <= 22  # the issue's "about 20 public names"
     assert rows["game"]["initial"].count(",") == len(BUILTINS) - 1  # every built-in starts
     assert rows["partizan"]["players"].endswith("| pawns-segments |")  # o and x
     page = (DOCS / "reference" / "hooks.md").read_text()

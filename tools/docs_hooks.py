@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "reference" / "hooks.md"
 BEGIN = "<!-- the hook table, written by tools/docs_hooks.py -->"
@@ -56,7 +57,52 @@ def hook_table_markdown() -> str:
             without = hook.without.replace("|", "\\|")
             rows.append(f"| `{hook.name}` | {hook.group} | `{signature}` | {without} | {shown} |")
         rows.append("")
+    rows += group_tables()
     return "\n".join(rows)
+
+
+GROUPS = {
+    "speed": "The batch group (`speed()` returns a `BatchRules`)",
+    "tiers": "The tier group (`tiers()` returns a `TierRules`)",
+}
+
+
+def group_tables() -> list[str]:
+    """The fields of the typed groups a game returns whole, one table a group, one row a
+    field, with the built-ins whose group gives it (called on a default instance)."""
+    import dataclasses
+
+    from perfectplay.protocol import BatchRules, TierRules
+
+    given: dict[str, dict[str, Any]] = {"speed": {}, "tiers": {}}
+    for name, cls in builtins_of("game").items():
+        game = cls()
+        for method in given:
+            found = getattr(game, method, None)
+            group = found() if callable(found) else None
+            if group is not None:
+                given[method][name] = group
+    rows: list[str] = []
+    for (method, title), kind in zip(GROUPS.items(), (BatchRules, TierRules), strict=True):
+        rows += [
+            f"### {title}",
+            "",
+            "| field | signature | without it | built-ins that give it |",
+            "| --- | --- | --- | --- |",
+        ]
+        for field in dataclasses.fields(kind):
+            users = sorted(
+                name
+                for name, group in given[method].items()
+                if getattr(group, field.name) is not None
+                and getattr(group, field.name) is not False
+            )
+            shown = ", ".join(users) if users else "(none)"
+            signature = field.metadata["signature"].replace("|", "\\|")
+            without = field.metadata["without"].replace("|", "\\|")
+            rows.append(f"| `{field.name}` | `{signature}` | {without} | {shown} |")
+        rows.append("")
+    return rows
 
 
 def page_with_tables(page: str) -> str:

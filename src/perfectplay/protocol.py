@@ -11,7 +11,12 @@ A game is any object with four methods::
 moves and no outcome is a loss for the player to move (normal play). States (or their
 keys) must be hashable.
 
-A game may write its array hooks as kernels (``perfectplay.core.compiled.kernel``): loops over
+Two typed groups make a game fast: ``speed()`` returns a ``BatchRules`` (the batch
+protocol: the rules over arrays of integer codes) and ``tiers()`` a ``TierRules`` (the tier
+protocol below); each field says what it is and what happens without it, and the
+constructor enforces the required ones.
+
+A game may write its array functions as kernels (``perfectplay.core.compiled.kernel``): loops over
 integer arrays in numba's subset of Python, run interpreted on small inputs and compiled
 on large ones; a small kernel called per element by others is an ``inlined_kernel``.
 
@@ -26,8 +31,8 @@ whose moves lead into at most one other tier in one loop of its own (``batch_mar
 (``perfectplay.core.records``), never their format.
 
 ``HOOKS`` lists every method and attribute perfectplay looks for, as required, optional,
-speed (the batch protocol over integer codes) or tiers (the tier protocol, which also needs
-the batch protocol), with what happens when a game lacks it; the hooks of a partizan game
+speed (``speed()``, and ``compiled_rules()`` for the compiled search) or tiers
+(``tiers()``), with what happens when a game lacks it; the hooks of a partizan game
 (``perfectplay.cgt``: Left's and Right's moves) are in the same table, marked
 ``protocol="partizan"``. ``read_hooks`` reads either set from an object; two adapters use
 it, ``perfectplay.rules.Rules`` for games and ``perfectplay.cgt.PartizanRules`` for
@@ -38,7 +43,8 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
@@ -51,11 +57,14 @@ __all__ = [
     "HOOKS",
     "NOT_OVER",
     "PARTIZAN_HOOKS",
+    "BatchRules",
     "Codes",
+    "EngineRanking",
     "Expansion",
     "Game",
     "Hook",
     "SearchRules",
+    "TierRules",
     "read_hooks",
 ]
 
@@ -160,6 +169,245 @@ class Expansion:
     children: Codes
     rewards: npt.NDArray[np.float64] | None = None
     same_mover: npt.NDArray[np.bool_] | None = None
+
+
+def _part(signature: str, without: str) -> dict[str, str]:
+    """A field's entry in the hook reference: its signature, and what happens without it."""
+    return {"signature": signature, "without": without}
+
+
+@dataclass(frozen=True)
+class BatchRules:
+    """What a game's ``speed()`` returns: the batch protocol, its rules over integer codes
+    (``perfectplay.spaces.batch`` explores with them, the tier solver runs them). The two
+    fields without a default are required; the constructor enforces them."""
+
+    batch_outcome: Callable[[Codes], Any] = field(
+        metadata=_part(
+            "batch_outcome(codes) -> int8 codes 0/WIN/LOSS/TIE, or float scores with NaN",
+            "(required)",
+        )
+    )
+    batch_expand: Callable[[Codes], Expansion] = field(
+        metadata=_part("batch_expand(codes) -> Expansion", "(required)")
+    )
+    batch_key: Callable[[Codes], Codes] | None = field(
+        default=None,
+        metadata=_part("batch_key(codes) -> canonical codes", "codes are their own canonical form"),
+    )
+    universe: int | None = field(
+        default=None,
+        metadata=_part(
+            "universe: int (every state is a code below it)",
+            "batch exploration goes level by level from the start",
+        ),
+    )
+    from_code: Callable[[int], Any] | None = field(
+        default=None,
+        metadata=_part("from_code(code) -> state", "the codes are the plain states themselves"),
+    )
+    engine_loops: Callable[[bool], Any] | None = field(
+        default=None,
+        metadata=_part(
+            "engine_loops(compiled) -> a CompiledGame's loops, compiled (True) or plain "
+            "Python (False)",
+            "check does not compare compiled and plain runs",
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class TierRules:
+    """What a game's ``tiers()`` returns: the tier protocol (see the module), for solving
+    out of core. The five fields without a default are required; the constructor enforces
+    them."""
+
+    initial_tier: int = field(
+        metadata=_part("initial_tier: int (the tier of the initial state)", "(required)")
+    )
+    child_tiers: Callable[[int], Iterable[int]] = field(
+        metadata=_part(
+            "child_tiers(tier) -> iterable of int (every tier one move can reach; itself if loopy)",
+            "(required)",
+        )
+    )
+    tier_size: Callable[[int], int] = field(
+        metadata=_part("tier_size(tier) -> int (indices 0..size-1)", "(required)")
+    )
+    batch_rank: Callable[[int, Codes], Any] = field(
+        metadata=_part(
+            "batch_rank(tier, codes) -> int64 indices of the codes within the tier", "(required)"
+        )
+    )
+    batch_unrank: Callable[[int, Any], Any] = field(
+        metadata=_part(
+            "batch_unrank(tier, indices) -> int64 codes, -1 where an index is no legal position",
+            "(required)",
+        )
+    )
+    batch_tier: Callable[[Codes], Any] | None = field(
+        default=None,
+        metadata=_part(
+            "batch_tier(codes) -> int64 tiers of the codes",
+            "every move of a tier leads to its only child tier",
+        ),
+    )
+    batch_parents: Callable[[int, Codes], Expansion] | None = field(
+        default=None,
+        metadata=_part(
+            "batch_parents(tier, codes) -> Expansion of un-moves: for each code, every "
+            "position from which a move leads to it, once per such move (those of other "
+            "tiers, or with no index in the tier, are dropped by the solver)",
+            "a loopy tier is solved by rounds (value iteration), one pass over it per round",
+        ),
+    )
+    tier_index: Callable[[int], tuple[int, int]] | None = field(
+        default=None,
+        metadata=_part(
+            "tier_index(code) -> (tier, index) of one code, for probing one position",
+            "a probe calls batch_tier and batch_rank on one-element arrays (microseconds more)",
+        ),
+    )
+    batch_answered_by: Callable[[int, Codes], Any] | None = field(
+        default=None,
+        metadata=_part(
+            "batch_answered_by(tier, indices) -> int64 array: for each index, the index of "
+            "the same tier whose record answers for it: itself; a twin that always holds the "
+            "same record (its mirror image); or -1 where it is surely no position play "
+            "reaches. compress fills the slots not answered by themselves with what "
+            "compresses best, and a reader asks again before trusting a record",
+            "compress keeps every slot as the solve wrote it",
+        ),
+    )
+    batch_ranked_children: Callable[[int, Codes], Any] | None = field(
+        default=None,
+        metadata=_part(
+            "batch_ranked_children(tier, codes) -> (parents, indices) of the moves of codes "
+            "(that go on) of a tier whose moves all lead into one tier (another, or itself: "
+            "a loopy tier alone), ranked there; or None to decline. It may add a third "
+            "array, each child's end as batch_outcome gives it (int8): a loopy tier alone "
+            "counts its moves while it is marked, as it does from the children's codes "
+            "without this; given without the ends, the counting takes a pass of its own",
+            "the tier solver expands the codes and ranks the children (two kernels, and the "
+            "children's codes built in between)",
+        ),
+    )
+    batch_expand_tier: Callable[[int, Codes], Any] | None = field(
+        default=None,
+        metadata=_part(
+            "batch_expand_tier(tier, indices) -> (outcome, parents, child indices) of "
+            "positions given by index in a tier whose moves all lead into one other tier: "
+            "outcome codes as batch_outcome's (-1: no position), and the moves of those that "
+            "go on, parents counting only those (the j-th that goes on is row j) and in "
+            "order, ranked in the child tier; or None to decline",
+            "the tier solver unranks, judges and expands in three passes (batch_unrank, "
+            "batch_outcome, then batch_ranked_children or batch_expand)",
+        ),
+    )
+    batch_mark_tier: Callable[[int, int, Any, Any, Any], int | None] | None = field(
+        default=None,
+        metadata=_part(
+            "batch_mark_tier(tier, start, records, child_records, codes) -> positions "
+            "visited, or None to decline: one pass over records[i] (index start + i) of a "
+            "tier whose moves lead into at most one other tier; each position whose record "
+            "is codes.reached (a SweepCodes) and has ended gets codes.ended[outcome], each "
+            "that goes on writes codes.reached at its children's indices in child_records",
+            "the tier solver marks by batch_expand_tier (or its three steps), in chunks",
+        ),
+    )
+    batch_solve_tier: Callable[[int, int, Any, Any, Any], int | None] | None = field(
+        default=None,
+        metadata=_part(
+            "batch_solve_tier(tier, start, records, child_records, codes) -> positions "
+            "solved, a negative codes.record_of code where one failed, or None to decline: "
+            "after batch_mark_tier, each position whose record is codes.reached gets "
+            "codes.record_of[best + 1], best the largest codes.worth[child record] of its "
+            "moves (-1 for none)",
+            "the tier solver solves by batch_expand_tier (or its three steps), in chunks",
+        ),
+    )
+    every_position: bool = field(
+        default=False,
+        metadata=_part(
+            "every_position: bool (every index of every tier that batch_unrank maps to a "
+            "code is a position to solve, whether play from the start reaches it or not: a "
+            "database of positions, as the mid- and endgame of a game of stones)",
+            "only the positions play reaches from the start are solved",
+        ),
+    )
+    ranks_images_alike: bool = field(
+        default=False,
+        metadata=_part(
+            "ranks_images_alike: bool (a tier's index stands for a position and its images "
+            "under the board's symmetries: batch_unrank gives one of them, which ranks back "
+            "to it; a compiled game ranked by its stones sets it)",
+            "batch_unrank gives back the very code that was ranked",
+        ),
+    )
+    parents_lay_out_moves: bool = field(
+        default=False,
+        metadata=_part(
+            "parents_lay_out_moves: bool (batch_parents costs as much memory as the tier's "
+            "moves laid out: un-moves derived from the moves)",
+            "batch_parents is taken to cost little memory",
+        ),
+    )
+    engine: EngineRanking | None = field(
+        default=None,
+        metadata=_part(
+            "engine: EngineRanking (the engine's ranking of a compiled game's tiers, which "
+            "owns it; perfectplay.compiled_games.engine_tiers)",
+            "the tier solver marks what play reaches; a tablebase holds records only",
+        ),
+    )
+    tier_moves: Callable[[int, Callable[[Any], None]], Any] | None = field(
+        default=None,
+        metadata=_part(
+            "tier_moves(tier, take_out) -> (outcome, offsets, parents, pending): every move "
+            "of a loopy tier laid out, the moves inside it backward, the moves out handed to "
+            "take_out((rows, children, slots, same)) a part at a time (see "
+            "perfectplay.tiers.retrograde_by_edges)",
+            "a loopy tier is solved through un-moves or by rounds",
+        ),
+    )
+    rank_near: Callable[[int, Any, Any], Any] | None = field(
+        default=None,
+        metadata=_part(
+            "rank_near(tier, codes, slots) -> batch_rank of tier_moves' children, each looked "
+            "for first near the last child by the same move slot",
+            "the children are ranked by batch_rank",
+        ),
+    )
+
+    @property
+    def ranked_by_engine(self) -> bool:
+        """Every index is a position play reaches (the engine's ranking of its codes)."""
+        return self.engine is not None
+
+
+class EngineRanking(Protocol):
+    """The tiers of a compiled game ranked by the engine (``compiled_games.engine_tiers``):
+    each tier's reachable codes, found once and kept sorted, a position's index its place
+    among them; a tablebase keeps the codes beside the records."""
+
+    @property
+    def max_moves(self) -> int:
+        """The most moves a position has."""
+
+    def ranking(
+        self,
+        progress: Any = None,
+        memory: Any = None,
+        directory: Path | None = None,
+        identity: dict[str, Any] | None = None,
+    ) -> Any:
+        """The ranking, found once (kept in ``directory`` when given, taken up there)."""
+
+    def reading(self, ranking: Any) -> TierRules:
+        """The same tiers answered from a ranking read from a tablebase."""
+
+    def warm(self, work: int) -> None:
+        """Load the loops work of this size runs, before it is timed or spread."""
 
 
 HookGroup = Literal["required", "optional", "speed", "tiers"]
@@ -268,40 +516,9 @@ HOOKS: tuple[Hook, ...] = (
     Hook(
         "speed",
         "speed",
-        "speed() -> BatchRules (perfectplay.rules): the batch protocol as one typed group, "
-        "in place of the hooks below (a CompiledGame gives it, its engine's loops inside)",
-        "the batch hooks below, read one by one",
-    ),
-    Hook(
-        "batch_outcome",
-        "speed",
-        "batch_outcome(codes) -> int8 codes 0/WIN/LOSS/TIE, or float scores with NaN",
+        "speed() -> BatchRules: the batch protocol over integer codes, one typed group "
+        "(its parts below)",
         "explored one state at a time through the plain methods",
-    ),
-    Hook(
-        "batch_expand",
-        "speed",
-        "batch_expand(codes) -> Expansion",
-        "explored one state at a time through the plain methods",
-    ),
-    Hook(
-        "batch_key",
-        "speed",
-        "batch_key(codes) -> canonical codes",
-        "codes are their own canonical form",
-    ),
-    Hook(
-        "universe",
-        "speed",
-        "universe: int (every state is a code below it)",
-        "batch exploration goes level by level from the start",
-        method=False,
-    ),
-    Hook(
-        "from_code",
-        "speed",
-        "from_code(code) -> state",
-        "the codes are the plain states themselves",
     ),
     Hook(
         "compiled_rules",
@@ -313,127 +530,9 @@ HOOKS: tuple[Hook, ...] = (
     Hook(
         "tiers",
         "tiers",
-        "tiers() -> TierRules (perfectplay.rules) or None: the tier protocol as one typed "
-        "group, in place of the hooks below (a CompiledGame gives it: ranked by its stones, "
-        "or by the engine, which owns the ranking)",
-        "the tier hooks below, read one by one",
-    ),
-    Hook(
-        "initial_tier",
-        "tiers",
-        "initial_tier: int (the tier of the initial state)",
+        "tiers() -> TierRules or None: the tier protocol, one typed group (its parts "
+        "below; it needs speed() too)",
         "no tiered solving: solve and save explore the state graph in memory",
-        method=False,
-    ),
-    Hook(
-        "child_tiers",
-        "tiers",
-        "child_tiers(tier) -> iterable of int (every tier one move can reach; itself if loopy)",
-        "no tiered solving",
-    ),
-    Hook("tier_size", "tiers", "tier_size(tier) -> int (indices 0..size-1)", "no tiered solving"),
-    Hook(
-        "batch_rank",
-        "tiers",
-        "batch_rank(tier, codes) -> int64 indices of the codes within the tier",
-        "no tiered solving",
-    ),
-    Hook(
-        "batch_unrank",
-        "tiers",
-        "batch_unrank(tier, indices) -> int64 codes, -1 where an index is no legal position",
-        "no tiered solving",
-    ),
-    Hook(
-        "tier_index",
-        "tiers",
-        "tier_index(code) -> (tier, index) of one code, for probing one position",
-        "a probe calls batch_tier and batch_rank on one-element arrays (microseconds more)",
-    ),
-    Hook(
-        "batch_parents",
-        "tiers",
-        "batch_parents(tier, codes) -> Expansion of un-moves: for each code, every position "
-        "from which a move leads to it, once per such move (those of other tiers, or with "
-        "no index in the tier, are dropped by the solver)",
-        "a loopy tier is solved by rounds (value iteration), one pass over it per round",
-    ),
-    Hook(
-        "batch_answered_by",
-        "tiers",
-        "batch_answered_by(tier, indices) -> int64 array: for each index, the index of the "
-        "same tier whose record answers for it: itself; a twin that always holds the same "
-        "record (its mirror image); or -1 where it is surely no position play reaches. "
-        "compress fills the slots not answered by themselves with what compresses best, and a "
-        "reader asks again before trusting a record",
-        "compress keeps every slot as the solve wrote it",
-    ),
-    Hook(
-        "batch_ranked_children",
-        "tiers",
-        "batch_ranked_children(tier, codes) -> (parents, indices) of the moves of codes "
-        "(that go on) of a tier whose moves all lead into one tier (another, or itself: a "
-        "loopy tier alone), ranked there; or None to decline. It may add a third array, "
-        "each child's end as batch_outcome gives it (int8): a loopy tier alone counts its "
-        "moves while it is marked, as it does from the children's codes without this hook; "
-        "given without the ends, the hook leaves the counting to a pass of its own",
-        "the tier solver expands the codes and ranks the children (two kernels, and the "
-        "children's codes built in between)",
-    ),
-    Hook(
-        "batch_expand_tier",
-        "tiers",
-        "batch_expand_tier(tier, indices) -> (outcome, parents, child indices) of positions "
-        "given by index in a tier whose moves all lead into one other tier: outcome codes as "
-        "batch_outcome's (-1: no position), and the moves of those that go on, parents "
-        "counting only those (the j-th that goes on is row j) and in order, ranked in the "
-        "child tier; or None to decline",
-        "the tier solver unranks, judges and expands in three passes (batch_unrank, "
-        "batch_outcome, then batch_ranked_children or batch_expand)",
-    ),
-    Hook(
-        "batch_mark_tier",
-        "tiers",
-        "batch_mark_tier(tier, start, records, child_records, codes) -> positions visited, "
-        "or None to decline: one pass over records[i] (index start + i) of a tier whose "
-        "moves lead into at most one other tier; each position whose record is "
-        "codes.reached (a SweepCodes) and has ended gets codes.ended[outcome], each that "
-        "goes on writes codes.reached at its children's indices in child_records",
-        "the tier solver marks by batch_expand_tier (or its three steps), in chunks",
-    ),
-    Hook(
-        "batch_solve_tier",
-        "tiers",
-        "batch_solve_tier(tier, start, records, child_records, codes) -> positions solved, "
-        "a negative codes.record_of code where one failed, or None to decline: after "
-        "batch_mark_tier, each position whose record is codes.reached gets "
-        "codes.record_of[best + 1], best the largest codes.worth[child record] of its moves "
-        "(-1 for none)",
-        "the tier solver solves by batch_expand_tier (or its three steps), in chunks",
-    ),
-    Hook(
-        "every_position",
-        "tiers",
-        "every_position: bool (every index of every tier that batch_unrank maps to a code is "
-        "a position to solve, whether play from the start reaches it or not: a database of "
-        "positions, as the mid- and endgame of a game of stones)",
-        "only the positions play reaches from the start are solved",
-        method=False,
-    ),
-    Hook(
-        "ranks_images_alike",
-        "tiers",
-        "ranks_images_alike: bool (a tier's index stands for a position and its images under "
-        "the board's symmetries: batch_unrank gives one of them, which ranks back to it; a "
-        "compiled game ranked by its stones sets it)",
-        "batch_unrank gives back the very code that was ranked",
-        method=False,
-    ),
-    Hook(
-        "batch_tier",
-        "tiers",
-        "batch_tier(codes) -> int64 tiers of the codes",
-        "every move of a tier leads to its only child tier",
     ),
     # A partizan game (perfectplay.cgt): Left and Right have moves of their own, the player
     # who cannot move loses, and positions have values in combinatorial game theory.

@@ -11,12 +11,10 @@ import dataclasses
 import inspect
 import linecache
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 from .errors import GameError, PerfectplayError, UsageProblem, describe
-from .protocol import REQUIRED_METHODS, Codes, Expansion, Game, M, S, read_hooks
+from .protocol import REQUIRED_METHODS, BatchRules, Game, M, S, TierRules, read_hooks
 from .values import GameValue, Value
 
 G = TypeVar("G", "BatchRules", "TierRules")
@@ -63,87 +61,26 @@ def _name(game: object, hooks: dict[str, Any]) -> str:
     return name if isinstance(name, str) else type(game).__name__
 
 
-@dataclass(frozen=True)
-class BatchRules:
-    """A game's speed hooks of the batch protocol (see ``perfectplay.spaces.batch``)."""
-
-    batch_outcome: Callable[[Codes], Any]
-    batch_expand: Callable[[Codes], Expansion]
-    batch_key: Callable[[Codes], Codes] | None
-    universe: int | None
-    engine_loops: Callable[[bool], Any] | None = None
-    """A CompiledGame's loops, compiled (True) or plain Python (False): what ``check``
-    compares."""
+_LOOSE_PARTS = {f.name: "speed" for f in dataclasses.fields(BatchRules)} | {
+    f.name: "tiers" for f in dataclasses.fields(TierRules)
+}
+"""The parts of the typed groups, which a game gives inside ``speed()`` and ``tiers()``."""
 
 
-@dataclass(frozen=True)
-class TierRules:
-    """A game's hooks of the tier protocol (see ``perfectplay.tiers``)."""
-
-    initial_tier: int
-    child_tiers: Callable[[int], Iterable[int]]
-    tier_size: Callable[[int], int]
-    batch_rank: Callable[[int, Codes], Any]
-    batch_unrank: Callable[[int, Any], Any]
-    batch_tier: Callable[[Codes], Any] | None
-    batch_parents: Callable[[int, Codes], Expansion] | None
-    """Un-moves inside a tier (batch_parents), or None."""
-    tier_index: Callable[[int], tuple[int, int]] | None = None
-    """(tier, index) of one code (tier_index), or None."""
-    batch_answered_by: Callable[[int, Codes], Any] | None = None
-    """The index whose record answers for each index, -1 for none (batch_answered_by)."""
-    batch_ranked_children: Callable[[int, Codes], Any] | None = None
-    """(parents, indices in the one child tier[, the children's ends]) of codes' moves
-    (batch_ranked_children)."""
-    batch_expand_tier: Callable[[int, Codes], Any] | None = None
-    """(outcome, parents, child indices) of positions given by index (batch_expand_tier)."""
-    batch_mark_tier: Callable[[int, int, Any, Any, Any], int | None] | None = None
-    """One marking pass over a window of a tier's records (batch_mark_tier)."""
-    batch_solve_tier: Callable[[int, int, Any, Any, Any], int | None] | None = None
-    """One solving pass over a window of a marked tier's records (batch_solve_tier)."""
-    every_position: bool = False
-    """Every index that unranks to a code is solved, reached from the start or not."""
-    ranks_images_alike: bool = False
-    """An index stands for a position and its images (batch_unrank gives one of them)."""
-    parents_lay_out_moves: bool = False
-    """batch_parents costs as much memory as the tier's moves laid out (un-moves derived
-    from the moves): the choice of a loopy tier's method weighs it so."""
-    engine: EngineRanking | None = None
-    """The engine's ranking of a compiled game's tiers, or None (see ``EngineRanking``)."""
-    tier_moves: Callable[[int, Callable[[Any], None]], Any] | None = None
-    """Every move of a loopy tier laid out (see ``tiers.retrograde_by_edges``), or None."""
-    rank_near: Callable[[int, Any, Any], Any] | None = None
-    """batch_rank of tier_moves' children with their move slots, looked for near."""
-
-    @property
-    def ranked_by_engine(self) -> bool:
-        """Every index is a position play reaches (the engine's ranking of its codes)."""
-        return self.engine is not None
-
-
-class EngineRanking(Protocol):
-    """The tiers of a compiled game ranked by the engine (``compiled_games.engine_tiers``):
-    each tier's reachable codes, found once and kept sorted, a position's index its place
-    among them; a tablebase keeps the codes beside the records."""
-
-    @property
-    def max_moves(self) -> int:
-        """The most moves a position has."""
-
-    def ranking(
-        self,
-        progress: Any = None,
-        memory: Any = None,
-        directory: Path | None = None,
-        identity: dict[str, Any] | None = None,
-    ) -> Any:
-        """The ranking, found once (kept in ``directory`` when given, taken up there)."""
-
-    def reading(self, ranking: Any) -> TierRules:
-        """The same tiers answered from a ranking read from a tablebase."""
-
-    def warm(self, work: int) -> None:
-        """Load the loops work of this size runs, before it is timed or spread."""
+def _no_loose_parts(game: object, name: str, hooks: dict[str, Any]) -> None:
+    """Refuse, in one line, a game that defines the parts of a group one by one (the
+    protocol's older form) without the group: its speed would be lost without a word."""
+    for part, group in _LOOSE_PARTS.items():
+        if group not in hooks and part not in ("engine", "engine_loops"):
+            value = getattr(game, part, None)
+            if callable(value) and part.startswith(("batch_", "tier_", "child_")):
+                kind = "BatchRules" if group == "speed" else "TierRules"
+                raise GameError(
+                    f"{name} defines {part}() but no {group}(): perfectplay reads the "
+                    f"{'batch' if group == 'speed' else 'tier'} protocol as one group; "
+                    f"return a {kind}(..., {part}=self.{part}, ...) from {group}() "
+                    "(perfectplay.protocol)"
+                )
 
 
 def _group(name: str, hooks: dict[str, Any], hook: str, kind: type[G]) -> G | None:
@@ -165,45 +102,6 @@ def _group(name: str, hooks: dict[str, Any], hook: str, kind: type[G]) -> G | No
     return found
 
 
-def _batch_rules(hooks: dict[str, Any]) -> BatchRules | None:
-    """The batch protocol's hooks, when the game has both batch_outcome and batch_expand."""
-    if "batch_outcome" not in hooks or "batch_expand" not in hooks:
-        return None
-    universe = hooks.get("universe")
-    return BatchRules(
-        batch_outcome=hooks["batch_outcome"],
-        batch_expand=hooks["batch_expand"],
-        batch_key=hooks.get("batch_key"),
-        universe=universe if isinstance(universe, int) else None,
-    )
-
-
-def _tier_rules(hooks: dict[str, Any]) -> TierRules | None:
-    """The tier protocol's hooks, when the game has the five it needs (and batch hooks:
-    the caller's to check)."""
-    tier_hooks = ("initial_tier", "child_tiers", "tier_size", "batch_rank", "batch_unrank")
-    if not all(h in hooks for h in tier_hooks):
-        return None
-    initial_tier = hooks["initial_tier"]
-    return TierRules(
-        initial_tier=int(initial_tier() if callable(initial_tier) else initial_tier),
-        child_tiers=hooks["child_tiers"],
-        tier_size=hooks["tier_size"],
-        batch_rank=hooks["batch_rank"],
-        batch_unrank=hooks["batch_unrank"],
-        batch_tier=hooks.get("batch_tier"),
-        batch_parents=hooks.get("batch_parents"),
-        tier_index=hooks.get("tier_index"),
-        batch_answered_by=hooks.get("batch_answered_by"),
-        batch_ranked_children=hooks.get("batch_ranked_children"),
-        batch_expand_tier=hooks.get("batch_expand_tier"),
-        batch_mark_tier=hooks.get("batch_mark_tier"),
-        batch_solve_tier=hooks.get("batch_solve_tier"),
-        ranks_images_alike=bool(hooks.get("ranks_images_alike", False)),
-        every_position=bool(hooks.get("every_position", False)),
-    )
-
-
 class Rules(Generic[S, M]):
     """A game with every optional hook filled in, and calls that explain their failures."""
 
@@ -219,7 +117,6 @@ class Rules(Generic[S, M]):
         self.to_move: Callable[[S], Hashable] | None = hooks.get("to_move")
         self.key: Callable[[S], Hashable] | None = hooks.get("key")
         self.reward: Callable[[S, M], float] | None = hooks.get("reward")
-        self.from_code: Callable[[int], S] | None = hooks.get("from_code")
         self.parse_state: Callable[[str], S] | None = hooks.get("parse_state")
         self.partizan: Callable[[S], tuple[Any, Any, bool]] | None = hooks.get("partizan")
         """The state as a partizan game for CGT (analyze --cgt), or None."""
@@ -237,14 +134,17 @@ class Rules(Generic[S, M]):
         declared = hooks.get("scored")
         self.declared_scored: bool | None = declared if isinstance(declared, bool) else None
         self._playout_scored: bool | None = None  # (``ends_in_scores``, once found)
+        _no_loose_parts(game, self.name, hooks)
         self.batch: BatchRules | None = _group(self.name, hooks, "speed", BatchRules)
-        if "speed" not in hooks:
-            self.batch = _batch_rules(hooks)
         self.tiers: TierRules | None = _group(self.name, hooks, "tiers", TierRules)
-        if "tiers" not in hooks:
-            self.tiers = _tier_rules(hooks)
-        if self.batch is None:
-            self.tiers = None  # (the tier solver runs the batch protocol)
+        if self.tiers is not None and self.batch is None:
+            raise GameError(
+                f"{self.name} gives tiers() without speed(): the tier solver runs the batch "
+                "protocol, so a game with tiers gives both"
+            )
+        self.from_code: Callable[[int], S] | None = (
+            None if self.batch is None else self.batch.from_code
+        )
         self.engine_loops: Callable[[bool], Any] | None = (
             None if self.batch is None else self.batch.engine_loops
         )

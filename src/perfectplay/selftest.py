@@ -23,7 +23,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .errors import GameError, PerfectplayError, describe
-from .rules import BatchRules, Rules, TierRules, diagnose
+from .protocol import BatchRules, TierRules
+from .rules import Rules, diagnose
 from .tiers.sweep_check import check_sweeps
 from .values import Value, is_score
 

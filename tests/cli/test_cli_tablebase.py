@@ -323,6 +323,7 @@ BROKEN_GAME = textwrap.dedent(
     """
     import numpy as np
     from perfectplay import Expansion
+    from perfectplay.protocol import BatchRules
 
     class Countdown:
         '''Take 1 or 2 from a pile; no move loses. broken=true forgets the 2 in batch.'''
@@ -352,6 +353,9 @@ BROKEN_GAME = textwrap.dedent(
             parents = [i for i, n in enumerate(codes) for t in takes if t <= n]
             children = [int(codes[i]) - t for i, n in enumerate(codes) for t in takes if t <= n]
             return Expansion(np.array(parents, dtype=np.int64), np.array(children, dtype=np.int64))
+
+        def speed(self):
+            return BatchRules(self.batch_outcome, self.batch_expand)
     """
 )
 

@@ -273,7 +273,7 @@ WRONG_BATCH = (
     GAMES
     + '''
 import numpy as np
-from perfectplay.protocol import Expansion
+from perfectplay.protocol import BatchRules, Expansion
 
 
 class Take(Counting):
@@ -293,6 +293,9 @@ class Take(Counting):
                     parents.append(i)
                     children.append(s - m)
         return Expansion(np.array(parents, dtype=np.int64), np.array(children, dtype=np.int64))
+
+    def speed(self):
+        return BatchRules(self.batch_outcome, self.batch_expand)
 '''
 )
 

@@ -15,8 +15,8 @@ from compiled_random import TierGame, TierScoredGame, TierTurnsGame
 from perfectplay import GameError, build_tablebase, open_tablebase
 from perfectplay.compiled_games import engine_tiers, form
 from perfectplay.compiled_games.engine_tiers import EngineTiers
-from perfectplay.protocol import HOOKS
-from perfectplay.rules import BatchRules, Rules, TierRules
+from perfectplay.protocol import HOOKS, BatchRules, TierRules
+from perfectplay.rules import Rules
 
 ENGINE_PLUMBING = ("engine_loops", "ranked_by_engine", "ranking", "use_ranking", "tier_moves")
 
@@ -30,7 +30,7 @@ def interpreted_and_quick(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_engines_plumbing_is_no_hook_a_game_is_read_for() -> None:
     names = {h.name for h in HOOKS}
-    assert names.isdisjoint(ENGINE_PLUMBING + ("rank_near",))
+    assert names.isdisjoint((*ENGINE_PLUMBING, "rank_near"))
     assert {"speed", "tiers"} <= names
 
 

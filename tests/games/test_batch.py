@@ -29,6 +29,7 @@ from perfectplay.games import (
     TicTacToe,
     WeightedTicTacToe,
 )
+from perfectplay.protocol import BatchRules
 from perfectplay.values import Value, is_score
 
 
@@ -39,8 +40,7 @@ class AsBatch:
         self.game = game
         self.name = game.name
         self.impartial = game.impartial
-        if universe:
-            self.universe = game.n_states
+        self.universe = game.n_states if universe else None
         self.scored = any(is_score(v) for v in game.terminal.values())
         if isinstance(game, ExplicitTurnGame):
             self.to_move = game.to_move
@@ -56,6 +56,9 @@ class AsBatch:
 
     def outcome(self, state: int) -> Any:
         return self.game.outcome(state)
+
+    def speed(self) -> BatchRules:
+        return BatchRules(self.batch_outcome, self.batch_expand, universe=self.universe)
 
     def batch_outcome(self, codes: npt.NDArray[np.int64]) -> npt.NDArray[Any]:
         ends = [self.game.terminal.get(int(c)) for c in codes]

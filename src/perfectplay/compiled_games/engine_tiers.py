@@ -27,8 +27,7 @@ from ..core.memory import MemoryBudgetExceeded, MemoryWatch, show_size
 from ..core.parallel import in_parallel
 from ..core.records import SweepCodes
 from ..progress import ProgressCallback
-from ..protocol import Expansion
-from ..rules import TierRules
+from ..protocol import Expansion, TierRules
 from ..tiers.graph import PART_AT_LEAST, PARTS
 from .code_sets import IN_ORDER_FROM, CodeSet
 from .discovery import discover

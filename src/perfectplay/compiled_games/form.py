@@ -51,8 +51,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..errors import GameError
-from ..protocol import SCORE_ENDS, Expansion, SearchRules
-from ..rules import BatchRules, TierRules
+from ..protocol import SCORE_ENDS, BatchRules, Expansion, SearchRules, TierRules
 from ..values import Value
 from .building import RULES, Loops, compile_game
 from .declared import check_required, declare, read_parameters

@@ -15,7 +15,7 @@ from itertools import accumulate
 import numpy as np
 import numpy.typing as npt
 
-from ..protocol import Expansion
+from ..protocol import BatchRules, Expansion
 
 JAM = -1
 PASS = "pass"
@@ -132,6 +132,10 @@ class Invisible:
     def from_code(self, code: int) -> State:
         """A state back from its code."""
         return decode(code)
+
+    def speed(self) -> BatchRules:
+        """The batch protocol over the states' codes."""
+        return BatchRules(self.batch_outcome, self.batch_expand, from_code=self.from_code)
 
     def batch_outcome(self, codes: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
         """0 points once the game has ended, NaN while it goes on."""

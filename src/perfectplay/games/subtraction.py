@@ -7,7 +7,7 @@ import numpy.typing as npt
 
 from ..core.compiled import kernel
 from ..drawing import token_rows
-from ..protocol import Expansion
+from ..protocol import BatchRules, Expansion
 from ..values import Value
 
 
@@ -64,6 +64,10 @@ class Subtraction:
             return str(taken) if taken in legal else None
 
         return token_rows([state], move_of, ["stones"])
+
+    def speed(self) -> BatchRules:
+        """The batch protocol: a state is its pile size, every one below ``universe``."""
+        return BatchRules(self.batch_outcome, self.batch_expand, universe=self.universe)
 
     def batch_outcome(self, codes: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
         """No state has an outcome: the game ends when no removal fits."""

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..drawing import CELL, move_attribute, svg
-from ..protocol import Expansion
+from ..protocol import BatchRules, Expansion, TierRules
 from ..values import LOSS, TIE, Value
 
 Codes = npt.NDArray[np.int64]
@@ -178,6 +178,23 @@ class TicTacToe:
                     f'<text class="mark" x="{x + CELL / 2}" y="{y + CELL / 2}">{mark}</text>'
                 )
         return svg(3 * CELL, 3 * CELL, body)
+
+    # --- the groups Rules reads -------------------------------------------------------------
+
+    def speed(self) -> BatchRules:
+        """The batch protocol: states are already integer codes."""
+        return BatchRules(self.batch_outcome, self.batch_expand, batch_key=self.batch_key)
+
+    def tiers(self) -> TierRules:
+        """The tier protocol: tier n holds the boards with n marks."""
+        return TierRules(
+            initial_tier=self.initial_tier,
+            child_tiers=self.child_tiers,
+            tier_size=self.tier_size,
+            batch_rank=self.batch_rank,
+            batch_unrank=self.batch_unrank,
+            batch_tier=self.batch_tier,
+        )
 
     # --- the batch protocol: states are already integer codes -----------------------------
 

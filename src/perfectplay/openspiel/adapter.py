@@ -22,7 +22,7 @@ import numpy.typing as npt
 import pyspiel  # type: ignore[import-not-found,unused-ignore]
 
 from ..errors import ParameterError
-from ..protocol import Codes, Expansion
+from ..protocol import BatchRules, Codes, Expansion
 from ..values import GameValue
 from .exploration import Positions, player_of, value_for
 from .loading import display_name, load_openspiel, refuse_unsupported
@@ -136,6 +136,10 @@ class OpenSpielGame:
         return self._positions.from_code(code)
 
     # ------------------------------------------------------------------ the batch protocol
+
+    def speed(self) -> BatchRules:
+        """The batch protocol over the positions the walk numbered."""
+        return BatchRules(self.batch_outcome, self.batch_expand, from_code=self.from_code)
 
     def batch_outcome(self, codes: Codes) -> npt.NDArray[Any]:
         """Outcome codes (WIN / LOSS / TIE for the player to move, 0 goes on), or scores

@@ -21,8 +21,8 @@ from ..core.arrays import F64, I8, I32, I64, B
 from ..core.memory import MemoryWatch, exploring_advice
 from ..errors import GameError, InterruptedSolve, StateBudgetExceeded
 from ..progress import ProgressCallback
-from ..protocol import Codes, Expansion
-from ..rules import BatchRules, Rules
+from ..protocol import BatchRules, Codes, Expansion
+from ..rules import Rules
 from ..terminals import Kind, Terminals
 from ..values import UNDECIDED
 from .code_table import CodeTable, is_index_run

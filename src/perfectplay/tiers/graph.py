@@ -17,8 +17,8 @@ import numpy as np
 
 from ..core.arrays import I8, I64, B
 from ..errors import GameError, describe
-from ..protocol import Codes
-from ..rules import Rules, TierRules
+from ..protocol import Codes, TierRules
+from ..rules import Rules
 from ..spaces.batch import expand_checked
 from ..terminals import Terminals
 from ..values import UNDECIDED, Value

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..core.records import RecordFormat, sweep_codes
-from ..rules import TierRules
+from ..protocol import TierRules
 from ..values import Value
 
 LARGEST_CHILD_TIER = 1 << 22

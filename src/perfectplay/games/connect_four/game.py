@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from ...core.records import SweepCodes
 from ...drawing import CELL, move_attribute, svg
-from ...protocol import Expansion
+from ...protocol import BatchRules, Expansion, TierRules
 from ...values import LOSS, TIE, Value
 from .board import Bits, Board, Codes, dropped, line_ends
 from .kernels import expand_arrays, expand_codes, outcome_arrays, outcome_codes
@@ -244,6 +244,34 @@ class ConnectFour:
     def batch_tier(self, codes: Codes) -> Codes:
         """The number of discs of each code."""
         return self.ranking.tiers(codes)
+
+    # --- the groups Rules reads ------------------------------------------------------------
+
+    def speed(self) -> BatchRules:
+        """The batch protocol: the rules over arrays of board codes."""
+        return BatchRules(
+            self.batch_outcome,
+            self.batch_expand,
+            batch_key=self.batch_key,
+            from_code=self.from_code,
+        )
+
+    def tiers(self) -> TierRules:
+        """The tier protocol: positions by discs on the board, with sweeps of their own."""
+        return TierRules(
+            initial_tier=self.initial_tier,
+            child_tiers=self.child_tiers,
+            tier_size=self.tier_size,
+            batch_rank=self.batch_rank,
+            batch_unrank=self.batch_unrank,
+            batch_tier=self.batch_tier,
+            tier_index=self.tier_index,
+            batch_answered_by=self.batch_answered_by,
+            batch_ranked_children=self.batch_ranked_children,
+            batch_expand_tier=self.batch_expand_tier,
+            batch_mark_tier=self.batch_mark_tier,
+            batch_solve_tier=self.batch_solve_tier,
+        )
 
     # --- the compiled search ---------------------------------------------------------------
 

@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...drawing import CELL, svg
-from ...protocol import Expansion
+from ...protocol import BatchRules, Expansion, TierRules
 from ...values import LOSS, WIN, Value
 from . import ends, moves, ranking, symmetry
 from .board import (
@@ -303,6 +303,26 @@ class Dobutsu:
         for i, note in enumerate(notes):
             body.append(f'<text class="note" x="4" y="{top + 18 * (i + 1)}">{note}</text>')
         return svg(3 * CELL + 140, top + 18 * len(notes) + 10, body)
+
+    # --- the groups Rules reads ----------------------------------------------------------------
+
+    def speed(self) -> BatchRules:
+        """The batch protocol: kernels over position codes."""
+        return BatchRules(self.batch_outcome, self.batch_expand, batch_key=self.batch_key)
+
+    def tiers(self) -> TierRules:
+        """The tier protocol: one loopy tier, ranked by the game's own tables."""
+        return TierRules(
+            initial_tier=self.initial_tier,
+            child_tiers=self.child_tiers,
+            tier_size=self.tier_size,
+            batch_rank=self.batch_rank,
+            batch_unrank=self.batch_unrank,
+            batch_tier=self.batch_tier,
+            batch_parents=self.batch_parents,
+            tier_index=self.tier_index,
+            batch_ranked_children=self.batch_ranked_children,
+        )
 
     # --- the batch protocol: kernels over codes -----------------------------------------------
 
