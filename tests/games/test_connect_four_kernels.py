@@ -144,8 +144,8 @@ def test_ranked_children_are_the_ranks_of_the_children(
 def test_the_heights_table_is_kept_only_where_small() -> None:
     # 6x4 ranks heights through its table of 5**6 entries, 8x6 (7**8) sums them instead:
     # the test above covers both ways.
-    assert ConnectFour(6, 4).ranking._heights_table().size == 5**6
-    assert ConnectFour(8, 6).ranking._heights_table().size == 0
+    assert ConnectFour(6, 4)._ranking._heights_table().size == 5**6
+    assert ConnectFour(8, 6)._ranking._heights_table().size == 0
 
 
 def test_symmetric_and_tall_boards_decline_the_fused_ranking() -> None:

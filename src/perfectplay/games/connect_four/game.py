@@ -178,7 +178,7 @@ class ConnectFour:
     initial_tier = 0
 
     @property
-    def ranking(self) -> DiscTiers:
+    def _ranking(self) -> DiscTiers:
         """The ranking tables of this board size (built on first use, shared)."""
         return _disc_tiers(self.width, self.height)
 
@@ -188,21 +188,21 @@ class ConnectFour:
 
     def tier_size(self, tier: int) -> int:
         """Fillings of the columns with ``tier`` discs times colourings of the discs."""
-        return self.ranking.size(tier)
+        return self._ranking.size(tier)
 
     def batch_rank(self, tier: int, codes: Codes) -> Codes:
         """Indices within the tier of raw codes (mover + mask, never mirrored)."""
-        return self.ranking.rank(tier, codes)
+        return self._ranking.rank(tier, codes)
 
     def batch_unrank(self, tier: int, indices: Codes) -> Codes:
         """Raw codes of the given indices; -1 for an index outside the tier."""
-        return self.ranking.unrank(tier, indices)
+        return self._ranking.unrank(tier, indices)
 
     def batch_answered_by(self, tier: int, indices: Codes) -> Codes:
         """For each index, -1 where it is surely no position play reaches (a line that ended
         the game before the last move; with symmetry, a code that is not its own key), the
         index of its mirror image where that code is smaller (the same record), else itself."""
-        return self.ranking.answered_by(tier, indices, self.connect, self.symmetry)
+        return self._ranking.answered_by(tier, indices, self.connect, self.symmetry)
 
     def batch_ranked_children(self, tier: int, codes: Codes) -> tuple[Codes, Codes] | None:
         """The moves of codes of a tier as (parents, indices in tier + 1), without building
@@ -210,14 +210,14 @@ class ConnectFour:
         are mirrored, or where the ranking's kernel does not apply."""
         if self.symmetry:
             return None
-        return self.ranking.ranked_children(tier, codes)
+        return self._ranking.ranked_children(tier, codes)
 
     def batch_expand_tier(self, tier: int, indices: Codes) -> tuple[Any, Codes, Codes] | None:
         """Unrank, judge and expand positions of a tier given by index in one pass, without
         building any code (see ``DiscTiers.expand_indices``); None as batch_ranked_children."""
         if self.symmetry:
             return None
-        return self.ranking.expand_indices(tier, indices, self.connect)
+        return self._ranking.expand_indices(tier, indices, self.connect)
 
     def batch_mark_tier(
         self, tier: int, start: int, records: Any, child_records: Any, codes: SweepCodes
@@ -226,7 +226,7 @@ class ConnectFour:
         children reached; None with symmetry or more than 8 rows."""
         if self.symmetry:
             return None
-        return self.ranking.sweep(tier, start, records, child_records, codes, self.connect, False)
+        return self._ranking.sweep(tier, start, records, child_records, codes, self.connect, False)
 
     def batch_solve_tier(
         self, tier: int, start: int, records: Any, child_records: Any, codes: SweepCodes
@@ -235,15 +235,15 @@ class ConnectFour:
         batch_mark_tier."""
         if self.symmetry:
             return None
-        return self.ranking.sweep(tier, start, records, child_records, codes, self.connect, True)
+        return self._ranking.sweep(tier, start, records, child_records, codes, self.connect, True)
 
     def tier_index(self, code: int) -> tuple[int, int]:
         """The tier and index of one code (a probe of one position)."""
-        return self.ranking.locate(code)
+        return self._ranking.locate(code)
 
     def batch_tier(self, codes: Codes) -> Codes:
         """The number of discs of each code."""
-        return self.ranking.tiers(codes)
+        return self._ranking.tiers(codes)
 
     # --- the groups Rules reads ------------------------------------------------------------
 
