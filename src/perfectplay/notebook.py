@@ -39,7 +39,7 @@ class Board:
 
 def board(game: Any, state: Any = None, last: Any = None) -> Board:
     """A position of ``game`` (its start when ``state`` is None) that a notebook draws."""
-    rules = game if isinstance(game, Rules) else Rules(game)
+    rules = Rules(game)
     return Board(rules, rules.initial_state() if state is None else state, last)
 
 

@@ -106,6 +106,11 @@ class Rules(Generic[S, M]):
     """A game with every optional hook filled in, and calls that explain their failures."""
 
     def __init__(self, game: Game[S, M]) -> None:
+        if isinstance(game, Rules):  # (a Rules has the four methods: it would pass for a game)
+            raise TypeError(
+                "Rules(rules): give the game itself; a function that takes a game read "
+                "already is named ..._for"
+            )
         check_protocol(game)
         hooks = _read_hooks(game)
         self.game = game

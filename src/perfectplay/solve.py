@@ -15,7 +15,7 @@ from .solvers.grundy import grundy_problem
 from .solvers.registry import AUTO, solver_named
 from .solvers.registry import SOLVERS as REGISTRY
 from .solvers.solved import Solved
-from .spaces.explore import explore
+from .spaces.explore import explore_for
 from .spaces.graph import StateGraph
 
 SOLVERS: dict[str, Callable[[StateGraph], Solved]] = {
@@ -28,7 +28,7 @@ METHODS: tuple[str, ...] = (AUTO, *SOLVERS)
 
 
 def solve(
-    game: Game[Any, Any] | Rules[Any, Any] | StateGraph,
+    game: Game[Any, Any] | StateGraph,
     method: str = "auto",
     *,
     max_states: int | None = None,
@@ -44,17 +44,41 @@ def solve(
     ``perfectplay.search``. ``batch=False`` explores a batch game through its plain methods;
     ``memory`` is the budget in bytes (default: most of the memory available).
     """
+    if isinstance(game, StateGraph):
+        return solve_graph(game, method)
+    return solve_for(
+        Rules(game), method, max_states=max_states, progress=progress, batch=batch, memory=memory
+    )
+
+
+def solve_for(
+    rules: Rules[Any, Any],
+    method: str = "auto",
+    *,
+    max_states: int | None = None,
+    progress: ProgressCallback | None = None,
+    batch: bool | None = None,
+    memory: int | None = None,
+) -> Solution[Any, Any]:
+    """``solve`` of a game read already (its ``Rules``)."""
+    _full_solver(method)  # (refused before any exploring)
+    graph = explore_for(rules, max_states=max_states, progress=progress, batch=batch, memory=memory)
+    return solve_graph(graph, method)
+
+
+def _full_solver(method: str) -> None:
+    """Refuse a method that answers one position only."""
     entry = None if method == AUTO else solver_named(method)
     if entry is not None and entry.kind != "graph":
         raise SolverChoiceError(
             f"{method} answers one position, not every one: run it by {entry.called}; "
             f"solving every position takes {', '.join(METHODS)}"
         )
-    graph = (
-        game
-        if isinstance(game, StateGraph)
-        else explore(game, max_states=max_states, progress=progress, batch=batch, memory=memory)
-    )
+
+
+def solve_graph(graph: StateGraph, method: str = "auto") -> Solution[Any, Any]:
+    """Solve an explored game (``solve``'s second half)."""
+    _full_solver(method)
     if method == AUTO:
         method = choose_method(graph)
     started = time.perf_counter()

@@ -14,7 +14,7 @@ from ..rules import Rules
 from ..solvers.registry import methods_help
 from ..tablebase.header import Header, read_header
 from ..tablebase.probes import ProbedSearch, can_probe, holds_tier, open_for_probing
-from ..tablebase.reader import Tablebase, open_tablebase
+from ..tablebase.reader import Tablebase, open_tablebase_for
 from .common import (
     db_option,
     emit_json,
@@ -211,7 +211,7 @@ def _analyze_searched(
             rules, state, history, as_json, quiet=quiet, log_size=log_size, proving=proving
         )
     else:
-        with open_tablebase(db, rules) as book:
+        with open_tablebase_for(db, rules) as book:
             analyze_by_search(
                 rules, state, history, as_json, book, quiet=quiet, log_size=log_size,
                 proving=proving,
@@ -260,7 +260,7 @@ def _analyze_from_tablebase(
     """The position answered from the tablebase in ``db``, without solving (``scratch``: a
     tablebase just solved into a temporary directory, see ``save.solve_in_passing``, that
     the user never named)."""
-    with open_tablebase(db, rules) as base:
+    with open_tablebase_for(db, rules) as base:
         state, history = start_position(rules, base.initial, moves)
         if position is not None:
             state = rules.read_position(position)

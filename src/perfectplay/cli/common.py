@@ -17,7 +17,7 @@ from ..games import BUILTINS
 from ..rules import Rules
 from ..selftest import presolve_problem
 from ..solution import Solution
-from ..solve import solve
+from ..solve import solve_for
 from .estimates import announce_last_solve, remember_solve
 from .progress import progress_reporter
 
@@ -102,10 +102,13 @@ def no_solve_options(method: str, max_states: int | None, memory: int | None) ->
 
 
 def full_solve(
-    game: Any, method: str, max_states: int | None, quiet: bool, memory: int | None = None
+    rules: Rules[Any, Any],
+    method: str,
+    max_states: int | None,
+    quiet: bool,
+    memory: int | None = None,
 ) -> Solution[Any, Any]:
     """Solve with a progress display on stderr, a game's own speed hooks checked first."""
-    rules = Rules(game) if not isinstance(game, Rules) else game
     trust_speed_hooks(rules)
     refuse_hopeless(rules, memory)
     return explored_solve(rules, method, max_states, quiet, memory)
@@ -118,7 +121,7 @@ def explored_solve(
     solve of the same game here, and remembered for the next (the game's hooks trusted)."""
     expected = announce_last_solve(rules, "memory", quiet)
     with progress_reporter("exploring", quiet=quiet, expected=expected) as report:
-        solution = solve(rules, method, max_states=max_states, progress=report, memory=memory)
+        solution = solve_for(rules, method, max_states=max_states, progress=report, memory=memory)
     remember_solve(rules, "memory", solution.stats.states, solution.stats.seconds)
     return solution
 

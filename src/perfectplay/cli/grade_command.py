@@ -8,6 +8,7 @@ import click
 from rich.table import Table
 
 from ..errors import UsageProblem
+from ..rules import Rules
 from .common import emit_json, full_solve, game_options, json_option, out, print_rows, solve_options
 from .loader import build_game
 from .present import counted
@@ -62,7 +63,7 @@ def grade_command(
     try:
         from ..openspiel.adapter import OpenSpielGame
         from ..openspiel.grade import grade
-        from ..openspiel.register import register
+        from ..openspiel.register import register_for
     except ImportError:
         raise UsageProblem(
             "grade plays OpenSpiel's bots, and OpenSpiel is not installed: "
@@ -71,8 +72,8 @@ def grade_command(
 
     kind, simulations = parse_bot(bot)
     instance = build_game(game, list(params))
-    solution = full_solve(instance, "auto", max_states, quiet, memory)
-    target: Any = instance if isinstance(instance, OpenSpielGame) else register(solution.rules)
+    solution = full_solve(Rules(instance), "auto", max_states, quiet, memory)
+    target: Any = instance if isinstance(instance, OpenSpielGame) else register_for(solution.rules)
     agent = make_agent(
         kind, simulations, target.openspiel if isinstance(target, OpenSpielGame) else target
     )

@@ -12,7 +12,7 @@ import click
 
 from ..errors import InterruptedSolve
 from ..rules import Rules
-from ..tablebase.reader import Tablebase, open_tablebase
+from ..tablebase.reader import Tablebase, open_tablebase_for
 from .common import emit_json, print_rows
 from .present import (
     position_report,
@@ -75,7 +75,7 @@ def save_command(
         scheduler=scheduler,
         tier_method=tier_method,
     )
-    with open_tablebase(directory, rules) as base:
+    with open_tablebase_for(directory, rules) as base:
         if as_json:
             emit_json(_summary_json(base, built, directory))
         else:
@@ -103,7 +103,7 @@ def solve_in_passing(
     finished tiers)."""
     with (
         scratch_tablebase(rules, memory, quiet) as (directory, built),
-        open_tablebase(directory, rules) as base,
+        open_tablebase_for(directory, rules) as base,
     ):
         if as_json:
             emit_json(_summary_json(base, built, directory, kept=False))

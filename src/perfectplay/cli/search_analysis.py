@@ -28,7 +28,7 @@ from ..solvers.compiled_search import (
 )
 from ..tablebase.header import read_header
 from ..tablebase.probes import ProbedAnswers, can_probe, holds_tier, open_for_probing
-from ..tablebase.reader import open_tablebase
+from ..tablebase.reader import open_tablebase_for
 from .common import emit_json, index_space, no_solve_options, out, print_rows
 from .progress import status_lines
 
@@ -72,7 +72,7 @@ def answers_without_solving(
             else:  # its later tiers: the search before them
                 yield ProbedAnswers(rules, probed), f"tablebase {db}, searched before its tiers"
         return
-    with open_tablebase(db, rules) as base:
+    with open_tablebase_for(db, rules) as base:
         if base.header.book is not None:  # the first plies only: search beyond
             yield SearchAnswers(rules, base), f"book {db}, search beyond"
         else:

@@ -10,7 +10,7 @@ import click
 from ..errors import UsageProblem
 from ..rules import Rules
 from ..solution import Solution
-from ..solvers.alphabeta import search
+from ..solvers.alphabeta import search_for
 from ..solvers.grundy import grundy_problem
 from ..solvers.registry import methods_help
 from ..tiers.methods import method_names
@@ -113,7 +113,7 @@ def _alphabeta(
 ) -> None:
     """The root value and one best move by alpha-beta search, as text or JSON."""
     with progress_reporter("searching", quiet=quiet) as report:
-        result = search(rules, max_nodes=max_states, progress=report, deepening=deepening)
+        result = search_for(rules, max_nodes=max_states, progress=report, deepening=deepening)
     best = None if result.best_move is None else rules.format_move(result.best_move)
     if as_json:
         emit_json(

@@ -17,7 +17,7 @@ from ..errors import GameError, GameNotFound, PerfectplayError, UsageProblem, de
 from ..games import BUILTINS
 from ..identity import identity_of
 from ..rules import Rules
-from ..tablebase.build import build_tablebase, damaged_tiers, reopen_damaged
+from ..tablebase.build import build_tablebase_for, damaged_tiers, reopen_damaged
 from ..tablebase.header import Header, TablebaseError, existing, read_header
 from ..tablebase.reader import Tablebase
 from ..tablebase.write import save_solution
@@ -154,7 +154,7 @@ def _build_by_tiers(
     if slots is None and fresh:  # ranked by the engine: its size comes from a last solve
         expected = announce_last_solve(rules, "tiers", quiet)
     with tier_progress(quiet=quiet, expected=expected) as report:
-        header, seconds = build_tablebase(
+        header, seconds = build_tablebase_for(
             rules, directory, progress=report, memory=memory, tier_method=tier_method
         )
     if fresh and slots is not None and slots >= ANNOUNCE_SLOTS:

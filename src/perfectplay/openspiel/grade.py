@@ -28,7 +28,7 @@ import pyspiel  # type: ignore[import-not-found,unused-ignore]
 from ..answers import Answers, MoveValue
 from ..errors import GameError, UsageProblem
 from ..solution import Solution
-from ..solve import solve
+from ..solve import solve, solve_for
 from ..values import GameValue, Value, preference_key
 from .adapter import OpenSpielGame, from_openspiel
 from .bot import Perfect, PerfectBot
@@ -167,7 +167,7 @@ def _setting(game: Any, answers: Answers[Any, Any] | None) -> tuple[Any, Answers
         return game.openspiel, answers if answers is not None else solve(game), game.name
     rules = getattr(game, "perfectplay_rules", None)
     if rules is not None:  # a perfectplay game made an OpenSpiel game by register()
-        return game, answers if answers is not None else solve(rules), rules.name
+        return game, answers if answers is not None else solve_for(rules), rules.name
     if isinstance(game, pyspiel.Game):
         bridge = from_openspiel(game)
         return game, answers if answers is not None else solve(bridge), bridge.name

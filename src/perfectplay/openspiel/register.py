@@ -28,7 +28,7 @@ import pyspiel  # type: ignore[import-not-found,unused-ignore]
 from ..errors import GameError
 from ..protocol import Game
 from ..rules import Rules
-from ..spaces.explore import explore
+from ..spaces.explore import explore_for
 from ..spaces.graph import StateGraph
 from ..values import Value
 
@@ -210,7 +210,7 @@ def _short_name(name: str) -> str:
 
 
 def register(
-    game: Game[Any, Any] | Rules[Any, Any],
+    game: Game[Any, Any],
     *,
     name: str | None = None,
     actions: Iterable[Any] | None = None,
@@ -222,7 +222,17 @@ def register(
     numbered when another game holds it); registering the same game object again returns
     it as registered the first time.
     """
-    rules = game if isinstance(game, Rules) else Rules(game)
+    return register_for(Rules(game), name=name, actions=actions, max_game_length=max_game_length)
+
+
+def register_for(
+    rules: Rules[Any, Any],
+    *,
+    name: str | None = None,
+    actions: Iterable[Any] | None = None,
+    max_game_length: int | None = None,
+) -> Any:
+    """``register`` of a game read already (its ``Rules``)."""
     short, registered = _name_for(rules, name)
     if registered:
         return pyspiel.load_game(short)
@@ -253,7 +263,7 @@ def _adapter_for(
 ) -> _Adapter:
     """The game explored once: its action table (or the ``actions`` given), its longest
     game and its utility bounds."""
-    graph = explore(rules)
+    graph = explore_for(rules)
     texts = (
         _action_table(rules, graph)
         if actions is None

@@ -263,7 +263,7 @@ def _finds_score(rules: Rules[Any, Any], root: Any, budget: int) -> bool:
 
 
 def search(
-    game: Game[Any, M] | Rules[Any, M],
+    game: Game[Any, M],
     *,
     max_nodes: int | None = None,
     progress: ProgressCallback | None = None,
@@ -280,7 +280,17 @@ def search(
     (tic-tac-toe: 31,802 nodes against 2,598 in one unlimited pass; Nim 3,4,5,6: 44,585
     against 110). Off by default.
     """
-    rules: Rules[Any, M] = game if isinstance(game, Rules) else Rules(game)
+    return search_for(Rules(game), max_nodes=max_nodes, progress=progress, deepening=deepening)
+
+
+def search_for(
+    rules: Rules[Any, M],
+    *,
+    max_nodes: int | None = None,
+    progress: ProgressCallback | None = None,
+    deepening: bool = False,
+) -> SearchResult[M]:
+    """``search`` of a game read already (its ``Rules``)."""
     if max_nodes is not None and max_nodes < 1:
         raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
     started = time.perf_counter()

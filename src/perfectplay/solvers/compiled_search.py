@@ -345,24 +345,31 @@ def through_move(rules: Rules[Any, Any], state: Any, move: Any, child: Any, scor
     return (score if kept else -score) + (0 if abs(score) >= SCORE_ENDS else earned)
 
 
-def _as_rules(game: Game[Any, Any] | Rules[Any, Any]) -> Rules[Any, Any]:
-    return game if isinstance(game, Rules) else Rules(game)
-
-
 def solve_position(
-    game: Game[Any, Any] | Rules[Any, Any],
+    game: Game[Any, Any],
     state: Any = None,
     *,
     log_size: int = 24,
     search: CompiledSearch | None = None,
 ) -> CompiledResult:
-    """The exact score of ``state`` (default: the start) and a best move, by compiled search.
+    """The exact score of ``state`` (default: the start) and a best move, by compiled search
+    (see ``solve_position_for``)."""
+    return solve_position_for(Rules(game), state, log_size=log_size, search=search)
+
+
+def solve_position_for(
+    rules: Rules[Any, Any],
+    state: Any = None,
+    *,
+    log_size: int = 24,
+    search: CompiledSearch | None = None,
+) -> CompiledResult:
+    """``solve_position`` of a game read already (its ``Rules``).
 
     The best move is the root move that proved the final lower bound in the search, when
     there is one; else the first legal move (in the game's order) whose child is proven to
     score minus the position's score, by one null-window search each on the warm table.
     """
-    rules = _as_rules(game)
     if state is None:
         state = rules.initial_state()
     if search is None:
@@ -396,7 +403,7 @@ def solve_position(
 
 
 def score_moves(
-    game: Game[Any, Any] | Rules[Any, Any],
+    game: Game[Any, Any],
     state: Any,
     *,
     log_size: int = 24,
@@ -406,7 +413,17 @@ def score_moves(
 
     One search per move on a shared table, so later moves reuse earlier work.
     """
-    rules = _as_rules(game)
+    return score_moves_for(Rules(game), state, log_size=log_size, search=search)
+
+
+def score_moves_for(
+    rules: Rules[Any, Any],
+    state: Any,
+    *,
+    log_size: int = 24,
+    search: CompiledSearch | None = None,
+) -> list[MoveScore]:
+    """``score_moves`` of a game read already (its ``Rules``)."""
     if search is None:
         search = CompiledSearch(compiled_rules_of(rules), log_size)
     encode = search.rules.encode
@@ -419,7 +436,7 @@ def score_moves(
 
 
 def principal_variation(
-    game: Game[Any, Any] | Rules[Any, Any],
+    rules: Rules[Any, Any],
     state: Any,
     first: Any,
     search: CompiledSearch,
@@ -430,14 +447,13 @@ def principal_variation(
     each next one found by ``solve_position`` on the warm table; and whether it reaches
     the end of the game. It stops early once the searches for it have taken
     ``node_budget`` nodes (a count, not a time: the same line on every run)."""
-    rules = _as_rules(game)
     line = [first]
     state = rules.play(state, first)
     spent = 0
     while len(line) < max_plies and spent < node_budget:
         if not rules.legal_moves(state):
             return line, True
-        found = solve_position(rules, state, search=search)
+        found = solve_position_for(rules, state, search=search)
         spent += found.nodes
         if found.best_move is None:
             return line, True

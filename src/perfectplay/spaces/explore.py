@@ -1,4 +1,7 @@
-"""explore(): a game's reachable states into a StateGraph, by the builder that fits it."""
+"""explore(): a game's reachable states into a StateGraph, by the builder that fits it.
+
+``explore(game)`` reads the game; ``explore_for(rules)`` takes a game read already.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from .plain import explore_plain
 
 
 def explore(
-    game: Game[Any, Any] | Rules[Any, Any],
+    game: Game[Any, Any],
     *,
     max_states: int | None = None,
     progress: ProgressCallback | None = None,
@@ -30,11 +33,24 @@ def explore(
     hold more than ``memory`` bytes (default: most of the memory available), InterruptedSolve
     on Ctrl-C.
     """
-    rules = game if isinstance(game, Rules) else Rules(game)
+    return explore_for(
+        Rules(game), max_states=max_states, progress=progress, batch=batch, memory=memory
+    )
+
+
+def explore_for(
+    rules: Rules[Any, Any],
+    *,
+    max_states: int | None = None,
+    progress: ProgressCallback | None = None,
+    batch: bool | None = None,
+    memory: int | None = None,
+) -> StateGraph:
+    """``explore`` of a game read already (its ``Rules``)."""
     if max_states is not None and max_states < 1:
         raise ValueError(f"max_states must be at least 1, got {max_states}")
     if batch and rules.batch is None:
-        raise GameError(f"{rules.name} has no batch_outcome() and batch_expand()")
+        raise GameError(f"{rules.name} gives no batch protocol (speed())")
     if rules.batch is not None and batch is not False:
         return explore_batch(rules, max_states, progress, MemoryWatch(memory))
     return explore_plain(rules, max_states, progress, MemoryWatch(memory))

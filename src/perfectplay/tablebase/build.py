@@ -19,7 +19,7 @@ from ..identity import identity_of
 from ..progress import ProgressCallback
 from ..protocol import Game
 from ..rules import Rules
-from ..solve import solve
+from ..solve import solve_for
 from ..tiers.files import TierFiles, file_sha256, tier_file_name
 from ..tiers.graph import TierGraph
 from ..tiers.scored import solve_scored_tiers
@@ -141,7 +141,7 @@ def build_header(
 
 
 def build_tablebase(
-    game: Game[Any, Any] | Rules[Any, Any],
+    game: Game[Any, Any],
     directory: str | Path,
     *,
     progress: ProgressCallback | None = None,
@@ -154,7 +154,22 @@ def build_tablebase(
     header and the seconds it took. ``memory`` is the budget in bytes (default: most of
     the memory available); ``tier_method``: one method of the table of tier methods
     (``tiers.methods``) for every tier of its kind, in a game with tiers."""
-    rules = game if isinstance(game, Rules) else Rules(game)
+    return build_tablebase_for(
+        Rules(game), directory, progress=progress, max_states=max_states, memory=memory,
+        tier_method=tier_method,
+    )  # fmt: skip
+
+
+def build_tablebase_for(
+    rules: Rules[Any, Any],
+    directory: str | Path,
+    *,
+    progress: ProgressCallback | None = None,
+    max_states: int | None = None,
+    memory: int | None = None,
+    tier_method: str | None = None,
+) -> tuple[Header, float]:
+    """``build_tablebase`` for a game read already (its ``Rules``)."""
     path = Path(directory)
     if rules.tiers is not None:
         return build_tiered(rules, path, progress, memory, tier_method)
@@ -163,5 +178,5 @@ def build_tablebase(
     found = existing(path, identity_of(rules))
     if found is not None:
         return found, 0.0
-    solution = solve(rules, max_states=max_states, progress=progress, memory=memory)
+    solution = solve_for(rules, max_states=max_states, progress=progress, memory=memory)
     return save_solution(solution, path), solution.stats.seconds

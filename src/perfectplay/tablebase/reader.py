@@ -240,10 +240,14 @@ class Tablebase(Answers[S, M]):
         self.close()
 
 
-def open_tablebase(path: str | Path, game: Game[S, M] | Rules[S, M]) -> Tablebase[S, M]:
+def open_tablebase(path: str | Path, game: Game[S, M]) -> Tablebase[S, M]:
     """Open the tablebase in directory ``path`` for ``game`` (see the module docstring)."""
+    return open_tablebase_for(path, Rules(game))
+
+
+def open_tablebase_for(path: str | Path, rules: Rules[S, M]) -> Tablebase[S, M]:
+    """``open_tablebase`` for a game read already (its ``Rules``)."""
     directory = Path(path)
-    rules: Rules[S, M] = game if isinstance(game, Rules) else Rules(game)
     header = read_header(directory)
     mismatch = describe_mismatch(header.identity, identity_of(rules))
     if mismatch is not None:
