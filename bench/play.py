@@ -40,7 +40,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     times: dict[int, list[float]] = defaultdict(list)
     from_book: dict[int, int] = defaultdict(int)
-    with open_tablebase(where, rules) as book:
+    with open_tablebase(where, rules.game) as book:
         answers = SearchAnswers(rules, book)
         encode = answers.compiled.encode
         started = time.perf_counter()

@@ -89,7 +89,7 @@ def check_play_book(
     perfectplay on either side, get best moves and no search inside the play depth.
     Returns the number of the book's positions."""
     keys = book_keys(directory)
-    with open_tablebase(directory, rules) as book:
+    with open_tablebase(directory, rules.game) as book:
         for key in keys:
             state = rules.from_code(int(key)) if rules.from_code else key
             assert book.value(state) == solution.value(state)

@@ -359,7 +359,7 @@ def test_the_explorer_answers_7x6_from_the_book_and_the_search() -> None:
     rules = Rules(ConnectFour(7, 6))
     book = shipped_book(rules)
     assert book is not None
-    with open_tablebase(book, rules) as base, serving(rules, SearchAnswers(rules, base)) as at:
+    with open_tablebase(book, rules.game) as base, serving(rules, SearchAnswers(rules, base)) as at:
         status, start = get(f"{at}/api/position?moves=")
         assert status == 200 and start["value"] == "win" and start["best"] == ["4"]
         status, later = get(f"{at}/api/position?moves=4,4,4,4,4,4,3,3,3,3,3,2,1,1")

@@ -27,7 +27,7 @@ def test_the_shipped_7x6_book_holds_the_published_first_moves() -> None:
     rules = Rules(ConnectFour(7, 6))
     where = shipped_book(rules)
     assert where is not None
-    with open_tablebase(where, rules) as book:
+    with open_tablebase(where, rules.game) as book:
         start = book.initial
         assert book.value(start) is WIN
         for move in rules.legal_moves(start):
@@ -106,7 +106,7 @@ def test_the_shipped_book_answers_play_to_ply_8_without_search(
     where = shipped_book(rules)
     assert where is not None
     rng = random.Random(11)
-    with open_tablebase(where, rules) as book:
+    with open_tablebase(where, rules.game) as book:
         answers = SearchAnswers(rules, book)
         for game in range(80):
             perfectplay_first = game % 2 == 0
@@ -133,7 +133,7 @@ def test_the_shipped_book_is_negamax_consistent() -> None:
     assert where is not None
     keys = np.fromfile(where / "keys.i64", dtype="<i8").tolist()
     checked = 0
-    with open_tablebase(where, rules) as book:
+    with open_tablebase(where, rules.game) as book:
         for key in keys:
             state = rules.from_code(int(key)) if rules.from_code else key
             score = book_score(book, compiled, state)

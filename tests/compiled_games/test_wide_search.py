@@ -183,7 +183,7 @@ def test_the_principal_variation_keeps_the_score_at_every_move(cls: Any) -> None
         expected = reference.upward_scores(game)
         rules = Rules(game)
         start = rules.initial_state()
-        first = solve_position(rules, log_size=6).best_move
+        first = solve_position(rules.game, log_size=6).best_move
         if first is None:
             continue
         search, _ = _searched(game, 6)

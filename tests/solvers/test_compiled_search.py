@@ -201,7 +201,7 @@ def test_scores_equal_the_strong_solution(width: int, height: int) -> None:
             search.clear()  # half with an empty table, half with a warm one
         assert search.score(search.rules.encode(state)) == expected, played
         if i % 10 == 0:
-            moves = score_moves(rules, state, search=search)
+            moves = score_moves(rules.game, state, search=search)
             for entry in moves:
                 child = game.play(state, entry.move)
                 child_value = mapped(
@@ -223,7 +223,7 @@ def test_best_move_achieves_the_score() -> None:
     for _ in range(30):
         played = random_game(5, 4, rng.randrange(14), rng)
         state = after(game, played)
-        result = solve_position(rules, state, log_size=14)
+        result = solve_position(rules.game, state, log_size=14)
         value = solution.value(state)
         assert result.score == mapped(value, solution.remoteness(state) or 0, len(played), 20)
         if result.best_move is None:
@@ -363,7 +363,7 @@ def test_a_second_game_through_the_hook_matches_its_strong_solution() -> None:
                 break
             state = game.play(state, rng.choice(game.moves(state)))
         expected = number[solution.value(state)]
-        result = solve_position(rules, state, search=search)
+        result = solve_position(rules.game, state, search=search)
         assert result.score == expected
         if result.best_move is not None:
             assert number[solution.value(game.play(state, result.best_move))] == -expected
@@ -380,7 +380,7 @@ def test_an_opening_book_holds_the_strong_solutions_values(tmp_path: Any) -> Non
     levels = positions_up_to(rules, 3)
     assert summary.positions == sum(len(level) for level in levels)
     search = CompiledSearch(game.compiled_rules(), log_size=14)
-    with open_tablebase(tmp_path / "book", rules) as book:
+    with open_tablebase(tmp_path / "book", rules.game) as book:
         for level in levels:
             for state in level:
                 assert book.lookup(state) == (solution.value(state), solution.remoteness(state))
@@ -398,7 +398,7 @@ def test_search_answers_equal_the_strong_solution(tmp_path: Any) -> None:
     solution = solve(game)
     build_book(rules, tmp_path / "book", 2, log_size=12)
     rng = random.Random(44)
-    with open_tablebase(tmp_path / "book", rules) as book:
+    with open_tablebase(tmp_path / "book", rules.game) as book:
         for answers in (SearchAnswers(rules), SearchAnswers(rules, book)):
             for _ in range(40):
                 state = after(game, random_game(4, 4, rng.randrange(12), rng))

@@ -204,7 +204,7 @@ def test_a_kill_between_a_tiers_join_and_its_note_loses_nothing(
     from perfectplay.tablebase import on_dask
 
     rules = Rules(ConnectFour(4, 3))
-    build_tablebase(rules, tmp_path / "local")
+    build_tablebase(rules.game, tmp_path / "local")
     real = on_dask._Run._finished
 
     def finished(self: Any, tier: int, entry: dict[str, Any]) -> None:

@@ -75,7 +75,7 @@ def test_the_search_over_the_midgame_database_gives_the_whole_games_values(
     points, stones, jumps = variant
     game = morris().Morris(points=points, stones=stones, jumps=jumps)
     rules = Rules(game)
-    reference = open_tablebase(whole, rules)
+    reference = open_tablebase(whole, rules.game)
     base = open_for_probing(mid, rules)
     start = rules.initial_state()
     probed = ProbedSearch(rules, base, start, log_size=16)
@@ -172,7 +172,7 @@ def test_a_game_not_ranked_by_stones_is_told_what_the_probe_needs(tmp_path: Path
 
     build_tablebase(TicTacToe(), tmp_path / "ttt")
     rules = Rules(TicTacToe())
-    base = open_tablebase(tmp_path / "ttt", rules)
+    base = open_tablebase(tmp_path / "ttt", rules.game)
     with pytest.raises(SolverChoiceError, match="ranked by their stones"):
         ProbedSearch(rules, base, rules.initial_state())
 
@@ -188,7 +188,7 @@ def test_play_answers_before_the_database_by_search_and_in_it_by_reading(
     mid, whole = databases[(16, 4, True)]
     game = morris().Morris(points=16, stones=4, jumps=True)
     rules = Rules(game)
-    reference = open_tablebase(whole, rules)
+    reference = open_tablebase(whole, rules.game)
     answers = ProbedAnswers(rules, open_for_probing(mid, rules))
     rng = random.Random(5)
     placed = 0
