@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -33,8 +33,47 @@ from .code_sets import IN_ORDER_FROM, CodeSet
 from .discovery import discover
 from .ranking import CODES_JSON, Ranking, kept_ranking, load_kept, save_ranking
 
-if TYPE_CHECKING:
-    from .form import CompiledGame
+
+class RankedGame(Protocol):
+    """What the engine's tiers read of their compiled game (``form.CompiledGame`` gives
+    it): the rules, their loops, and the plain rules' checked answers."""
+
+    @property
+    def rule_functions(self) -> dict[str, Any]:
+        """The rule functions the game wrote, by name."""
+
+    @property
+    def scored(self) -> bool:
+        """Whether the game ends in scores."""
+
+    @property
+    def max_moves(self) -> int:
+        """The most moves a position has."""
+
+    def engine_loops(self, compiled: bool = True) -> Any:
+        """The engine's loops over the rules, compiled or plain Python."""
+
+    def loops_for(self, work: int) -> Any:
+        """The loops that work of this size runs."""
+
+    def ranked_compiled(self) -> bool:
+        """Whether the ranking is found by compiled loops."""
+
+    def describe(self, code: int) -> str:
+        """A state as an error names it."""
+
+    def checked_tier(self, code: int) -> int:
+        """The tier of a code, checked."""
+
+    def checked_root(self) -> int:
+        """The start, keyed, checked."""
+
+    def tiers_of(self, codes: Any) -> Any:
+        """The tier of each code."""
+
+    def parents_by_unmoves(self) -> Callable[[int, Any], Expansion] | None:
+        """The game's un-moves, when it has them."""
+
 
 COMPILED_PROCESS = 300 << 20
 """About what a process holds once numba has compiled a game's rules (numba, LLVM and the
@@ -46,7 +85,7 @@ _NONE_ENDED = read_only(np.zeros(0, dtype=np.uint8))
 class EngineTiers:
     """A compiled game's tiers as the engine ranks them (see the module)."""
 
-    def __init__(self, game: CompiledGame, ranking: Ranking | None = None) -> None:
+    def __init__(self, game: RankedGame, ranking: Ranking | None = None) -> None:
         self.game = game
         self._ranking = ranking
         self._read = ranking is not None  # (a ranking read from a tablebase: never replaced)
