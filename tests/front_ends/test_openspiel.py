@@ -379,7 +379,7 @@ def test_the_grade_command_prints_by_ply_and_json() -> None:
 
 def test_openspiel_mcts_plays_a_registered_perfectplay_game() -> None:
     game = register(TicTacToe())
-    assert register(game.perfectplay_rules) is not None  # registering again is harmless
+    assert register(game.perfectplay_rules.game) is not None  # registering again is harmless
     assert game.num_distinct_actions() == 9 and game.max_game_length() == 9
     solution = solve(TicTacToe())
     perfect = PerfectBot(solution, seed=2)

@@ -183,7 +183,7 @@ def test_a_tablebase_answers_as_the_solve(tmp_path: Path) -> None:
     rules = Rules(game)
     with serving(rules, solve(game)) as solved:
         expected = [get(url(solved, line)) for line in lines]
-    with open_tablebase(tmp_path / "c4", rules) as base, serving(rules, base) as saved:
+    with open_tablebase(tmp_path / "c4", game) as base, serving(rules, base) as saved:
         assert [get(url(saved, line)) for line in lines] == expected
 
 

@@ -214,7 +214,7 @@ def c4_6x4(tmp_path_factory: Any) -> Path:
 def test_a_move_from_a_6x4_tablebase_updates_the_page_quickly(browser: Any, c4_6x4: Path) -> None:
     game = ConnectFour(6, 4)
     rules = Rules(game)
-    with open_tablebase(c4_6x4, rules) as base, serving(rules, base) as address:
+    with open_tablebase(c4_6x4, game) as base, serving(rules, base) as address:
         page = browser.new_page()
         page.goto(address + "/")
         wait_plies(page, 0)
