@@ -108,37 +108,31 @@ def search_fold(s: Any, p: int, db: Any) -> int:
     rule: the least of the position's images under the board's symmetries
     (``stones.least_code``, by the tablebase's tables in ``db``), as the tablebase itself
     folds them; a position and its images then share the table's entry."""
-    (_, _, _, _, _, _, _, _, n, theirs_at, rest_at, _, byte_rank, _, images, orbit, symmetry,
-     least, stabiliser, set_at, orbit_at) = db  # fmt: skip
     k: int = _least_code(
-        s[p, 0], n, theirs_at, rest_at, byte_rank, images, orbit, symmetry, least,
-        stabiliser, set_at, orbit_at,
+        s[p, 0], db.cells, db.theirs_at, db.rest_at, db.byte_rank, db.images, db.orbit,
+        db.symmetry, db.least, db.stabiliser, db.set_at, db.orbit_at,
     )  # fmt: skip
     return k
 
 
 def search_probe(s: Any, p: int, db: Any) -> int:
     """The value of row p read from the tablebase when its tier is there, else NOT_OVER.
-    ``db``: (slot of each tier, records of each slot, first part of each slot, the parts'
-    mover's stones, opponent's stones, rest and offset, the records' value shift, then the
-    board and its tables as ``stones.rank_code`` takes them)."""
-    (slot_of, records, part_from, mine, theirs, rest, offsets, shift, n, theirs_at, rest_at,
-     binomials, byte_rank, squeeze, images, orbit, symmetry, least, stabiliser, set_at,
-     orbit_at) = db  # fmt: skip
+    ``db``: a ``stones.ProbeTables``."""
+    slot_of = db.slot_of
     code = s[p, 0]
     tier = _tier(P, code)
     if tier < 0 or tier >= slot_of.shape[0] or slot_of[tier] < 0:
         return NOT_OVER
     slot = slot_of[tier]
     index = _rank_code(
-        code, n, theirs_at, rest_at, mine, theirs, rest, offsets, part_from[slot],
-        part_from[slot + 1], binomials, byte_rank, squeeze, images, orbit, symmetry, least,
-        stabiliser, set_at, orbit_at,
+        code, db.cells, db.theirs_at, db.rest_at, db.mine, db.theirs, db.rest, db.offsets,
+        db.part_from[slot], db.part_from[slot + 1], db.binomials, db.byte_rank, db.squeeze,
+        db.images, db.orbit, db.symmetry, db.least, db.stabiliser, db.set_at, db.orbit_at,
     )  # fmt: skip
-    held = records[slot]
+    held = db.records[slot]
     if index < 0 or index >= held.shape[0]:
         raise ValueError("the tablebase has no index for a position the search reached")
-    value = held[index] >> shift
+    value = held[index] >> db.shift
     if value == 1:
         return 1
     if value == 2:

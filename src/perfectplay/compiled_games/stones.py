@@ -44,7 +44,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import comb
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -55,6 +55,43 @@ MAX_CELLS = 32
 """The most cells a board has: a set is ranked by four bytes' images."""
 MAX_SYMMETRIES = 63
 """The most symmetries a board has: each orbit keeps its stabiliser as bits of an int64."""
+
+
+class ProbeTables(NamedTuple):
+    """What the compiled search reads of a tablebase of a game ranked by stones (its
+    ``db``: ``compiled_games.search_hooks``), made by ``tablebase.probes.probe_tables``:
+    where each tier's records are, its parts, and the board's tables as ``rank_code`` and
+    ``least_code`` take them. Named, so that the search reads a field by its name."""
+
+    slot_of: Any
+    """Each tier's slot among the tablebase's tiers (-1: not in it)."""
+    records: Any
+    """Each slot's records (a numba typed list of arrays)."""
+    part_from: Any
+    """Each slot's first part (and one past the last slot's last)."""
+    mine: Any
+    """Each part's count of the mover's stones."""
+    theirs: Any
+    """Each part's count of the opponent's stones."""
+    rest: Any
+    """Each part's rest (the bits above the stones)."""
+    offsets: Any
+    """Each part's first index in its tier."""
+    shift: int
+    """The records' value shift."""
+    cells: int
+    theirs_at: int
+    rest_at: int
+    binomials: Any
+    byte_rank: Any
+    squeeze: Any
+    images: Any
+    orbit: Any
+    symmetry: Any
+    least: Any
+    stabiliser: Any
+    set_at: Any
+    orbit_at: Any
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..answers import Answers
+from ..compiled_games.stones import ProbeTables
 from ..core.compiled import read_only
 from ..errors import SolverChoiceError, TablebaseError, TablebaseMismatch
 from ..identity import fingerprint, identity_of
@@ -153,7 +154,7 @@ def plies_outside(
     return longest[tier]
 
 
-def probe_tables(base: Tablebase[Any, Any], game: Any) -> tuple[Any, ...]:
+def probe_tables(base: Tablebase[Any, Any], game: Any) -> ProbeTables:
     """What ``search_probe`` reads (its ``db``), every tier file verified first."""
     import numba.typed
 
@@ -191,9 +192,10 @@ def probe_tables(base: Tablebase[Any, Any], game: Any) -> tuple[Any, ...]:
     columns = np.array(parts, dtype=np.int64).reshape(-1, 4)
     stack = ranking.stacked(largest)
     board = ranking.board
-    return (
-        slot_of, records, np.array(part_from, dtype=np.int64),
-        *(np.ascontiguousarray(columns[:, i]) for i in range(4)), base.record.shift,
+    mine, theirs, rest, offsets = (np.ascontiguousarray(columns[:, i]) for i in range(4))
+    return ProbeTables(
+        slot_of, records, np.array(part_from, dtype=np.int64), mine, theirs, rest, offsets,
+        base.record.shift,
         board.cells, board.theirs_at, board.rest_at, ranking.binomials, ranking.byte_rank,
         ranking.squeeze, ranking.images, stack.orbit, stack.symmetry, stack.least,
         stack.stabiliser, stack.set_at, stack.orbit_at,
