@@ -61,26 +61,27 @@ def _name(game: object, hooks: dict[str, Any]) -> str:
     return name if isinstance(name, str) else type(game).__name__
 
 
-_LOOSE_PARTS = {f.name: "speed" for f in dataclasses.fields(BatchRules)} | {
-    f.name: "tiers" for f in dataclasses.fields(TierRules)
-}
-"""The parts of the typed groups, which a game gives inside ``speed()`` and ``tiers()``."""
+_LOOSE_PARTS = tuple(
+    (f.name, hook, kind)
+    for hook, kind in (("speed", BatchRules), ("tiers", TierRules))
+    for f in dataclasses.fields(kind)
+    if f.name.startswith(("batch_", "tier_", "child_"))
+)
+"""The methods of the typed groups that the protocol's older form read one by one: (name,
+the hook that gives their group, the group)."""
 
 
 def _no_loose_parts(game: object, name: str, hooks: dict[str, Any]) -> None:
     """Refuse, in one line, a game that defines the parts of a group one by one (the
     protocol's older form) without the group: its speed would be lost without a word."""
-    for part, group in _LOOSE_PARTS.items():
-        if group not in hooks and part not in ("engine", "engine_loops"):
-            value = getattr(game, part, None)
-            if callable(value) and part.startswith(("batch_", "tier_", "child_")):
-                kind = "BatchRules" if group == "speed" else "TierRules"
-                raise GameError(
-                    f"{name} defines {part}() but no {group}(): perfectplay reads the "
-                    f"{'batch' if group == 'speed' else 'tier'} protocol as one group; "
-                    f"return a {kind}(..., {part}=self.{part}, ...) from {group}() "
-                    "(perfectplay.protocol)"
-                )
+    for part, hook, kind in _LOOSE_PARTS:
+        if hook not in hooks and callable(getattr(game, part, None)):
+            raise GameError(
+                f"{name} defines {part}() but no {hook}(): perfectplay reads the "
+                f"{'batch' if hook == 'speed' else 'tier'} protocol as one group; "
+                f"return a {kind.__name__}(..., {part}=self.{part}, ...) from {hook}() "
+                "(perfectplay.protocol)"
+            )
 
 
 def _group(name: str, hooks: dict[str, Any], hook: str, kind: type[G]) -> G | None:
@@ -97,7 +98,7 @@ def _group(name: str, hooks: dict[str, Any], hook: str, kind: type[G]) -> G | No
     if found is not None and not isinstance(found, kind):
         raise GameError(
             f"{name}.{hook}() returned {type(found).__name__}; expected a {kind.__name__} "
-            "(perfectplay.rules) or None"
+            "(perfectplay.protocol) or None"
         )
     return found
 
@@ -191,8 +192,7 @@ class Rules(Generic[S, M]):
     def starting_at(self, state: S) -> Rules[S, M]:
         """The same rules played from ``state``; a declared universe may not hold it, so
         batch exploration goes level by level from there."""
-        moved: Rules[S, M] = object.__new__(Rules)
-        moved.__dict__.update(self.__dict__)
+        moved = self._copy()
         moved.initial = lambda: state
         if self.batch is not None:
             moved.batch = dataclasses.replace(self.batch, universe=None)
@@ -201,9 +201,14 @@ class Rules(Generic[S, M]):
     def with_tiers(self, tiers: TierRules) -> Rules[S, M]:
         """The same rules answering the tier protocol from ``tiers`` (a tablebase's ranking
         read from disk): a new object; this one, and the game, stay as they were."""
+        moved = self._copy()
+        moved.tiers = tiers
+        return moved
+
+    def _copy(self) -> Rules[S, M]:
+        """A second Rules of the same game, every field shared (the caller replaces some)."""
         moved: Rules[S, M] = object.__new__(Rules)
         moved.__dict__.update(self.__dict__)
-        moved.tiers = tiers
         return moved
 
     def key_of(self, state: S) -> Hashable:

@@ -63,7 +63,7 @@ def solve_for(
     """``solve`` of a game read already (its ``Rules``)."""
     _full_solver(method)  # (refused before any exploring)
     graph = explore_for(rules, max_states=max_states, progress=progress, batch=batch, memory=memory)
-    return solve_graph(graph, method)
+    return _solved(graph, method)
 
 
 def _full_solver(method: str) -> None:
@@ -79,6 +79,11 @@ def _full_solver(method: str) -> None:
 def solve_graph(graph: StateGraph, method: str = "auto") -> Solution[Any, Any]:
     """Solve an explored game (``solve``'s second half)."""
     _full_solver(method)
+    return _solved(graph, method)
+
+
+def _solved(graph: StateGraph, method: str) -> Solution[Any, Any]:
+    """An explored game solved by ``method`` (refused already if it solves no graph)."""
     if method == AUTO:
         method = choose_method(graph)
     started = time.perf_counter()

@@ -65,8 +65,8 @@ class RankedGame(Protocol):
     def checked_tier(self, code: int) -> int:
         """The tier of a code, checked."""
 
-    def checked_root(self) -> int:
-        """The start, keyed, checked."""
+    def root_tier(self) -> int:
+        """The start's tier, checked."""
 
     def tiers_of(self, codes: Any) -> Any:
         """The tier of each code."""
@@ -110,7 +110,7 @@ class EngineTiers:
         plays_ours = "to_move" not in game.rule_functions and not game.scored
         derived = "unmoves" not in game.rule_functions and plays_ours
         return TierRules(
-            initial_tier=game.checked_tier(game.checked_root()),
+            initial_tier=game.root_tier(),
             child_tiers=self.child_tiers,
             tier_size=self.tier_size,
             batch_rank=self.batch_rank,

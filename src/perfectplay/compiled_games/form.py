@@ -142,9 +142,8 @@ class CompiledGame:
             return self._engine.rules()
         if self._stones is None:
             return None
-        every = getattr(self, "every_position", False)
         return TierRules(
-            initial_tier=self.checked_tier(self.checked_root()),
+            initial_tier=self.root_tier(),
             child_tiers=self.child_tiers,  # type: ignore[attr-defined]
             tier_size=self._stone_tier_size,
             batch_rank=self._stone_rank,
@@ -153,7 +152,7 @@ class CompiledGame:
             batch_parents=self.parents_by_unmoves(),
             tier_index=self._stone_tier_index,
             ranks_images_alike=True,
-            every_position=every is True,
+            every_position=bool(getattr(self, "every_position", False)),
         )
 
     # ----- the tier protocol, ranked by stones (optional) ---------------------------------
@@ -451,7 +450,7 @@ class CompiledGame:
         """Whether the tiers a stone-ranked game's start leads to hold fewer than ``limit``
         indices in all (their parts' sizes, summed without a position made)."""
         total = 0
-        seen = {self.checked_tier(self._root())}
+        seen = {self.root_tier()}
         todo = list(seen)
         while todo:
             tier = todo.pop()
@@ -498,6 +497,10 @@ class CompiledGame:
     def checked_tier(self, code: int) -> int:
         """The tier of a code, by the rule run as plain Python, checked to be an int."""
         return self._whole("tier", (code,), self._rule("tier", code), "an int")
+
+    def root_tier(self) -> int:
+        """The start's tier, by the rules run as plain Python, checked."""
+        return self.checked_tier(self._root())
 
     def checked_root(self) -> int:
         """The start, keyed, by the rules run as plain Python, checked."""
