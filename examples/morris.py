@@ -40,6 +40,19 @@ RINGS = {24: 3, 16: 2}
 M24 = (1 << 24) - 1
 
 
+def add_move(out, n, base, closes, victims):
+    """Write the move ``base`` (its source and target) at out[n]: once with each stone in
+    ``victims`` taken when it closes a mill, else once taking none; the new count."""
+    if not closes:
+        out[n] = base + HAND
+        return n + 1
+    while victims:
+        out[n] = base + lowest(victims)
+        victims &= victims - 1
+        n += 1
+    return n
+
+
 class Morris(CompiledGame):
     """Nine Men's Morris (points=24, stones=9) or Six Men's (points=16, stones=6)."""
 
@@ -78,15 +91,7 @@ class Morris(CompiledGame):
                     target = lowest(targets)
                     targets &= targets - 1
                     base = (HAND * 25 + target) * 25
-                    if (closing >> target) & 1:
-                        rest = victims
-                        while rest:
-                            out[n] = base + lowest(rest)
-                            rest &= rest - 1
-                            n += 1
-                    else:
-                        out[n] = base + HAND
-                        n += 1
+                    n = add_move(out, n, base, (closing >> target) & 1 != 0, victims)
             return n
         sources = mine
         while sources:
@@ -98,15 +103,7 @@ class Morris(CompiledGame):
                 targets &= targets - 1
                 after = (mine | (1 << target)) & ~(1 << source)
                 base = (source * 25 + target) * 25
-                if in_mill(p[0], after, target):
-                    rest = victims
-                    while rest:
-                        out[n] = base + lowest(rest)
-                        rest &= rest - 1
-                        n += 1
-                else:
-                    out[n] = base + HAND
-                    n += 1
+                n = add_move(out, n, base, in_mill(p[0], after, target), victims)
         return n
 
     def play(p, s, m):
