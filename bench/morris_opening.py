@@ -3,6 +3,7 @@ and Gasser's method (the database of every position once all stones are placed, 
 search of the placement that reads it at its leaves).
 
 Run:  .venv/bin/python bench/morris_opening.py [--points 16] [--stones 6] [--db DIR]
+      [--threads N]
 
 Each step runs the command a user runs, in a fresh process, one after the other: ``solve
 examples/morris.py:Morris --save`` (the whole game), ``solve ...:MorrisMidgame --save``
@@ -11,6 +12,7 @@ examples/morris.py:Morris --save`` (the whole game), ``solve ...:MorrisMidgame -
 each step's wall time and peak memory and the start's value and each first move's both
 ways; exits 1 when they differ. ``--db DIR``: a database built already (Nine Men's Morris:
 ``bench/morris_database.py``), so only the search runs, and no whole-game solve.
+``--threads N``: the search's threads (``analyze --threads``).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ def main() -> int:
     parser.add_argument("--points", type=int, default=16)
     parser.add_argument("--stones", type=int, default=6)
     parser.add_argument("--db", type=Path, default=None)
+    parser.add_argument("--threads", type=int, default=1)
     given = parser.parse_args()
     params = ["-p", f"points={given.points}", "-p", f"stones={given.stones}"]
     rows = []
@@ -63,10 +66,12 @@ def main() -> int:
             if not directory.exists():
                 continue
             seconds, peak, out = timed(["analyze", f"{EXAMPLE}:Morris", *params, "--db",
-                                        str(directory), "--json"])  # fmt: skip
+                                        str(directory), "--json", "--threads",
+                                        str(given.threads)])  # fmt: skip
             rows.append((f"analyze --db ({label})", seconds, peak))
             reports[label] = json.loads(out)
-    print(f"Morris, {given.points} points, {given.stones} stones each, {os.cpu_count()} cores")
+    print(f"Morris, {given.points} points, {given.stones} stones each, {os.cpu_count()} cores, "
+          f"the search on {given.threads} thread(s)")  # fmt: skip
     for name, seconds, peak in rows:
         print(f"  {name:<44} {seconds:9.1f} s  {peak:6.2f} GB")
     searched = reports["search over the database"]

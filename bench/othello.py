@@ -1,6 +1,7 @@
 """Othello from a user's rules (examples/othello.py, two words a state) by compiled search.
 
 Run:  .venv/bin/python bench/othello.py [--plies 12 10 8] [--start] [--log-size 25]
+      [--threads 1 2]
 
 1. 4x4: the start by search and by the strong solve of the same rules (the plain path),
    which must agree (published: the second player wins 11-3, -10 with the two empty
@@ -11,6 +12,8 @@ Run:  .venv/bin/python bench/othello.py [--plies 12 10 8] [--start] [--log-size 
    searched after the first k plies of it with a fresh table: the score (+-4 for the player
    to move, the line being perfect), nodes, seconds, nodes a second. ``--start`` searches
    the start itself (issue 48's target: at most 10 minutes; see the note's figures).
+   ``--threads 1 2`` searches each position on each count of threads in turn (one table
+   shared by the threads), side by side in one run.
 
 Exits 1 when a score differs from the strong solve's or from the line's +-4.
 """
@@ -39,6 +42,7 @@ def main() -> int:
     parser.add_argument("--plies", type=int, nargs="*", default=[12, 10, 8])
     parser.add_argument("--start", action="store_true", help="search 6x6 from its start")
     parser.add_argument("--log-size", type=int, default=25, help="table: 2**N entries")
+    parser.add_argument("--threads", type=int, nargs="*", default=[1], help="counts to run")
     args = parser.parse_args()
 
     from othello import Othello
@@ -63,19 +67,22 @@ def main() -> int:
     print(f"5x5 start: search {found.score} ({found.nodes:,} nodes, {found.seconds:.1f} s)")
 
     game = Othello(size=6)
-    search = CompiledSearch(game.compiled_rules(), args.log_size)  # type: ignore[arg-type]
-    print("6x6 along Feinstein's line: plies played, score for the mover, nodes, seconds, Mnodes/s")
+    rules = game.compiled_rules()
+    searches = {n: CompiledSearch(rules, args.log_size, threads=n) for n in args.threads}  # type: ignore[arg-type]
+    print("6x6 along Feinstein's line: plies played, threads, score for the mover, nodes, "
+          "seconds, Mnodes/s")  # fmt: skip
     for plies in ([0] if args.start else []) + args.plies:
         state = game.initial()
         for name in FEINSTEIN[:plies]:
             state = game.play(state, cell(name))
-        search.clear()
-        found = solve_position(game, state, search=search)
-        right = found.score == (-4 if plies % 2 == 0 else 4)
-        failed |= not right
-        rate = found.nodes / found.seconds / 1e6
-        print(f"  {plies:2d}  {found.score:+d}{'' if right else ' (NOT +-4)'}  "
-              f"{found.nodes:>14,}  {found.seconds:8.1f}  {rate:.2f}")  # fmt: skip
+        for threads, search in searches.items():
+            search.clear()
+            found = solve_position(game, state, search=search)
+            right = found.score == (-4 if plies % 2 == 0 else 4)
+            failed |= not right
+            rate = found.nodes / found.seconds / 1e6
+            print(f"  {plies:2d}  {threads}  {found.score:+d}{'' if right else ' (NOT +-4)'}  "
+                  f"{found.nodes:>14,}  {found.seconds:8.1f}  {rate:.2f}")  # fmt: skip
     return 1 if failed else 0
 
 

@@ -304,7 +304,11 @@ def test_check_profile_json(game_file: Path) -> None:
     assert [timed["rule"] for timed in profile["rules"]] == RULES
     assert all(timed["ns_per_call"] > 0 for timed in profile["rules"])
     assert profile["positions"] == 765 and profile["every_position"] is True
-    assert {hint["kind"] for hint in profile["hints"]} >= ADVICE
+    # The allocation is found in the code; the key's hint hangs on two timings taken in
+    # the child process (the suite beside it can tip them), tested in-process above.
+    kinds = {hint["kind"] for hint in profile["hints"]}
+    assert "allocation" in kinds and kinds <= ADVICE | {"slowest"}, profile["hints"]
+    assert all(hint["rule"] in RULES and hint["text"] for hint in profile["hints"])
 
 
 def test_check_profile_refuses_a_plain_game() -> None:

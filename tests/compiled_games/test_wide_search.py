@@ -96,7 +96,16 @@ def test_othello_4x4_by_search_equals_its_strong_solve() -> None:
         done = run_cli("analyze", *game, "--method", method)
         assert done.returncode == 0, done.stderr
         reports.append(json.loads(done.stdout))
-    searched, solved = reports
+    threaded = run_cli("analyze", *game, "--method", "search", "--threads", "2")
+    assert threaded.returncode == 0, threaded.stderr
+    reports.append(json.loads(threaded.stdout))
+    searched, solved, on_two = reports
+    solving = run_cli("analyze", *game, "--threads", "2")  # (auto: 4x4 is solved whole)
+    assert solving.returncode == 2 and solving.stderr.count("\n") == 1, solving.stderr
+    assert "--threads goes with a search" in solving.stderr
+    assert {m["move"]: m["value"] for m in on_two["moves"]} == {
+        m["move"]: m["value"] for m in searched["moves"]
+    }
     assert searched["method"] == "compiled search"
     assert solved["method"] != "compiled search"
     assert searched["value"] == solved["value"]
@@ -198,3 +207,47 @@ def test_the_principal_variation_keeps_the_score_at_every_move(cls: Any) -> None
             ), (seed, line)
             state = child
         assert not rules.legal_moves(state)
+
+
+@pytest.mark.parametrize("cls", [WideScored, WideOutcomesKeyed])
+def test_two_threads_on_one_table_score_every_state_as_exhaustive_search(cls: Any) -> None:
+    """``threads=2``: both lanes search each window on one small table (2**6 entries, so
+    their writes meet in the same entries all the time); every reachable state's score is
+    the reference's, and the nodes counted are both lanes'."""
+    checked = 0
+    for seed in range(6):
+        game = cls(seed=seed, n=60) if cls is WideScored else cls(seed=seed)
+        solved = (
+            reference.upward_scores(game) if cls is WideScored else reference.solve_outcomes(game)
+        )
+        rules = compiled_rules_of(Rules(game))
+        search = CompiledSearch(rules, 6, threads=2)
+        assert search.threads == 2
+        for state, (value, _) in solved.items():
+            want = _as_search_score(value) if cls is WideScored else OUTCOME_SCORE[value]
+            assert search.score(rules.encode(state)) == want, (seed, state)
+            checked += 1
+    assert checked > 150
+
+
+def test_a_torn_entry_is_not_trusted_by_threads_sharing_the_table() -> None:
+    """An entry whose bound changed without its seal (what a read between another
+    thread's writes sees) is taken as empty: the score stays exact. The same entry
+    misleads a search without seals, so it is the seal that refused it."""
+    game = WideScored(seed=3, n=60)
+    solved = reference.upward_scores(game)
+    rules = compiled_rules_of(Rules(game))
+    state = Rules(game).initial_state()
+    want = _as_search_score(solved[state][0])
+    assert abs(want) < rules.max_score
+    for threads in (2, 1):
+        search = CompiledSearch(rules, 16, threads=threads)
+        assert search.score(rules.encode(state)) == want
+        slot = search.key(rules.encode(state)) % search.size
+        assert search.vals[slot] != 0  # the root's entry, kept
+        search.vals[slot] = 2 * (rules.max_score - rules.min_score + 1)  # (>= the greatest)
+        found = search.score(rules.encode(state))
+        if threads == 2:
+            assert found == want
+        else:
+            assert found != want

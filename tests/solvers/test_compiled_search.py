@@ -444,6 +444,20 @@ def test_a_compiled_games_search_agrees_with_the_reference_on_random_games(cls: 
     assert checked > 300
 
 
+def test_two_threads_on_one_table_agree_with_the_reference_on_random_games() -> None:
+    """``threads=2`` on keys kept in 32 bits (a table of 2**10 entries): every reachable
+    state's value as the independent solver gives it, whichever lane answers."""
+    checked = 0
+    for seed in range(6):
+        game = _SearchedTiers(seed=seed, n=240, block=12)
+        expected = reference.solve_outcomes(game)
+        search = CompiledSearch(compiled_rules_of(Rules(game)), log_size=10, threads=2)
+        for state, (value, _) in expected.items():
+            assert search.score((state,)) == SEARCH_SCORE[value], (seed, state)
+            checked += 1
+    assert checked > 150
+
+
 def test_a_compiled_game_without_max_plies_offers_no_search() -> None:
     with pytest.raises(SolverChoiceError):
         compiled_rules_of(Rules(TierGame(mode=3)))

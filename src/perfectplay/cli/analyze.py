@@ -77,6 +77,14 @@ from .tablebases import held
     help="With a search: also write the proof of the score (a tree of moves that "
     "'perfectplay verify-proof' checks against the rules alone).",
 )
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="With a search: threads searching on one table (each window on all of them, the "
+    "first to finish answering).",
+)
 @solve_options
 @db_option
 @json_option
@@ -95,6 +103,7 @@ def analyze_command(
     as_json: bool,
     from_position: bool = False,
     proof: Path | None = None,
+    threads: int = 1,
 ) -> None:
     """Show a position, its value and remoteness, and every move's value, best first.
 
@@ -119,11 +128,13 @@ def analyze_command(
     searched = method == "search" or (method == "auto" and too_large_to_solve(rules))
     header = None if db is None else read_header(db)
     if db is not None and _searched_over(rules, header, method, proof):
-        _analyze_probing(rules, position, moves, db, as_json, stats, quiet, memory)
+        _analyze_probing(rules, position, moves, db, as_json, stats, quiet, memory, threads)
         return
     if searched or (header is not None and header.book is not None):
-        _analyze_searched(rules, position, moves, db, as_json, memory, quiet, proof)
+        _analyze_searched(rules, position, moves, db, as_json, memory, quiet, proof, threads)
         return
+    if threads != 1:
+        raise UsageProblem("--threads goes with a search (--method search)")
     if proof is not None:
         raise UsageProblem("--proof goes with a search (--method search)")
     if db is not None:
@@ -193,9 +204,11 @@ def _analyze_searched(
     memory: int | None = None,
     quiet: bool = False,
     proof: Path | None = None,
+    threads: int = 1,
 ) -> None:
     """The position answered by compiled search, from an opening book where one holds it;
-    ``memory`` bounds the search's table; ``proof``: where to write the score's proof."""
+    ``memory`` bounds the search's table; ``proof``: where to write the score's proof;
+    ``threads``: the search's."""
     from ..book import shipped_book
     from .search_analysis import Proving, analyze_by_search, search_log_size
 
@@ -204,17 +217,18 @@ def _analyze_searched(
     # the positions it holds, the search those beyond its plies.
     state, history = _asked(rules, position, moves)
     db = db if db is not None else shipped_book(rules)  # 7x6: the book in the package
-    log_size = search_log_size(rules, memory)
+    log_size = search_log_size(rules, memory, threads)
     proving = None if proof is None else Proving(proof, position)
     if db is None:
         analyze_by_search(
-            rules, state, history, as_json, quiet=quiet, log_size=log_size, proving=proving
-        )
+            rules, state, history, as_json, quiet=quiet, log_size=log_size, proving=proving,
+            threads=threads,
+        )  # fmt: skip
     else:
         with open_tablebase_for(db, rules) as book:
             analyze_by_search(
                 rules, state, history, as_json, book, quiet=quiet, log_size=log_size,
-                proving=proving,
+                proving=proving, threads=threads,
             )  # fmt: skip
 
 
@@ -227,11 +241,12 @@ def _analyze_probing(
     stats: bool,
     quiet: bool,
     memory: int | None = None,
+    threads: int = 1,
 ) -> None:
     """The position read from the tablebase where its tier is there, else searched from
     it with the tablebase probed at the leaves (``tablebase.probes``; ``memory`` bounds
-    its table); the tablebase may have been made from another start of the same rules
-    (a midgame database)."""
+    its table; ``threads`` search it); the tablebase may have been made from another start
+    of the same rules (a midgame database)."""
     from .search_analysis import analyze_by_search, search_log_size
 
     with open_for_probing(db, rules) as base:
@@ -240,7 +255,8 @@ def _analyze_probing(
             held(base, state, db, position)
             _show(base, state, history, as_json, stats, quiet)
             return
-        probed = ProbedSearch(rules, base, state, search_log_size(rules, memory))
+        log_size = search_log_size(rules, memory, threads)
+        probed = ProbedSearch(rules, base, state, log_size, threads=threads)
         analyze_by_search(
             rules, state, history, as_json, search=probed.search, zero=probed.zero,
             method=f"compiled search, tablebase {db} at the leaves", quiet=quiet,

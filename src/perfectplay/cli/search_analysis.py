@@ -91,15 +91,16 @@ def analyze_by_search(
     quiet: bool = False,
     log_size: int = DEFAULT_LOG_SIZE,
     proving: Proving | None = None,
+    threads: int = 1,
 ) -> None:
     """Print (or emit as JSON) the position, its exact score and each move's, best first;
     the moves leading into the book (if any) are read from it, the others searched (by
     ``search`` when given: one that probes a tablebase, else one with a table of
     ``log_size``). ``zero``: what a 0 is called. Progress on stderr unless ``quiet``. ``proving``:
-    where to write the score's proof tree too."""
+    where to write the score's proof tree too; ``threads``: a new search's."""
     started = time.perf_counter()
     if search is None:
-        search = CompiledSearch(compiled_rules_of(rules), log_size)
+        search = CompiledSearch(compiled_rules_of(rules), log_size, threads=threads)
     moves, from_book = _scored_moves(rules, state, search, book, quiet)
     # Negamax: the position's score is its best move's; only a finished game needs a search.
     score = moves[0][1] if moves else search.score(search.rules.encode(state))
@@ -198,12 +199,13 @@ def _watched(
         interruptible(work, stopped, None if say is None else lambda: say(line()))
 
 
-def search_log_size(rules: Rules[Any, Any], memory: int | None) -> int:
-    """The table's ``log_size`` for a search under ``--memory`` (the bytes the process
-    may take, the table getting all but ``PROCESS_BYTES``); DEFAULT_LOG_SIZE without."""
+def search_log_size(rules: Rules[Any, Any], memory: int | None, threads: int = 1) -> int:
+    """The table's ``log_size`` for a search on ``threads`` under ``--memory`` (the bytes
+    the process may take, the table getting all but ``PROCESS_BYTES``); DEFAULT_LOG_SIZE
+    without."""
     if memory is None:
         return DEFAULT_LOG_SIZE
-    return log_size_within(compiled_rules_of(rules), memory - PROCESS_BYTES)
+    return log_size_within(compiled_rules_of(rules), memory - PROCESS_BYTES, threads)
 
 
 def _scored_moves(

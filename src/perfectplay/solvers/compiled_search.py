@@ -54,6 +54,7 @@ searched (calls of the search on a state, counted like the C reference in ``benc
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -65,7 +66,7 @@ import numpy.typing as npt
 
 from ..core.specialised import fingerprint, jit_in_place, template_copy
 from ..errors import SolverChoiceError
-from ..protocol import SCORE_ENDS, Game, SearchRules
+from ..protocol import NOT_OVER, SCORE_ENDS, Game, SearchRules
 from ..rules import Rules
 
 NO_TABLEBASE = np.zeros(1, dtype=np.int64)
@@ -117,11 +118,12 @@ class TableLayout:
             table_moves=rules.table_moves,
         )
 
-    def entry_bytes(self) -> int:
-        """The bytes of one entry."""
+    def entry_bytes(self, threads: int = 1) -> int:
+        """The bytes of one entry (a table shared by threads: 8 more, the seal)."""
         move = np.dtype(self.hint_type).itemsize if self.table_moves else 0
         keys = self.key_words * np.dtype(self.key_type).itemsize
-        return int(keys + np.dtype(self.val_type).itemsize + move)
+        seal = 8 if threads > 1 else 0
+        return int(keys + np.dtype(self.val_type).itemsize + move + seal)
 
 
 def prime_at_least(n: int) -> int:
@@ -134,17 +136,18 @@ def prime_at_least(n: int) -> int:
 
 
 @cache
-def _engine(rules: Any) -> tuple[Any, Any, Any, Any]:
-    """The compiled (negamax, solve, key_after, key_of) of one game's rules: a copy of
-    ``search_engine`` around them, loaded from numba's disk cache when the rules have an
-    ``ident`` (compiled once per game and kept), else compiled now."""
+def _engine(rules: Any, shared: bool = False) -> Any:
+    """The compiled search of one game's rules: a copy of ``search_engine`` around them
+    (its ``negamax``, ``solve``, ``key_after``, ``key_of`` and the root's steps), loaded
+    from numba's disk cache when the rules have an ``ident`` (compiled once per game and
+    kept), else compiled now. ``shared``: the copy whose threads share a table."""
     from . import search_engine
 
     ident = getattr(rules, "ident", "")
     settings = (rules.min_score, rules.max_score, rules.fail_soft, rules.key_words,
                 rules.key_from, rules.table_moves, rules.keeps is not None,
                 rules.reward is not None, rules.probe is not None,
-                rules.fold is not None)  # fmt: skip
+                rules.fold is not None, shared)  # fmt: skip
     made_for = f"{ident}|{settings}"  # (the module's globals: a copy compiled for each)
     name = f"perfectplay_search_{fingerprint(Path(search_engine.__file__).read_bytes(), made_for)}"
     module: Any = template_copy(Path(search_engine.__file__), name, "search", bool(ident))
@@ -163,9 +166,12 @@ def _engine(rules: Any) -> tuple[Any, Any, Any, Any]:
     module.KEY_WORDS = rules.key_words
     module.KEY_FROM = rules.key_from
     module.TABLE_MOVES = rules.table_moves
+    module.SHARED = shared
     module.FOLD = rules.fold is not None
-    made += ["table_key", "held", "hold", "first_hint", "hint_of", "child_end", "descend", "half",
-             "negamax", "solve", "key_after", "key_of"]  # callees first  # fmt: skip
+    made += ["table_key", "held", "hold", "seal", "reverse_after_first", "first_hint",
+             "hint_of", "child_end", "descend", "half", "negamax", "known_at_root",
+             "root_bounds", "next_window", "solve", "key_after",
+             "key_of"]  # callees first  # fmt: skip
     module.TURNS = rules.keeps is not None
     module.REWARDS = rules.reward is not None
     # Once a node or a move: inlined (the template's probe, keeps and reward then fold
@@ -175,7 +181,61 @@ def _engine(rules: Any) -> tuple[Any, Any, Any, Any]:
     # in numba's control-flow analysis.)
     inlined = ("descend", "probe", "keeps", "reward", "fold", "table_key")
     jit_in_place(module, tuple(made), cache=bool(ident), inline=inlined)
-    return module.negamax, module.solve, module.key_after, module.key_of
+    return module
+
+
+@dataclass
+class Lane:
+    """One thread's rows of the search: the states ``s``, their moves ``out``, the
+    explicit stack (the table is shared)."""
+
+    s: npt.NDArray[np.int64]
+    out: npt.NDArray[np.int64]
+    stack: npt.NDArray[np.int64]
+
+    @staticmethod
+    def of(rules: SearchRules) -> Lane:
+        rows = rules.max_plies + 2
+        return Lane(
+            s=np.zeros((rows, rules.words), dtype=np.int64),
+            out=np.zeros((rows, rules.max_moves), dtype=np.int64),
+            stack=np.zeros((rows, 10), dtype=np.int64),
+        )
+
+
+def parallel(search: CompiledSearch, med: int) -> tuple[int, int, bool, int]:
+    """One window (med, med + 1) searched from row 0 by every lane of ``search`` at once,
+    on the one table: the first lane plays the game's order, the others the helper's
+    (``search_engine.HELPER_ROWS``), so they part at the first rows and each leaves its
+    subtrees' bounds for the others. The first to finish answers and halts the rest;
+    every entry a lane reads is checked against its seal, so a torn entry is never
+    trusted. The nodes of every lane are counted. Daemon threads: Ctrl-C leaves at once."""
+    search.halt[0] = 0
+    results: list[Any] = [None] * len(search.lanes)
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        lane = search.lanes[i]
+        try:
+            results[i] = search.engine.negamax(
+                lane.s, med, med + 1, search.keys, search.vals, search.hints,
+                search.key_mask, lane.out, lane.stack, search.db, search.progress,
+                search.checks, search.halt, i > 0,
+            )  # fmt: skip
+        except BaseException as exc:  # handed to the caller below
+            errors.append(exc)
+            search.halt[0] = 1
+
+    workers = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(results))]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    if errors:
+        raise errors[0]
+    nodes = sum(int(found[1]) for found in results)
+    answer = next(found for found in results if found[0] != NOT_OVER)
+    return int(answer[0]), nodes, bool(answer[2]), int(answer[3])
 
 
 class CompiledSearch:
@@ -184,27 +244,34 @@ class CompiledSearch:
     ``log_size`` sets the table: a prime number of entries at least ``2 ** log_size``, 5 to
     9 bytes each, or 8 a word kept and 1 to 4 for wide states (24: 16.8 million entries,
     84 MB for Connect Four; pages are zeroed lazily by the system, so a small search
-    touches little of it).
+    touches little of it). ``threads`` > 1: that many threads search each window on one
+    table (8 bytes an entry more, its seal), the first to finish giving the answer
+    (``parallel``); games whose moves keep the turn or earn points search on one.
     """
 
-    def __init__(self, rules: SearchRules, log_size: int = 24, db: Any = None) -> None:
+    def __init__(
+        self, rules: SearchRules, log_size: int = 24, db: Any = None, threads: int = 1
+    ) -> None:
         self.rules = rules
         self.db: Any = NO_TABLEBASE if db is None else db
         """What the rules' ``probe`` reads (a tablebase's records and ranking, as arrays)."""
         self.size = prime_at_least(1 << log_size)
         self.layout = TableLayout.of(rules, log_size)
         self.key_mask = -1 if self.layout.wide_keys else 0xFFFFFFFF
+        simple = rules.keeps is None and rules.reward is None
+        self.threads = max(1, threads) if simple else 1
         compiled: Any = rules  # a NamedTuple: hashable, one engine per rules object
-        self.negamax, self.solver, self._key_after, self._key_of = _engine(compiled)
+        self.engine = _engine(compiled, self.threads > 1)
         self.best_key: int | None = None
         """After ``score``: the key of the child a best move leads to, when the search met it."""
-        self.s = np.zeros((rules.max_plies + 2, rules.words), dtype=np.int64)
-        self.out = np.zeros((rules.max_plies + 2, rules.max_moves), dtype=np.int64)
-        self.stack = np.zeros((rules.max_plies + 2, 9), dtype=np.int64)
+        self.lanes = [Lane.of(rules) for _ in range(self.threads)]
+        self.s = self.lanes[0].s
+        self.halt = np.zeros(1, dtype=np.int64)
         self.nodes = 0
         self.progress = np.zeros(4, dtype=np.int64)
         """Read by another thread while a search runs: [0] the nodes so far (``nodes`` and
-        the running search's, to ``PROGRESS_EVERY``), [1] and [2] the bounds the running
+        the running search's, to ``PROGRESS_EVERY``; threads add to it unlocked, so a
+        count may be lost: the display's only), [1] and [2] the bounds the running
         score's narrowing has proven, [3] its windows searched."""
         self.clear()
 
@@ -216,6 +283,7 @@ class CompiledSearch:
         self.hints: npt.NDArray[Any] = np.zeros(
             self.size if layout.table_moves else 1, dtype=layout.hint_type
         )
+        self.checks = np.zeros(self.size if self.threads > 1 else 1, dtype=np.int64)
 
     def table_fill(self) -> float:
         """The share of the table's entries in use (a pass over it: ms for millions)."""
@@ -224,17 +292,22 @@ class CompiledSearch:
     def _load(self, words: tuple[int, ...]) -> None:
         if len(words) != self.rules.words:
             raise ValueError(f"encode() gave {len(words)} words, the rules say {self.rules.words}")
-        self.s[0, :] = words
+        for lane in self.lanes:
+            lane.s[0, :] = words
 
     def score(self, words: tuple[int, ...]) -> int:
         """The exact score of an encoded state (nodes added to ``self.nodes``)."""
         self._load(words)
         self.progress[:] = (self.nodes, self.rules.min_score, self.rules.max_score, 0)
         try:
-            found = self.solver(
-                self.s, self.keys, self.vals, self.hints, self.key_mask, self.out, self.stack,
-                self.db, self.progress,
-            )  # fmt: skip
+            if self.threads > 1:
+                found = self._narrowed()
+            else:
+                lane = self.lanes[0]
+                found = self.engine.solve(
+                    lane.s, self.keys, self.vals, self.hints, self.key_mask, lane.out,
+                    lane.stack, self.db, self.progress,
+                )  # fmt: skip
         except ValueError as exc:
             raise self._refusal(exc) from None
         value, nodes, known, move = found
@@ -242,28 +315,60 @@ class CompiledSearch:
         self.progress[0] = self.nodes
         # (A hash of wide states may be shared: their best move is then proven afresh.)
         unique = self.rules.key_words == 0
-        self.best_key = int(self._key_after(self.s, move, self.db)) if known and unique else None
+        self.best_key = (
+            int(self.engine.key_after(self.s, move, self.db)) if known and unique else None
+        )
         return int(value)
 
     def key(self, words: tuple[int, ...]) -> int:
         """The key of an encoded state."""
         self._load(words)
-        return int(self._key_of(self.s, self.db))
+        return int(self.engine.key_of(self.s, self.db))
 
     def at_most(self, words: tuple[int, ...], bound: int) -> bool:
         """Whether an encoded state's score is <= bound (one null-window search)."""
         self._load(words)
         self.progress[0] = self.nodes
         try:
-            first, nodes, _, _ = self.negamax(
-                self.s, bound, bound + 1, self.keys, self.vals, self.hints, self.key_mask,
-                self.out, self.stack, self.db, self.progress,
-            )  # fmt: skip
+            first, nodes, _, _ = self._window(bound)
         except ValueError as exc:
             raise self._refusal(exc) from None
         self.nodes += int(nodes)
         self.progress[0] = self.nodes
         return bool(first <= bound)
+
+    def _narrowed(self) -> tuple[int, int, bool, int]:
+        """``solve``'s narrowing, each window searched on every thread (``parallel``)."""
+        engine = self.engine
+        first = engine.known_at_root(self.s, self.db)
+        if first != NOT_OVER:
+            return int(first), 1, False, 0
+        lo, hi = engine.root_bounds(self.s)
+        nodes, known, best, guess, passes = 0, False, 0, -1, 0
+        while lo < hi:
+            self.progress[1:4] = (lo, hi, passes)
+            med = int(engine.next_window(lo, hi, guess, passes))
+            r, n, cut, move = self._window(med)
+            nodes += n
+            passes += 1
+            if r <= med:
+                hi, guess = r, r - 1
+            else:
+                lo, guess, known, best = r, r, cut, move
+        self.progress[1:4] = (lo, hi, passes)
+        return lo, nodes, known, best
+
+    def _window(self, med: int) -> tuple[int, int, bool, int]:
+        """One search of row 0 with the window (med, med + 1): (score, nodes, whether a
+        root move cut, that move)."""
+        if self.threads == 1:
+            lane = self.lanes[0]
+            r, n, cut, move = self.engine.negamax(
+                lane.s, med, med + 1, self.keys, self.vals, self.hints, self.key_mask,
+                lane.out, lane.stack, self.db, self.progress, self.checks, self.halt, False,
+            )  # fmt: skip
+            return int(r), int(n), bool(cut), int(move)
+        return parallel(self, med)
 
     def _refusal(self, exc: ValueError) -> Exception:
         """What the compiled code's ValueError means, in one line (SolverChoiceError): a
@@ -288,19 +393,20 @@ TABLE_FLOOR = 10
 """The least table a memory bound leaves the search: 2**10 entries."""
 
 
-def entry_bytes(rules: SearchRules, log_size: int) -> int:
-    """The bytes of one table entry for ``rules`` at ``log_size`` (``TableLayout``)."""
-    return TableLayout.of(rules, log_size).entry_bytes()
+def entry_bytes(rules: SearchRules, log_size: int, threads: int = 1) -> int:
+    """The bytes of one table entry for ``rules`` at ``log_size`` on ``threads``
+    (``TableLayout``)."""
+    return TableLayout.of(rules, log_size).entry_bytes(threads)
 
 
-def log_size_within(rules: SearchRules, table_bytes: int) -> int:
-    """The largest ``log_size`` whose table fits in ``table_bytes`` (the size being the
-    prime at least 2**log_size: a few entries over, far below a byte per million);
-    SolverChoiceError when not even 2**TABLE_FLOOR entries fit."""
+def log_size_within(rules: SearchRules, table_bytes: int, threads: int = 1) -> int:
+    """The largest ``log_size`` whose table (on ``threads``) fits in ``table_bytes`` (the
+    size being the prime at least 2**log_size: a few entries over, far below a byte per
+    million); SolverChoiceError when not even 2**TABLE_FLOOR entries fit."""
     for log_size in range(40, TABLE_FLOOR - 1, -1):
-        if ((1 << log_size) + 1000) * entry_bytes(rules, log_size) <= table_bytes:
+        if ((1 << log_size) + 1000) * entry_bytes(rules, log_size, threads) <= table_bytes:
             return log_size
-    least = (1 << TABLE_FLOOR) * entry_bytes(rules, TABLE_FLOOR)
+    least = (1 << TABLE_FLOOR) * entry_bytes(rules, TABLE_FLOOR, threads)
     raise SolverChoiceError(
         f"the search's table needs at least {least:,} bytes; the memory bound leaves it "
         f"{max(table_bytes, 0):,}: give more --memory"

@@ -38,6 +38,17 @@ PROGRESS_EVERY = 1 << 16
 """Nodes between two updates of the progress count another thread reads."""
 FOLD = False
 """Whether the table keys row p by ``fold(s, p, db)`` (the rules give it) and not ``key``."""
+SHARED = False
+"""Whether threads share the table (``parallel``): each entry then has a seal, a hash of
+its key, bound and move written after them, and an entry read whose seal does not match
+(another thread wrote it meanwhile) is taken as empty; every thread stops (``halt``) once
+one has its answer."""
+HELPER_ROWS = 4
+"""Rows where a helper thread (``helper`` true) tries the moves after the first in the
+reverse order: it keeps the likely best first, and meets the other moves' subtrees in an
+order the other thread does not, leaving their bounds in the shared table."""
+HALT_EVERY = 1 << 12
+"""Nodes between two looks at ``halt``, a thread sharing the table."""
 TABLE_MOVES = False
 """Whether the table keeps, with a lower bound, the move that proved it (its place in the
 game's order, in ``hints``), tried first when the position is met again: the narrowing
@@ -114,6 +125,24 @@ def hold(keys: Any, slot: int, k: int, key_mask: int, s: Any, p: int) -> None:
             keys[at + w] = s[p, KEY_FROM + w]
 
 
+def seal(k: int, code: int, hint: int) -> int:
+    """An entry's seal: a hash of its key ``k`` with its bound's code and move."""
+    h = ((k ^ (code << 40) ^ (hint << 52)) * 0x2545F4914F6CDD1D) & 0x7FFFFFFFFFFFFFFF
+    return h ^ (h >> 31)
+
+
+def reverse_after_first(out: Any, p: int, n: int) -> None:
+    """Row p's moves after the first in the reverse order (a helper thread's)."""
+    i = 1
+    j = n - 1
+    while i < j:
+        m = out[p, i]
+        out[p, i] = out[p, j]
+        out[p, j] = m
+        i += 1
+        j -= 1
+
+
 def first_hint(out: Any, p: int, hint: int, n: int) -> None:
     """Move the table's move (the ``hint``-th of the game's order, 1-based) to the front of
     row p's moves, the others kept in order."""
@@ -126,8 +155,11 @@ def first_hint(out: Any, p: int, hint: int, n: int) -> None:
 
 def hint_of(stack: Any, p: int) -> int:
     """The place (1-based) in the game's order of row p's move being searched, its moves
-    having been reordered by ``first_hint`` with the hint stack[p, 8]."""
+    having been reordered by ``first_hint`` with the hint stack[p, 8] (and by a helper,
+    stack[p, 9], the moves after the first reversed)."""
     i: int = stack[p, 3]  # (the searched move's place in the reordered row, 1-based)
+    if SHARED and stack[p, 9] != 0 and i > 1:
+        i = stack[p, 2] + 2 - i
     hint: int = stack[p, 8]
     if hint <= 1 or i > hint:
         return i
@@ -189,6 +221,9 @@ def negamax(
     stack: Any,
     db: Any,
     progress: Any,
+    checks: Any,
+    halt: Any,
+    helper: bool,
 ) -> tuple[int, int, bool, int]:
     """One null-window (or any-window) alpha-beta search of row 0 on an explicit stack:
     (score, nodes, whether a root move cut, that move). stack[p] = (alpha, beta, number
@@ -196,7 +231,9 @@ def negamax(
     table's move) of the state on row p; ``db`` goes to ``probe``; ``progress[0]`` grows by
     ``PROGRESS_EVERY`` every so many nodes (read by another thread: the search holds no GIL).
     A row's score is its mover's: the reward plus the child's score, negated unless the
-    move kept the turn."""
+    move kept the turn. SHARED: ``checks`` the entries' seals; a thread that finds
+    ``halt[0]`` set stops and returns NOT_OVER (another has the answer); one that ends
+    sets it; ``helper``: reorders as HELPER_ROWS says."""
     size = vals.shape[0]
     nodes = 0
     cut = False
@@ -211,6 +248,8 @@ def negamax(
             nodes += 1
             if nodes % PROGRESS_EVERY == 0:
                 progress[0] += PROGRESS_EVERY
+            if SHARED and nodes % HALT_EVERY == 0 and halt[0] != 0:
+                return NOT_OVER, nodes, False, 0
             ret = end(s, p)
             if ret == NOT_OVER:
                 ret = probe(s, p, db)
@@ -236,6 +275,9 @@ def negamax(
                     code = int(vals[slot])
                     if TABLE_MOVES:
                         hint = int(hints[slot])
+                    if SHARED and checks[slot] != seal(k, code, hint):
+                        code = 0  # (torn by another thread's write: as if empty)
+                        hint = 0
                 if code > UPPERS:
                     bound = code - UPPERS + LOW - 1
                     if a < bound:
@@ -269,12 +311,19 @@ def negamax(
                             hint = 0  # (a symmetric position's move: no place here)
                         stack[p, 8] = hint
                         first_hint(out, p, hint, n)
+                    if SHARED:
+                        stack[p, 9] = 0
+                        if helper and p < HELPER_ROWS and n > 2:
+                            stack[p, 9] = 1
+                            reverse_after_first(out, p, n)
                     a, b = descend(s, p, out[p, 0], stack)
                     p += 1
                     continue
             entering = False
         # ret is the score of row p: give it to row p - 1.
         if p == 0:
+            if SHARED:
+                halt[0] = 1
             return ret, nodes, cut, cut_move
         p -= 1
         score = -ret
@@ -293,9 +342,14 @@ def negamax(
                 cut = True
                 cut_move = out[0, stack[0, 3] - 1]
             hold(keys, slot, k, key_mask, s, p)
-            vals[slot] = score - LOW + 1 + UPPERS
+            code = score - LOW + 1 + UPPERS
+            vals[slot] = code
+            hint = 0
             if TABLE_MOVES:
-                hints[slot] = hint_of(stack, p)
+                hint = hint_of(stack, p)
+                hints[slot] = hint
+            if SHARED:
+                checks[slot] = seal(k, code, hint)
             ret = score
             continue
         if score > stack[p, 0]:
@@ -311,14 +365,49 @@ def negamax(
         if SOFT:
             ret = stack[p, 7]
         hold(keys, slot, k, key_mask, s, p)
-        vals[slot] = ret - LOW + 1
+        code = ret - LOW + 1
+        vals[slot] = code
+        hint = 0
         if TABLE_MOVES:
-            hints[slot] = stack[p, 8]  # (failed low: the move it had, if any, kept)
+            hint = stack[p, 8]
+            hints[slot] = hint  # (failed low: the move it had, if any, kept)
+        if SHARED:
+            checks[slot] = seal(k, code, hint)
 
 
 def half(x: int) -> int:
     """x / 2 rounded toward 0, as C does."""
     return x // 2 if x >= 0 else -((-x) // 2)
+
+
+def known_at_root(s: Any, db: Any) -> int:
+    """Row 0's score when ``end`` or the tablebase knows it at once, else NOT_OVER."""
+    first: int = end(s, 0)
+    if first == NOT_OVER:
+        first = probe(s, 0, db)
+    return first
+
+
+def root_bounds(s: Any) -> tuple[int, int]:
+    """The bounds of row 0's score the game gives."""
+    lo: int
+    hi: int
+    lo, hi = bounds(s, 0)
+    return lo, hi
+
+
+def next_window(lo: int, hi: int, guess: int, passes: int) -> int:
+    """The next window (med, med + 1) narrowing ``lo <= score <= hi``: fail-hard (Pons),
+    halving the bounds, tried near 0 first; fail-soft, MTD(f): at ``guess``, the bound the
+    last search returned, halving again after ``MTD_PASSES`` windows."""
+    if SOFT and passes < MTD_PASSES:
+        return min(max(guess, lo), hi - 1)
+    med = lo + (hi - lo) // 2
+    if med <= 0 and half(lo) < med:
+        med = half(lo)
+    elif med >= 0 and half(hi) > med:
+        med = half(hi)
+    return med
 
 
 def solve(
@@ -332,38 +421,31 @@ def solve(
     db: Any,
     progress: Any,
 ) -> tuple[int, int, bool, int]:
-    """Row 0's exact score by null windows narrowing its bounds: (score, nodes, whether a
-    best root move is known, that move). Fail-hard (Pons): each window halves the bounds,
-    tried near 0 first. Fail-soft: MTD(f), each window at the bound the last search
-    returned, from 0 (a search near the score is the costly one: the next is one step
-    away, not half the range), halving again after ``MTD_PASSES`` windows.
-    ``progress[1:4]``: the bounds proven so far and the windows searched, as each ends."""
-    first = end(s, 0)
-    if first == NOT_OVER:
-        first = probe(s, 0, db)
+    """Row 0's exact score by null windows narrowing its bounds (``next_window``): (score,
+    nodes, whether a best root move is known, that move). A search near the score is the
+    costly one: MTD(f)'s next is one step away, not half the range. The first window asks
+    whether the mover avoids a loss (score >= 0: where every score is even, as on a 6x6
+    Othello board, a loss is then one window nearer, 9% fewer nodes along Feinstein's
+    line). ``progress[1:4]``: the bounds proven so far and the windows searched, as each
+    ends. One thread (``parallel`` in ``compiled_search`` runs the same steps on two)."""
+    first = known_at_root(s, db)
     if first != NOT_OVER:
         return first, 1, False, 0
-    lo, hi = bounds(s, 0)
+    lo, hi = root_bounds(s)
     nodes = 0
     known = False
     best = 0
-    guess = 0
+    guess = -1  # (the window (-1, 0): is the score >= 0?)
     passes = 0
     while lo < hi:
         progress[1] = lo
         progress[2] = hi
         progress[3] = passes
-        if SOFT and passes < MTD_PASSES:
-            med = min(max(guess, lo), hi - 1)
-        else:
-            med = lo + (hi - lo) // 2
-            if med <= 0 and half(lo) < med:
-                med = half(lo)
-            elif med >= 0 and half(hi) > med:
-                med = half(hi)
+        med = next_window(lo, hi, guess, passes)
         r, n, cut, move = negamax(
-            s, med, med + 1, keys, vals, hints, key_mask, out, stack, db, progress
-        )
+            s, med, med + 1, keys, vals, hints, key_mask, out, stack, db, progress,
+            progress, progress, False,
+        )  # fmt: skip
         nodes += n
         passes += 1
         if r <= med:

@@ -230,7 +230,8 @@ class ProbedSearch:
     """The compiled search of ``rules`` from ``state`` and the positions after it, reading
     ``base`` at its leaves: ``search`` is a ``CompiledSearch`` (scores 1, 0, -1 for the
     mover), ``zero`` what its 0 stands for in the tablebase's words. ``tables``: the
-    ``probe_tables`` of ``base`` already made (and verified) for an earlier search."""
+    ``probe_tables`` of ``base`` already made (and verified) for an earlier search;
+    ``threads``: the search's (``CompiledSearch``)."""
 
     def __init__(
         self,
@@ -239,6 +240,7 @@ class ProbedSearch:
         state: Any,
         log_size: int = 24,
         tables: tuple[Any, ...] | None = None,
+        threads: int = 1,
     ) -> None:
         game = _stone_game(rules)
         if game.scored:
@@ -255,7 +257,7 @@ class ProbedSearch:
         self.zero = zero_of(base)
         if tables is None:
             tables = probe_tables(base, game)
-        self.search = _ProbingSearch(found, log_size, tables)
+        self.search = _ProbingSearch(found, log_size, tables, threads=threads)
         self.search.directory = base.directory
 
 
