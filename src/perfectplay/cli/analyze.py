@@ -133,14 +133,32 @@ def analyze_command(
     if searched or (header is not None and header.book is not None):
         _analyze_searched(rules, position, moves, db, as_json, memory, quiet, proof, threads)
         return
-    if threads != 1:
-        raise UsageProblem("--threads goes with a search (--method search)")
-    if proof is not None:
-        raise UsageProblem("--proof goes with a search (--method search)")
+    for given, option in ((threads != 1, "--threads"), (proof is not None, "--proof")):
+        if given:
+            raise UsageProblem(f"{option} goes with a search (--method search)")
     if db is not None:
         no_solve_options(method, max_states, memory)
         _analyze_from_tablebase(rules, position, moves, db, as_json, stats, quiet)
         return
+    _analyze_unsearched(
+        rules, position, moves, from_position, method, max_states, memory, quiet, as_json, stats
+    )
+
+
+def _analyze_unsearched(
+    rules: Rules[Any, Any],
+    position: str | None,
+    moves: str | None,
+    from_position: bool,
+    method: str,
+    max_states: int | None,
+    memory: int | None,
+    quiet: bool,
+    as_json: bool,
+    stats: bool,
+) -> None:
+    """The position of a game solved here, no tablebase given: through a tablebase in a
+    scratch directory where the solve writes one, else from the solution in memory."""
     if from_position and position is None:
         raise UsageProblem("--from-position goes with --position")
     if not from_position and solved_in_passing(rules, method, max_states):
