@@ -140,32 +140,6 @@ def analyze_command(
         no_solve_options(method, max_states, memory)
         _analyze_from_tablebase(rules, position, moves, db, as_json, stats, quiet)
         return
-    _analyze_unsearched(
-        rules, position, moves, from_position, method, max_states, memory, quiet, as_json, stats
-    )
-
-
-def _analyze_unsearched(
-    rules: Rules[Any, Any],
-    position: str | None,
-    moves: str | None,
-    from_position: bool,
-    method: str,
-    max_states: int | None,
-    memory: int | None,
-    quiet: bool,
-    as_json: bool,
-    stats: bool,
-) -> None:
-    """The position of a game solved here, no tablebase given: through a tablebase in a
-    scratch directory where the solve writes one, else from the solution in memory."""
-    if from_position and position is None:
-        raise UsageProblem("--from-position goes with --position")
-    if not from_position and solved_in_passing(rules, method, max_states):
-        with scratch_tablebase(rules, memory, quiet) as (directory, _):
-            _analyze_from_tablebase(rules, position, moves, directory, as_json, stats, quiet,
-                                    scratch=True)  # fmt: skip
-        return
     _analyze_solved(
         rules, position, moves, from_position, method, max_states, memory, quiet, as_json, stats
     )
@@ -317,7 +291,16 @@ def _analyze_solved(
     as_json: bool,
     stats: bool,
 ) -> None:
-    """The position answered by solving the game, from the start or from the position."""
+    """The position answered by solving the game, from the start or from the position:
+    through a tablebase in a scratch directory where the solve writes one, else from the
+    solution in memory."""
+    if from_position and position is None:
+        raise UsageProblem("--from-position goes with --position")
+    if not from_position and solved_in_passing(rules, method, max_states):
+        with scratch_tablebase(rules, memory, quiet) as (directory, _):
+            _analyze_from_tablebase(rules, position, moves, directory, as_json, stats, quiet,
+                                    scratch=True)  # fmt: skip
+        return
     if position is not None and from_position:
         # Solve from the position itself: it need not be reachable from the start.
         rules = rules.starting_at(rules.read_position(position))
