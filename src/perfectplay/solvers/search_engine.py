@@ -126,9 +126,13 @@ def hold(keys: Any, slot: int, k: int, key_mask: int, s: Any, p: int) -> None:
 
 
 def seal(k: int, code: int, hint: int) -> int:
-    """An entry's seal: a hash of its key ``k`` with its bound's code and move."""
-    h = ((k ^ (code << 40) ^ (hint << 52)) * 0x2545F4914F6CDD1D) & 0x7FFFFFFFFFFFFFFF
-    return h ^ (h >> 31)
+    """An entry's seal: a hash of its key ``k``, xor its bound's code (32 bits) and move
+    (16 bits above them). For one key, two entries have the same seal only if they hold
+    the same code and move; a read mixing two keys' writes passes only if the two keys'
+    hashes differ by exactly what their codes and moves do (about one chance in 2**63)."""
+    h = (k * 0x2545F4914F6CDD1D) & 0x7FFFFFFFFFFFFFFF
+    h ^= h >> 31
+    return h ^ (code & 0xFFFFFFFF) ^ ((hint & 0xFFFF) << 32)
 
 
 def reverse_after_first(out: Any, p: int, n: int) -> None:
