@@ -117,7 +117,7 @@ class Othello(WideGame):
             return 1
         count = 0
         ranks = out[n * n + 1 :]  # (out's second half: scratch for the moves' ranks)
-        near_end = n * n - popcount(mine | theirs) <= 6
+        near_end = n * n - popcount(mine | theirs) <= 3
         for cell in range(n * n):
             if (can >> cell) & 1:
                 rank = 0
