@@ -138,7 +138,7 @@ def prime_at_least(n: int) -> int:
 @cache
 def _engine(rules: Any, shared: bool = False) -> Any:
     """The compiled search of one game's rules: a copy of ``search_engine`` around them
-    (its ``negamax``, ``solve``, ``key_after``, ``key_of`` and the root's steps), loaded
+    (its ``negamax``, ``key_after``, ``key_of`` and the root's steps), loaded
     from numba's disk cache when the rules have an ``ident`` (compiled once per game and
     kept), else compiled now. ``shared``: the copy whose threads share a table."""
     from . import search_engine
@@ -170,8 +170,7 @@ def _engine(rules: Any, shared: bool = False) -> Any:
     module.FOLD = rules.fold is not None
     made += ["table_key", "held", "hold", "seal", "reverse_after_first", "first_hint",
              "hint_of", "child_end", "descend", "half", "negamax", "known_at_root",
-             "root_bounds", "next_window", "solve", "key_after",
-             "key_of"]  # callees first  # fmt: skip
+             "root_bounds", "next_window", "key_after", "key_of"]  # callees first  # fmt: skip
     module.TURNS = rules.keeps is not None
     module.REWARDS = rules.reward is not None
     # Once a node or a move: inlined (the template's probe, keeps and reward then fold
@@ -300,14 +299,7 @@ class CompiledSearch:
         self._load(words)
         self.progress[:] = (self.nodes, self.rules.min_score, self.rules.max_score, 0)
         try:
-            if self.threads > 1:
-                found = self._narrowed()
-            else:
-                lane = self.lanes[0]
-                found = self.engine.solve(
-                    lane.s, self.keys, self.vals, self.hints, self.key_mask, lane.out,
-                    lane.stack, self.db, self.progress,
-                )  # fmt: skip
+            found = self._narrowed()
         except ValueError as exc:
             raise self._refusal(exc) from None
         value, nodes, known, move = found
@@ -338,13 +330,18 @@ class CompiledSearch:
         return bool(first <= bound)
 
     def _narrowed(self) -> tuple[int, int, bool, int]:
-        """``solve``'s narrowing, each window searched on every thread (``parallel``)."""
+        """Row 0's exact score by null windows narrowing its bounds (``next_window``, one
+        ``_window`` each): (score, nodes, whether a best root move is known, that move).
+        The first window asks whether the mover avoids a loss (score >= 0: where every
+        score is even, as on a 6x6 Othello board, a loss is then one window nearer, 9%
+        fewer nodes along Feinstein's line). ``progress[1:4]``: the bounds proven so far
+        and the windows searched, as each ends."""
         engine = self.engine
         first = engine.known_at_root(self.s, self.db)
         if first != NOT_OVER:
             return int(first), 1, False, 0
         lo, hi = engine.root_bounds(self.s)
-        nodes, known, best, guess, passes = 0, False, 0, -1, 0
+        nodes, known, best, guess, passes = 0, False, 0, -1, 0  # (guess -1: is it >= 0?)
         while lo < hi:
             self.progress[1:4] = (lo, hi, passes)
             med = int(engine.next_window(lo, hi, guess, passes))
@@ -353,7 +350,7 @@ class CompiledSearch:
             passes += 1
             if r <= med:
                 hi, guess = r, r - 1
-            else:
+            else:  # the root move that cut scores >= r, the final lower bound
                 lo, guess, known, best = r, r, cut, move
         self.progress[1:4] = (lo, hi, passes)
         return lo, nodes, known, best

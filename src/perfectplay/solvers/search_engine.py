@@ -403,7 +403,9 @@ def root_bounds(s: Any) -> tuple[int, int]:
 def next_window(lo: int, hi: int, guess: int, passes: int) -> int:
     """The next window (med, med + 1) narrowing ``lo <= score <= hi``: fail-hard (Pons),
     halving the bounds, tried near 0 first; fail-soft, MTD(f): at ``guess``, the bound the
-    last search returned, halving again after ``MTD_PASSES`` windows."""
+    last search returned (a search near the score is the costly one: the next is one step
+    away, not half the range), halving again after ``MTD_PASSES`` windows. The driver
+    (``CompiledSearch.score``) runs one ``negamax`` a window."""
     if SOFT and passes < MTD_PASSES:
         return min(max(guess, lo), hi - 1)
     med = lo + (hi - lo) // 2
@@ -412,58 +414,6 @@ def next_window(lo: int, hi: int, guess: int, passes: int) -> int:
     elif med >= 0 and half(hi) > med:
         med = half(hi)
     return med
-
-
-def solve(
-    s: Any,
-    keys: Any,
-    vals: Any,
-    hints: Any,
-    key_mask: int,
-    out: Any,
-    stack: Any,
-    db: Any,
-    progress: Any,
-) -> tuple[int, int, bool, int]:
-    """Row 0's exact score by null windows narrowing its bounds (``next_window``): (score,
-    nodes, whether a best root move is known, that move). A search near the score is the
-    costly one: MTD(f)'s next is one step away, not half the range. The first window asks
-    whether the mover avoids a loss (score >= 0: where every score is even, as on a 6x6
-    Othello board, a loss is then one window nearer, 9% fewer nodes along Feinstein's
-    line). ``progress[1:4]``: the bounds proven so far and the windows searched, as each
-    ends. One thread (``parallel`` in ``compiled_search`` runs the same steps on two)."""
-    first = known_at_root(s, db)
-    if first != NOT_OVER:
-        return first, 1, False, 0
-    lo, hi = root_bounds(s)
-    nodes = 0
-    known = False
-    best = 0
-    guess = -1  # (the window (-1, 0): is the score >= 0?)
-    passes = 0
-    while lo < hi:
-        progress[1] = lo
-        progress[2] = hi
-        progress[3] = passes
-        med = next_window(lo, hi, guess, passes)
-        r, n, cut, move = negamax(
-            s, med, med + 1, keys, vals, hints, key_mask, out, stack, db, progress,
-            progress, progress, False,
-        )  # fmt: skip
-        nodes += n
-        passes += 1
-        if r <= med:
-            hi = r
-            guess = r - 1
-        else:
-            lo = r
-            guess = r
-            known = cut  # the root move that cut scores >= r, the final lower bound
-            best = move
-    progress[1] = lo
-    progress[2] = hi
-    progress[3] = passes
-    return lo, nodes, known, best
 
 
 def key_after(s: Any, move: int, db: Any) -> int:

@@ -239,7 +239,7 @@ class ProbedSearch:
         base: Tablebase[Any, Any],
         state: Any,
         log_size: int = 24,
-        tables: tuple[Any, ...] | None = None,
+        tables: ProbeTables | None = None,
         threads: int = 1,
     ) -> None:
         game = _stone_game(rules)
