@@ -89,6 +89,26 @@ def turned(p, s):
     return board | ((s >> 54) & 63) << 48 | ((s >> 48) & 63) << 54
 
 
+def ending(p, s):
+    """WIN when the mover can take the other lion, LOSS when the other lion stands on the
+    mover's home rank (its try stood), else ONGOING."""
+    mover, mine, _, lion = sides(p, s)
+    while mine:
+        q = first(mine)
+        mine &= mine - 1
+        if TARGETS[at(s, q), q] & lion:
+            return WIN
+    return LOSS if first(lion) // 3 == (1 - mover) * (p[0] - 1) else ONGOING
+
+
+def put(p, parent, out, n):
+    """Writes an un-move's parent at out[n] where play goes on from it: the count then."""
+    if ending(p, parent) != ONGOING:
+        return n
+    out[n] = parent
+    return n + 1
+
+
 class Dobutsu(CompiledGame):
     """Step or drop animals on 3 x 4; take the other lion, or reach the far rank safely."""
 
@@ -97,7 +117,7 @@ class Dobutsu(CompiledGame):
     giraffes: bool = True
     elephants: bool = True
     chicks: bool = True
-    max_moves = 64  # 43 at most: 3 kinds dropped on 7 squares, a lion's 8 steps, 14 more
+    max_moves = 160  # moves: 43 at most; un-moves more (a step may have taken one of 4)
 
     def start(p):
         bottom = 3 * p[0] - 3  # sente's home rank: E L G; gote's: g l e
@@ -147,15 +167,38 @@ class Dobutsu(CompiledGame):
         return (s | piece << (4 * target)) ^ 1 << GOTE
 
     def outcome(p, s):
-        mover, mine, _, lion = sides(p, s)
-        while mine:
-            q = first(mine)
-            mine &= mine - 1
-            if TARGETS[at(s, q), q] & lion:
-                return WIN  # the mover takes the other lion
-        if first(lion) // 3 == (1 - mover) * (p[0] - 1):  # on the mover's home rank: a try
-            return LOSS
-        return ONGOING
+        return ending(p, s)
+
+    def unmoves(p, s, out):
+        # The side that just moved put one of its pieces on t: dropped it from its hand, or
+        # stepped it from an empty square (a hen on its far rank may have come as a chick),
+        # perhaps taking there a piece of s's mover (a chick in hand may have been a hen).
+        last = 1 - ((s >> GOTE) & 1)
+        hand, s, n = HANDS + 6 * last, s ^ 1 << GOTE, 0
+        for t in range(3 * p[0]):
+            v = at(s, t)
+            if v == 0 or v >> 3 != last:
+                continue
+            cleared = s & ~(15 << (4 * t))
+            if GIRAFFE <= v & 7 <= CHICK:
+                n = put(p, cleared + (1 << (hand + 2 * ((v & 7) - GIRAFFE))), out, n)
+            far = t // 3 == last * (p[0] - 1)
+            for promoted in range(2):  # the piece as it stands; a chick that became a hen
+                piece = v - promoted
+                if (v & 7 == CHICK and far) or (promoted and not (v & 7 == HEN and far)):
+                    continue  # (a chick stepping onto its far rank becomes a hen)
+                for q in range(3 * p[0]):
+                    if at(s, q) or not TARGETS[piece, q] >> (4 * t) & 1:
+                        continue
+                    stepped = cleared | piece << (4 * q)
+                    n = put(p, stepped, out, n)
+                    for kind in range(GIRAFFE, HEN + 1):  # the piece taken, now in hand
+                        slot = min(kind, CHICK) - GIRAFFE
+                        if s >> (hand + 2 * slot) & 3:
+                            taken = GOTES * (1 - last) | kind
+                            took = stepped - (1 << (hand + 2 * slot)) | taken << (4 * t)
+                            n = put(p, took, out, n)
+        return n
 
     def tier(p, s):
         return 0  # one tier (see above): solved by the tier engine, out of core

@@ -9,16 +9,18 @@ symmetry) is not solved here."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 import reference
 from examples_loader import load
 
-from perfectplay import solve
+from perfectplay import build_tablebase, open_tablebase, solve
 from perfectplay.games import Dobutsu as BuiltIn
 from perfectplay.selftest import check_game
 from perfectplay.statistics import statistics
+from perfectplay.tablebase.header import read_header
 from perfectplay.values import DRAW, LOSS, WIN
 
 dobutsu = load("dobutsu")
@@ -125,6 +127,36 @@ def test_ends_moves_and_children_are_the_builtins_along_random_playouts(
     assert min(ends.values()) > 0 and moves_seen > 2 * len(states), ends  # wins, tries, play on
 
 
+@pytest.mark.parametrize(("height", "pieces"), VARIANTS)
+def test_unmoves_undo_exactly_the_moves(height: int, pieces: str) -> None:
+    """Along random playouts (no key): a position is among the un-moves of each of its
+    children once per move leading there; every un-move of a child goes on and has a move
+    to it; un-captures (a hen put back for a chick in hand) and promotions undone occur."""
+    import numpy as np
+
+    game = compiled(height, pieces)
+    unmoves = game.rule_functions["unmoves"]
+    buffer = np.empty(game.max_moves, dtype=np.int64)
+    rng, checked, taken_back = random.Random(5), 0, 0
+    for state in playouts(game, seed=height, positions=300):
+        if game.outcome(state) is not None:
+            continue
+        children = [game.play(state, m) for m in game.moves(state)]
+        for child in set(children):
+            found = [int(x) for x in buffer[: unmoves(game.params, child, buffer)]]
+            assert found.count(state) == children.count(child), game.show(state)
+            for parent in rng.sample(found, min(6, len(found))):
+                assert game.outcome(parent) is None, game.show(parent)
+                assert child in {game.play(parent, m) for m in game.moves(parent)}
+                taken_back += pieces_on_board(parent) > pieces_on_board(child)
+            checked += 1
+    assert checked > 1000 and (taken_back > 50 or not pieces), (checked, taken_back)
+
+
+def pieces_on_board(state: int) -> int:
+    return sum(1 for q in range(12) if state >> (4 * q) & 15)
+
+
 def test_a_position_shows_its_pieces_and_hands_and_draws_its_moves() -> None:
     game = compiled(4, "gec")
     assert game.show(game.initial()) == "gle/.c./.C./ELG - sente to move"
@@ -224,6 +256,27 @@ def test_three_row_games_count_as_the_builtins(pieces: str) -> None:
     theirs = statistics(solve(BuiltIn(3, pieces)))
     assert (ours.values, ours.remoteness) == (theirs.values, theirs.remoteness)
     assert sum(ours.values.values()) == {"gc": 221_184, "ge": 84_129}[pieces]
+
+
+@pytest.mark.parametrize("method", [None, "by-unmoves", "in-records"])
+def test_the_tablebase_by_each_loopy_method_answers_as_the_builtin(
+    tmp_path: Path, method: str | None
+) -> None:
+    """Three rows with giraffes and chicks, out of core: the one tier solved by the method
+    the table chooses (the moves laid out: they fit) and by each method through the game's
+    un-moves (the header names the method that ran), every position sampled from the
+    built-in's solve with the same value and remoteness."""
+    game, builtin = compiled(3, "gc"), BuiltIn(3, "gc")
+    build_tablebase(game, tmp_path / "tb", tier_method=method)
+    methods = {entry.method for entry in read_header(tmp_path / "tb").tiers.values()}
+    assert methods == {method or "by-edges"}
+    theirs = solve(builtin)
+    with open_tablebase(tmp_path / "tb", compiled(3, "gc")) as base:
+        states = list(theirs.graph.states.tolist())
+        assert len(states) == 221_184
+        for state in random.Random(3).sample(states, 4000):
+            assert (base.value(state), base.remoteness(state)) == (
+                theirs.value(state), theirs.remoteness(state)), game.show(state)  # fmt: skip
 
 
 class Untiered(dobutsu.Dobutsu):  # type: ignore[misc,name-defined]

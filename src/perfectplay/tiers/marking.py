@@ -24,6 +24,7 @@ from .counted import CountedWriter, first_records
 from .files import TierFiles
 from .graph import CHUNK, Chunk, TierGraph, expand_chunk
 from .reached_set import FreshMarks
+from .retrograde_by_unmoves import child_keys, first_of_each
 from .sweeps import mark_by_sweeps, sweep_child
 
 FRESH = 6
@@ -133,8 +134,10 @@ def expand_marking(
         chunk = expand_chunk(graph, terminals, tier, indices, with_ends=True)
         if chunk.child_end is None or (chunk.same_mover is not None and chunk.same_mover.any()):
             return chunk, None  # (a move keeping the turn: the counting pass explains)
-        first = first_records(chunk.outcome, chunk.open_rows, chunk.parents, chunk.child_end,
-                              files.record.shift, graph.rules.name)  # fmt: skip
+        once = first_of_each(chunk.parents, child_keys(graph, tier, chunk))  # each child once
+        parents, ends = chunk.parents[once], chunk.child_end[once]
+        first = first_records(chunk.outcome, chunk.open_rows, parents, ends, files.record.shift,
+                              graph.rules.name)  # fmt: skip
         return chunk, first
 
     in_parallel(batches, expand, mark)

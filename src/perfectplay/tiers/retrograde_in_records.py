@@ -8,7 +8,10 @@ Contract: the values and remoteness of retrograde analysis on the explored graph
 ``retrograde_by_unmoves`` gives them, in no memory beyond the tier's records and one chunk.
 
 Encoding while the solve runs: an open position (value code 7) keeps in its remoteness
-field the number of its moves not yet known to lose for its mover (in a tier with no other
+field the number of its children not yet known to lose for its mover (each child position
+once, however many moves, or images of it under the game's key, lead there: its un-moves
+tell a parent once; counted by moves, a position with two moves to two images of one child
+waited for a word that never came, a draw for a loss; in a tier with no other
 child tier, this counter is all an open position needs; ``children_beside`` flags the rest
 in two bits above it). A decided position has its
 final record. Beside the records, one bit per index (``pending``, an eighth of a byte a
@@ -212,7 +215,7 @@ def _follow_level(
             waiting.append(waits)
 
     def parents(slots: I64) -> tuple[I64, U8]:
-        return _parents_of(graph, tier, flat, shift, slots, reached_set, beside is not None)
+        return _parents_of(graph, tier, flat, shift, slots, reached_set)
 
     in_parallel(frontier(), parents, spread)
     if not waiting:
@@ -275,6 +278,15 @@ def _write_decided(flat: Any, shift: int, bits: _PendingBits, rows: I64, records
     return int((records & ((1 << shift) - 1)).max())
 
 
+def _positions(batch: Any, children: I64) -> I64:
+    """One int64 a child position: its key where the game folds images of a position into
+    one (two moves to two images of a child are one child to count, as its un-moves tell
+    the parent once), else its code."""
+    if batch.batch_key is None:
+        return children
+    return np.asarray(batch.batch_key(children), dtype=np.int64)
+
+
 def _count_moves(
     graph: TierGraph,
     terminals: Terminals,
@@ -309,6 +321,8 @@ def _count_moves(
                 raise GameError("un-moves in a loopy tier need moves that always pass the turn")
             parents = np.asarray(exp.parents, dtype=np.int64)
             children = np.asarray(exp.children, dtype=np.int64)
+            once = first_of_each(parents, _positions(rules.batch, children))
+            parents, children = parents[once], children[once]
             ends, _ = terminals.check_batch(children, rules.batch.batch_outcome(children))
         return indices, first_records(outcome, open_rows, parents, ends, shift, rules.name)
 
@@ -393,12 +407,12 @@ def _parents_of(
     shift: int,
     indices: I64,
     reached_set: ReachedSet | None = None,
-    once: bool = False,
 ) -> tuple[I64, U8]:
     """The indices of the positions one move before a piece of a frontier, and the value of
     the frontier position each un-move comes from (read in a worker thread). With a
-    ``reached_set``: slots, those parents that play does not reach left out. ``once``: one
-    un-move per child and parent (``children_beside``: children counted once)."""
+    ``reached_set``: slots, those parents that play does not reach left out. One un-move
+    per child and parent: the counters count each child position once (two moves to two
+    images of a child, or to one child, are one)."""
     hooks = graph.hooks
     assert hooks.batch_parents is not None
     if flat.dtype == np.uint8:  # one-byte codes (``slot_codes``): decided ones only here
@@ -416,12 +430,11 @@ def _parents_of(
     ranked = np.asarray(hooks.batch_rank(tier, before), np.int64)
     indexed = ranked >= 0  # (a parent the tier has no index for: play never makes it)
     ranked, child_value = ranked[indexed], child_value[indexed]
-    if once:
-        rows = np.asarray(back.parents, np.int64)
-        if hooks.batch_tier is not None:
-            rows = rows[here]
-        first = first_of_each(rows[indexed], ranked)
-        ranked, child_value = ranked[first], child_value[first]
+    rows = np.asarray(back.parents, np.int64)
+    if hooks.batch_tier is not None:
+        rows = rows[here]
+    first = first_of_each(rows[indexed], ranked)
+    ranked, child_value = ranked[first], child_value[first]
     if reached_set is None:
         return ranked, child_value
     slots = reached_set.slots(ranked)
