@@ -483,6 +483,7 @@ class TierCheck(Check):
                 if back is None:
                     continue
                 listed = Counter(int(c) for c in self.keyed(back.children))
+                self.placed(tiers, tier, code, back.children)
                 if self.counted(listed[code]) != self.counted(kids.count(kid)):
                     self.add(
                         "batch_parents",
@@ -498,6 +499,24 @@ class TierCheck(Check):
                             f"tier {tier}: lists {before} {times} time(s) before {kid}, "
                             f"which has {made} move(s) there",
                         )
+
+    def placed(self, tiers: TierRules, tier: int | None, code: int, parents: Any) -> None:
+        """The parents un-moves give for ``code`` are ranked where ``code`` is: the solvers
+        rank un-moves as given (an image of a position that the ranking does not place
+        would be dropped, and the position never told)."""
+        raw = np.asarray(parents, dtype=np.int64)
+        same = raw[self.keyed(raw) == code]
+        if not same.size:
+            return
+        asked = np.append(same, code)
+        ranks = self.array("batch_rank", tiers.batch_rank, tier, asked)
+        if ranks.size and bool((ranks[:-1] != ranks[-1]).any()):
+            self.add(
+                "batch_parents",
+                f"tier {tier}: lists {int(same[0])}, an image of {code}, which batch_rank "
+                f"places at {int(ranks[0])}, not {int(ranks[-1])}: give un-moves as codes "
+                "batch_rank ranks (keyed, where the ranking keeps keys)",
+            )
 
     def counted(self, times: int) -> int:
         """How often a move or un-move is compared: as it is, or with a key whether at all

@@ -12,6 +12,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 import reference
 from examples_loader import load
@@ -132,7 +133,6 @@ def test_unmoves_undo_exactly_the_moves(height: int, pieces: str) -> None:
     """Along random playouts (no key): a position is among the un-moves of each of its
     children once per move leading there; every un-move of a child goes on and has a move
     to it; un-captures (a hen put back for a chick in hand) and promotions undone occur."""
-    import numpy as np
 
     game = compiled(height, pieces)
     unmoves = game.rule_functions["unmoves"]
@@ -284,6 +284,22 @@ class Untiered(dobutsu.Dobutsu):  # type: ignore[misc,name-defined]
     position (its un-moves, the tier's moves turned around, would need them all)."""
 
     tier = None
+
+
+class Unplaced(dobutsu.Dobutsu):  # type: ignore[misc,name-defined]
+    """Un-moves that give the turned image of each parent: the same positions by their keys,
+    but codes the ranking (sorted keys) does not hold, which a solver would drop."""
+
+    def _unmoves(self, tier: int, codes: Any) -> Any:
+        back = super()._unmoves(tier, codes)
+        turned = [images(int(c), self.height)[2] for c in back.children]
+        return type(back)(back.parents, np.array(turned, dtype=np.int64))
+
+
+def test_check_finds_un_moves_the_ranking_cannot_place() -> None:
+    found = check_game(Unplaced(height=3, elephants=False), samples=300)
+    assert found and all("batch_parents" in p for p in found), found[:3]
+    assert "batch_rank places at -1" in found[0]
 
 
 def test_check_finds_no_problem() -> None:

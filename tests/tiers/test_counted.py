@@ -19,6 +19,7 @@ from perfectplay.errors import InterruptedSolve
 from perfectplay.games import Dobutsu
 from perfectplay.tiers import counted, marking, reached_set, retrograde_in_records
 from perfectplay.tiers import graph as tier_graph
+from perfectplay.tiers.files import COUNTED
 
 
 def _spy(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:
@@ -82,12 +83,12 @@ def test_first_records_counted_while_marking_give_the_tier_a_pass_gives(
     assert scattered and not passes
     positions = with_ends["tiers"][0]["positions"]
     assert 0 < sum(ended) < positions  # ends found as children, never unranked and judged
-    assert _progress(tmp_path / "ends")["counted"] == {"0": positions}
+    assert _progress(tmp_path / "ends")[COUNTED] == {"0": positions}
     assert not list((tmp_path / "ends").glob("*.counted*"))
     scattered.clear()
     without = _build(tmp_path / "pass", _NoEnds(height, pieces))
     assert passes and not scattered
-    assert "counted" not in _progress(tmp_path / "pass")
+    assert COUNTED not in _progress(tmp_path / "pass")
     assert without["tiers"] == with_ends["tiers"]
 
 
@@ -131,7 +132,7 @@ def test_first_records_given_up_midway_are_counted_in_a_pass(
     passes = _spy(monkeypatch, retrograde_in_records, "_count_moves")
     again = _build(tmp_path / how, game)
     assert sum(ended) > 0 and passes  # ends found as children before the files went
-    assert "counted" not in _progress(tmp_path / how) or not _progress(tmp_path / how)["counted"]
+    assert COUNTED not in _progress(tmp_path / how) or not _progress(tmp_path / how)[COUNTED]
     assert not list((tmp_path / how).glob("*.counted*"))
     assert again["tiers"] == whole["tiers"]
 
@@ -175,6 +176,29 @@ def test_a_counted_file_cut_short_or_gone_is_counted_again(
         assert again["tiers"] == whole["tiers"], spoil
 
 
+def test_first_records_an_older_marking_counted_are_counted_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A solve stopped in its levels whose progress notes its counted files as markings
+    before 2026-11-30 did ("counted": moves, not children): the solve does not read them,
+    counts in a pass, and the tier is the same."""
+    game = Dobutsu(3, "ge")
+    whole = _build(tmp_path / "whole", game)
+    directory = tmp_path / "older"
+    with monkeypatch.context() as patch:
+        patch.setattr(retrograde_in_records, "_apply", stopping_at(retrograde_in_records._apply, 3))
+        with pytest.raises(InterruptedSolve):
+            build_tablebase(game, directory)
+    progress = _progress(directory)
+    progress["counted"] = progress.pop(COUNTED)
+    (directory / "progress.json").write_text(json.dumps(progress))
+    with monkeypatch.context() as patch:
+        passes = _spy(patch, retrograde_in_records, "_count_moves")
+        again = _build(directory, game)
+    assert passes
+    assert again["tiers"] == whole["tiers"]
+
+
 def test_a_marking_stopped_midway_counts_every_position_when_it_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -192,7 +216,7 @@ def test_a_marking_stopped_midway_counts_every_position_when_it_goes_on(
     scattered = _spy(monkeypatch, retrograde_in_records, "_scatter_counted")
     again = _build(tmp_path / "stopped", game)
     assert scattered
-    assert _progress(tmp_path / "stopped")["counted"] == {"0": whole["tiers"][0]["positions"]}
+    assert _progress(tmp_path / "stopped")[COUNTED] == {"0": whole["tiers"][0]["positions"]}
     assert again["tiers"] == whole["tiers"]
 
 

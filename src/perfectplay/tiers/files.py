@@ -120,6 +120,12 @@ def tier_file_name(tier: int, suffix: str) -> str:
     return f"tier-{tier:06d}.{suffix}"
 
 
+COUNTED = "counted-children"
+"""The progress note of the first records a marking counted: each child position once
+(2026-11-30; the note "counted" of earlier markings counted moves, which the solve's
+un-moves no longer match: such files are left unread, and the solve counts again)."""
+
+
 class TierFiles:
     """The record files of one solve, and the progress that says which are finished."""
 
@@ -219,7 +225,7 @@ class TierFiles:
         for key in ("expanded", "in_bits", "ends_recorded"):
             self.progress[key] = [t for t in self.progress.get(key, []) if t not in tiers]
         for tier in tiers:
-            self.progress.get("counted", {}).pop(str(tier), None)
+            self.progress.get(COUNTED, {}).pop(str(tier), None)
 
     def drop_bit_sets(self, tier: int) -> None:
         """Remove a tier's reached bit set and the first records its marking counted (its
@@ -239,7 +245,7 @@ class TierFiles:
     def counted_rows(self, tier: int) -> int | None:
         """How many first records the tier's marking counted, as noted with it; None when
         it counted none (the solve counts them)."""
-        rows = self.progress.get("counted", {}).get(str(tier))
+        rows = self.progress.get(COUNTED, {}).get(str(tier))
         return None if rows is None else int(rows)
 
     def write_partial(self, tier: int, size: int, windows: Any) -> None:
@@ -284,7 +290,7 @@ class TierFiles:
             self.progress.setdefault("in_bits", []).extend(tiers)
         if counted is not None:
             for tier in tiers:
-                self.progress.setdefault("counted", {})[str(tier)] = counted
+                self.progress.setdefault(COUNTED, {})[str(tier)] = counted
         write_json_atomically(self.progress_path, self.progress)
 
     def marked_in_bits(self, tier: int) -> bool:
@@ -316,7 +322,7 @@ class TierFiles:
             self.progress["expanded"] = []
             self.progress["ends_recorded"] = []
             self.progress["in_bits"] = []
-            self.progress["counted"] = {}
+            self.progress[COUNTED] = {}
         write_json_atomically(self.progress_path, self.progress)
 
     def drop_stray_partials(self, tiers: Any) -> None:
