@@ -60,6 +60,9 @@ GAMES = {
     # other work, 2026-11-29): GamesmanOne's gobbletg fails at once here, its first tier
     # (864,162,432 positions) wanting a reverse graph of 32 bytes a position (27.7 GB).
     "gobbletg": (None, ("examples/gobblet.py:Gobblet", [])),
+    # Dobutsu shogi, perfectplay alone: GamesmanOne's dshogi takes hours here (below); the
+    # example (its own un-moves, no ranking) is solved whole, 246,803,167 positions.
+    "dshogi": (None, ("examples/dobutsu.py:Dobutsu", [])),
     # Not here: no variant of theirs is solved by GamesmanOne in 30 minutes on this machine
     # (2 cores, 24 GB), and none is smaller (docs/results/gamesmanone.md):
     # - neutron (5x5): its solve callocs 2 bytes for each of 24,711,825,601 hashed
@@ -75,12 +78,11 @@ GAMES = {
     #   ranges; 2 bytes each, 8.5 GB) solved by value iteration, each pass over all of them:
     #   its first scan had not finished after 60 s on one thread (2026-11-30, at low priority
     #   beside other work) and the start is decided 78 plies deep (Tanaka 2009), so at least
-    #   78 passes: hours. Once examples/dobutsu.py solves the full game here, it belongs
-    #   above as perfectplay alone, as gobbletg (the built-in dobutsu does: bench/dobutsu.py).
+    #   78 passes: hours (perfectplay's example, above, alone).
 }
 SMALL = {"quixo 4x4": ["-p", "size=3"]}
 """Parameters of a small variant of the same game, for perfectplay's baseline."""
-WARM = {"gobbletg": ["-p", "pieces=1"]}
+WARM = {"gobbletg": ["-p", "pieces=1"], "dshogi": ["-p", "height=3", "-p", "elephants=False"]}
 """Parameters of the untimed first run (the game's loops compiled or loaded) where the
 game's own would take long (otherwise the same parameters as the timed runs)."""
 MENU = {
