@@ -231,6 +231,35 @@ class TierUnmovesGame(TierGame):
         return count
 
 
+class TierKeyUnmovesGame(TierUnmovesGame):
+    """Random loopy tiers with un-moves, states in pairs merged by a key (block is even):
+    a state may move to both states of a pair, two moves to one position. The pair's
+    states have the same moves, not mirrored ones, so the un-moves of s list the states
+    with a move to either state of its pair (those of s alone would miss some)."""
+
+    sym: bool = True
+
+    def key(p, s):
+        return s - (s & 1)
+
+    def unmoves(p, s, out):
+        block = p[4]
+        lo = (s // block) * block
+        hi = min(p[1], lo + block)
+        count = 0
+        for t in range(lo, hi):
+            if random_end(p, t) != ONGOING:
+                continue
+            for j in range(degree_of(p, t)):
+                child = child_of(p, t, j)
+                if child - (child & 1) == s - (s & 1):
+                    if count == out.shape[0]:
+                        return -1
+                    out[count] = t
+                    count += 1
+        return count
+
+
 def upward_moves(p, s, out):
     """The random scored game's moves of a state that goes on: none one time in 16."""
     r = rnd(p[0], s, 1)

@@ -256,9 +256,9 @@ class TierRules:
         default=None,
         metadata=_part(
             "batch_parents(tier, codes) -> Expansion of un-moves: for each code, every "
-            "position from which a move leads to it, at least once, as a code batch_rank "
-            "ranks (those of other tiers, or with no index in the tier, are dropped by the "
-            "solver, which tells each parent once)",
+            "position from which a move leads to it (or to another code of its key), at "
+            "least once, as a code batch_rank ranks (those of other tiers, or with no index "
+            "in the tier, are dropped by the solver, which tells each parent once)",
             "a loopy tier is solved by rounds (value iteration), one pass over it per round",
         ),
     )

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import reference
 from cli_script import one_line_error, run_cli
-from compiled_random import TierTurnsGame, TierUnmovesGame, random_turn
+from compiled_random import TierKeyUnmovesGame, TierTurnsGame, TierUnmovesGame, random_turn
 
 from perfectplay import build_tablebase, open_tablebase
 from perfectplay.compiled_games import form
@@ -57,19 +57,23 @@ def test_the_table_names_each_method_once_and_ends_with_one_that_takes_any_loopy
     assert {method.loopy for method in METHODS} == {None, False, True}
 
 
+@pytest.mark.parametrize("keyed", [False, True])
 @pytest.mark.parametrize("method", ENGINE_GAME)
 def test_a_forced_method_gives_the_reference_and_the_tables_bytes(
-    tmp_path: Path, method: str
+    tmp_path: Path, method: str, keyed: bool
 ) -> None:
+    """Every method on random tier games, with and without a key (a keyed state may move
+    to both states of a pair: two moves to one position, which un-moves tell once)."""
+    kind = TierKeyUnmovesGame if keyed else TierUnmovesGame
     forced_kind = method_named(method).loopy
     forced_tiers = 0
     for seed in SEEDS:
         for mode in (1,) if forced_kind else (3,):  # loopy tiers; every move to the next
             made = {"seed": seed, "n": 120, "block": 30, "mode": mode}
-            game = TierUnmovesGame(**made)
+            game = kind(**made)
             chosen, _ = build_tablebase(game, tmp_path / f"auto-{seed}-{mode}")
             where = tmp_path / f"{method}-{seed}-{mode}"
-            forced, _ = build_tablebase(TierUnmovesGame(**made), where, tier_method=method)
+            forced, _ = build_tablebase(kind(**made), where, tier_method=method)
             assert hashes_of(forced) == hashes_of(chosen), made
             loopy = loopy_tiers(game)
             for tier, used in methods_of(forced).items():

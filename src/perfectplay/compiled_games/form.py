@@ -14,8 +14,9 @@ Python, each taking the parameters ``p`` (a tuple of ints, in declaration order)
     tier(p, s) -> int                    never lowered by a move; moves may stay in a tier
     to_move(p, s) -> int                 who moves (a move keeping it gives another turn)
     reward(p, s, m) -> float             points the mover collects (scored games)
-    unmoves(p, s, out) -> int            every state from which one move leads to s, at
-                                         least once (speeds up tiers with moves inside)
+    unmoves(p, s, out) -> int            every state from which one move leads to s (or
+                                         to a state of s's key), at least once (speeds up
+                                         tiers with moves inside)
 
 ``max_moves`` (default 64) bounds a state's moves: the buffer ``out`` holds that many.
 A plain method ``max_plies(self) -> int``, the most moves a game can last, opens the
