@@ -121,11 +121,20 @@ def test_analyze_reads_the_database_at_the_leaves_and_agrees_with_the_whole_game
     mid, whole = databases[(16, 4, True)]
     game = [f"{EXAMPLE}:Morris", "-p", "points=16", "-p", "stones=4"]
     reports = []
-    for db in (mid, whole):
-        done = run_cli("analyze", *game, "--db", str(db), "--moves", "0", "--json")
-        assert done.returncode == 0, done.stderr
+    for db, bound in ((mid, []), (whole, []), (mid, ["--memory", "1G"])):
+        done = run_cli("analyze", *game, "--db", str(db), "--moves", "0", "--json", *bound)
+        assert done.returncode == 0, done.stderr  # (a game without max_plies: the db's depth)
         reports.append(json.loads(done.stdout))
-    searched, read = reports
+    searched, read, bounded = reports
+    assert bounded["moves"] == searched["moves"]
+    rules = Rules(morris().Morris(points=16, stones=4))
+    start = rules.initial_state()
+    state, seen = rules.play(start, rules.parse_move(start, "0")), []
+    for move in searched["principal_variation"]:  # a draw's line stops where it goes round
+        assert state not in seen[:-1]
+        seen.append(state)
+        state = rules.play(state, rules.parse_move(state, move))
+    assert not searched["principal_variation_to_the_end"] or not rules.legal_moves(state)
     assert "compiled search" in searched["method"]
     assert searched["value"] == read["value"]
     values = {m["move"]: m["value"] for m in read["moves"]}

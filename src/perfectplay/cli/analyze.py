@@ -239,7 +239,7 @@ def _analyze_probing(
     it with the tablebase probed at the leaves (``tablebase.probes``; ``memory`` bounds
     its table; ``threads`` search it); the tablebase may have been made from another start
     of the same rules (a midgame database)."""
-    from .search_analysis import analyze_by_search, search_log_size
+    from .search_analysis import DEFAULT_LOG_SIZE, PROCESS_BYTES, analyze_by_search
 
     with open_for_probing(db, rules) as base:
         state, history = _asked(rules, position, moves)
@@ -247,8 +247,9 @@ def _analyze_probing(
             held(base, state, db, position)
             _show(base, state, history, as_json, stats, quiet)
             return
-        log_size = search_log_size(rules, memory, threads)
-        probed = ProbedSearch(rules, base, state, log_size, threads=threads)
+        table_bytes = None if memory is None else memory - PROCESS_BYTES
+        probed = ProbedSearch(rules, base, state, DEFAULT_LOG_SIZE, threads=threads,
+                              table_bytes=table_bytes)  # fmt: skip
         analyze_by_search(
             rules, state, history, as_json, search=probed.search, zero=probed.zero,
             method=f"compiled search, tablebase {db} at the leaves", quiet=quiet,

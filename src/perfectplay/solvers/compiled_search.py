@@ -549,9 +549,11 @@ def principal_variation(
     """A line of best moves from ``state``, starting with ``first`` (a best move found),
     each next one found by ``solve_position`` on the warm table; and whether it reaches
     the end of the game. It stops early once the searches for it have taken
-    ``node_budget`` nodes (a count, not a time: the same line on every run)."""
+    ``node_budget`` nodes (a count, not a time: the same line on every run), and where a
+    position comes back (a draw that goes round: the line would repeat itself)."""
     line = [first]
     state = rules.play(state, first)
+    seen = {rules.key_of(state)}
     spent = 0
     while len(line) < max_plies and spent < node_budget:
         if not rules.legal_moves(state):
@@ -562,4 +564,7 @@ def principal_variation(
             return line, True
         line.append(found.best_move)
         state = rules.play(state, found.best_move)
+        if rules.key_of(state) in seen:
+            return line, False
+        seen.add(rules.key_of(state))
     return line, not rules.legal_moves(state)

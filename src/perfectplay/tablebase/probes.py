@@ -32,7 +32,7 @@ from ..errors import SolverChoiceError, TablebaseError, TablebaseMismatch
 from ..identity import fingerprint, identity_of
 from ..protocol import SearchRules
 from ..rules import Rules
-from ..solvers.compiled_search import CompiledSearch
+from ..solvers.compiled_search import CompiledSearch, log_size_within
 from ..values import GameValue, Value
 from .checked import CheckedRecords
 from .header import Header, describe_mismatch, read_header
@@ -231,7 +231,9 @@ class ProbedSearch:
     ``base`` at its leaves: ``search`` is a ``CompiledSearch`` (scores 1, 0, -1 for the
     mover), ``zero`` what its 0 stands for in the tablebase's words. ``tables``: the
     ``probe_tables`` of ``base`` already made (and verified) for an earlier search;
-    ``threads``: the search's (``CompiledSearch``)."""
+    ``threads``: the search's (``CompiledSearch``); ``table_bytes``: where given, the
+    table is the largest of ``log_size``s that fits them (``log_size_within``: the depth is
+    the tablebase's, which the game's own rules may not know)."""
 
     def __init__(
         self,
@@ -241,6 +243,7 @@ class ProbedSearch:
         log_size: int = 24,
         tables: ProbeTables | None = None,
         threads: int = 1,
+        table_bytes: int | None = None,
     ) -> None:
         game = _stone_game(rules)
         if game.scored:
@@ -250,6 +253,8 @@ class ProbedSearch:
         tier = game.checked_tier(rules.key_of(state))
         plies = plies_outside(rules, tier, set(base.header.tiers))
         found: SearchRules = game.search_rules(plies + 1, probing=True)
+        if table_bytes is not None:
+            log_size = log_size_within(found, table_bytes, threads)
         self.rules = rules
         self.base = base
         self.plies = plies
