@@ -3,7 +3,7 @@ and Gasser's method (the database of every position once all stones are placed, 
 search of the placement that reads it at its leaves).
 
 Run:  .venv/bin/python bench/morris_opening.py [--points 16] [--stones 6] [--db DIR]
-      [--threads N]
+      [--threads N] [--memory 16G]
 
 Each step runs the command a user runs, in a fresh process, one after the other: ``solve
 examples/morris.py:Morris --save`` (the whole game), ``solve ...:MorrisMidgame --save``
@@ -12,7 +12,10 @@ examples/morris.py:Morris --save`` (the whole game), ``solve ...:MorrisMidgame -
 each step's wall time and peak memory and the start's value and each first move's both
 ways; exits 1 when they differ. ``--db DIR``: a database built already (Nine Men's Morris:
 ``bench/morris_database.py``), so only the search runs, and no whole-game solve.
-``--threads N``: the search's threads (``analyze --threads``).
+``--threads N``: the search's threads (``analyze --threads``); ``--memory``: the search's
+bound (``analyze --memory``: its table takes all but 300 MB of it; Nine Men's Morris's
+start took 290 s with 16G, and its corners did not finish in the default table of 2**24
+entries, 2026-11-30).
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ def main() -> int:
     parser.add_argument("--stones", type=int, default=6)
     parser.add_argument("--db", type=Path, default=None)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--memory", default=None, help="analyze --memory (e.g. 16G)")
     given = parser.parse_args()
     params = ["-p", f"points={given.points}", "-p", f"stones={given.stones}"]
     rows = []
@@ -65,9 +69,10 @@ def main() -> int:
         for label, directory in (("search over the database", mid), ("whole game", whole)):
             if not directory.exists():
                 continue
+            bound = ["--memory", given.memory] if given.memory else []
             seconds, peak, out = timed(["analyze", f"{EXAMPLE}:Morris", *params, "--db",
                                         str(directory), "--json", "--threads",
-                                        str(given.threads)])  # fmt: skip
+                                        str(given.threads), *bound])  # fmt: skip
             rows.append((f"analyze --db ({label})", seconds, peak))
             reports[label] = json.loads(out)
     print(f"Morris, {given.points} points, {given.stones} stones each, {os.cpu_count()} cores, "
