@@ -215,20 +215,27 @@ class TierUnmovesGame(TierGame):
     max_moves = 64
 
     def unmoves(p, s, out):
-        block = p[4]
-        lo = (s // block) * block
-        hi = min(p[1], lo + block)
-        count = 0
-        for t in range(lo, hi):
-            if random_end(p, t) != ONGOING:
-                continue
-            for j in range(degree_of(p, t)):
-                if child_of(p, t, j) == s:
-                    if count == out.shape[0]:
-                        return -1
-                    out[count] = t
-                    count += 1
-        return count
+        return scanned_parents(p, s, out, False)
+
+
+def scanned_parents(p, s, out, pairs):
+    """The states of s's tier that go on and have a move to s (with ``pairs``, to s or the
+    other state of its pair), once per such move; -1 when ``out`` is too short."""
+    block = p[4]
+    lo = (s // block) * block
+    hi = min(p[1], lo + block)
+    count = 0
+    for t in range(lo, hi):
+        if random_end(p, t) != ONGOING:
+            continue
+        for j in range(degree_of(p, t)):
+            child = child_of(p, t, j)
+            if child == s or (pairs and child - (child & 1) == s - (s & 1)):
+                if count == out.shape[0]:
+                    return -1
+                out[count] = t
+                count += 1
+    return count
 
 
 class TierKeyUnmovesGame(TierUnmovesGame):
@@ -243,21 +250,7 @@ class TierKeyUnmovesGame(TierUnmovesGame):
         return s - (s & 1)
 
     def unmoves(p, s, out):
-        block = p[4]
-        lo = (s // block) * block
-        hi = min(p[1], lo + block)
-        count = 0
-        for t in range(lo, hi):
-            if random_end(p, t) != ONGOING:
-                continue
-            for j in range(degree_of(p, t)):
-                child = child_of(p, t, j)
-                if child - (child & 1) == s - (s & 1):
-                    if count == out.shape[0]:
-                        return -1
-                    out[count] = t
-                    count += 1
-        return count
+        return scanned_parents(p, s, out, True)
 
 
 def upward_moves(p, s, out):

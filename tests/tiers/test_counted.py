@@ -67,6 +67,19 @@ class _NoEnds(Dobutsu):
         return parents, indices
 
 
+def _stopped_in_levels(
+    game: Any, directory: Path, monkeypatch: pytest.MonkeyPatch, calls: int
+) -> None:
+    """A build of ``game`` into ``directory`` stopped (as by kill -9) at the ``calls``-th
+    application of a level's parents."""
+    with monkeypatch.context() as patch:
+        patch.setattr(
+            retrograde_in_records, "_apply", stopping_at(retrograde_in_records._apply, calls)
+        )
+        with pytest.raises(InterruptedSolve):
+            build_tablebase(game, directory)
+
+
 @pytest.mark.parametrize(("height", "pieces"), [(3, "c"), (3, "ge"), (4, "c")])
 def test_first_records_counted_while_marking_give_the_tier_a_pass_gives(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, height: int, pieces: str
@@ -158,11 +171,7 @@ def test_a_counted_file_cut_short_or_gone_is_counted_again(
     whole = _build(tmp_path / "whole", game)
     for spoil in ("cut", "gone"):
         directory = tmp_path / spoil
-        with monkeypatch.context() as patch:
-            stop = stopping_at(retrograde_in_records._apply, 3)
-            patch.setattr(retrograde_in_records, "_apply", stop)
-            with pytest.raises(InterruptedSolve):
-                build_tablebase(game, directory)
+        _stopped_in_levels(game, directory, monkeypatch, 3)
         (path,) = directory.glob("*.counted")  # the records (beside them, their indices)
         if spoil == "cut":
             with path.open("r+b") as handle:
@@ -185,10 +194,7 @@ def test_first_records_an_older_marking_counted_are_counted_again(
     game = Dobutsu(3, "ge")
     whole = _build(tmp_path / "whole", game)
     directory = tmp_path / "older"
-    with monkeypatch.context() as patch:
-        patch.setattr(retrograde_in_records, "_apply", stopping_at(retrograde_in_records._apply, 3))
-        with pytest.raises(InterruptedSolve):
-            build_tablebase(game, directory)
+    _stopped_in_levels(game, directory, monkeypatch, 3)
     progress = _progress(directory)
     progress["counted"] = progress.pop(COUNTED)
     (directory / "progress.json").write_text(json.dumps(progress))
@@ -312,10 +318,7 @@ def test_counted_files_naming_a_position_not_reached_are_refused_with_a_remedy(
     game = Dobutsu(3, "c")
     whole = _build(tmp_path / "whole", game)
     directory = tmp_path / "spoilt"
-    with monkeypatch.context() as patch:
-        patch.setattr(retrograde_in_records, "_apply", stopping_at(retrograde_in_records._apply, 2))
-        with pytest.raises(InterruptedSolve):
-            build_tablebase(game, directory)
+    _stopped_in_levels(game, directory, monkeypatch, 2)
     reached = np.unpackbits(
         np.fromfile(directory / "tier-000000.reached", dtype=np.uint8), bitorder="little"
     )
