@@ -306,7 +306,7 @@ def test_each_child_is_counted_once_per_parent_in_any_order(kernel_mode: str) ->
     """The un-move solver's dedup (a kernel within blocks of one parent: pairwise in short
     blocks, a hash table in longer ones, sorted in the longest; a sort of all rows
     otherwise) keeps exactly the first of equal (block, key) rows, as a plain set does."""
-    from perfectplay.tiers.retrograde_by_unmoves import first_of_each
+    from perfectplay.tiers.counted import first_of_each
 
     rng = np.random.default_rng(47)
     for trial in range(200):

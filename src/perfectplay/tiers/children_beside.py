@@ -38,10 +38,9 @@ from ..core.compiled import kernel
 from ..core.records import REACHED
 from ..errors import GameError
 from ..terminals import Terminals
-from .counted import counter_mask
+from .counted import child_keys, counter_mask, first_of_each
 from .files import TierFiles
 from .graph import TierGraph, expand_chunk
-from .retrograde_by_unmoves import child_keys, first_of_each
 
 _WIN, _LOSS, _TIE, _DRAW = 1, 2, 3, 4
 LOST_BESIDE = 1 << 12

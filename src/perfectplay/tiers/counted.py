@@ -30,6 +30,7 @@ from ..core.arrays import I64
 from ..core.compiled import kernel
 from ..core.records import REACHED
 from ..errors import GameError
+from .graph import Chunk, TierGraph
 
 _WIN, _LOSS = 1, 2
 PIECE = 1 << 20
@@ -180,3 +181,107 @@ def counted_pieces(paths: tuple[Path, Path], size: int, rows: int) -> Any:
                 yield indices, np.fromfile(records, dtype="<u2", count=count)
 
     return pieces()
+
+
+def first_records_of(graph: TierGraph, tier: int, chunk: Chunk, shift: int) -> Any:
+    """``first_records`` of a chunk expanded with its children's ends, each child position
+    counted once, however many moves lead to it (its un-moves tell a parent once)."""
+    assert chunk.child_end is not None  # (expanded with_ends: the caller checks)
+    once = first_of_each(chunk.parents, child_keys(graph, tier, chunk))
+    return first_records(chunk.outcome, chunk.open_rows, chunk.parents[once],
+                         chunk.child_end[once], shift, graph.rules.name)  # fmt: skip
+
+
+def child_keys(graph: TierGraph, tier: int, chunk: Any) -> Any:
+    """One int64 a child: its index, then its tier's place among the tier's children."""
+    tiers = np.array(sorted({tier, *graph.children[tier]}), dtype=np.int64)
+    index = np.asarray(chunk.child_index, dtype=np.int64)
+    return index * tiers.shape[0] + np.searchsorted(tiers, chunk.child_tier)
+
+
+def first_of_each(blocks: Any, key: Any) -> Any:
+    """A mask of the rows whose (block, key) came in no earlier row. Rows come in blocks of
+    equal ``blocks`` (a parent's moves, a child's un-moves), compared within their block
+    by a kernel; rows not in blocks are sorted instead (a lexsort of three columns took
+    half of a Morris database's solve, 16 of 35 s, 2026-11-28)."""
+    blocks = np.asarray(blocks, dtype=np.int64)
+    key = np.asarray(key, dtype=np.int64)
+    size = int(blocks.shape[0])
+    if size == 0:
+        return np.zeros(0, dtype=bool)
+    if size > 1 and bool((blocks[1:] < blocks[:-1]).any()):
+        return _first_sorted(blocks, key)
+    mask = np.ones(size, dtype=bool)
+    first_in_block.run(size, blocks, key, mask)
+    return mask
+
+
+def _first_sorted(*columns: Any) -> Any:
+    """first_of_each for rows in any order: a stable sort by all columns."""
+    size = int(np.asarray(columns[0]).shape[0])
+    if size == 0:
+        return np.zeros(0, dtype=bool)
+    order = np.lexsort(tuple(np.asarray(c) for c in reversed(columns)))
+    differs = np.zeros(size - 1, dtype=bool)
+    for column in columns:
+        ordered = np.asarray(column)[order]
+        differs |= ordered[1:] != ordered[:-1]
+    mask = np.zeros(size, dtype=bool)
+    mask[order[np.concatenate(([True], differs))]] = True
+    return mask
+
+
+TABLE_SLOTS = 1 << 12
+"""Slots of ``first_in_block``'s hash table: blocks of up to half as many rows use it."""
+
+
+@kernel
+def first_in_block(blocks: Any, key: Any, mask: Any) -> None:
+    """Clear ``mask`` at each row whose key came earlier in its block (runs of equal
+    ``blocks``): a block is a position's moves. A row compares itself with the earlier
+    ones only where a 128-bit filter of their keys' hashes says it may repeat one (every
+    pair compared took 2.2 s of a 22 s Morris solve); blocks past 32 rows go through a
+    small hash table (a side with three stones jumping has 40 moves and more: sorting each
+    such block took a fifth of Nine Men's Morris' 9-3 sector), the longest ones are
+    sorted."""
+    size = blocks.shape[0]
+    slot_key = np.zeros(TABLE_SLOTS, dtype=np.int64)
+    slot_block = np.full(TABLE_SLOTS, -1, dtype=np.int64)  # which block wrote the slot
+    begin = 0
+    while begin < size:
+        end = begin + 1
+        while end < size and blocks[end] == blocks[begin]:
+            end += 1
+        if end - begin <= 32:
+            low = np.uint64(0)
+            high = np.uint64(0)
+            for i in range(begin, end):
+                hashed = (np.uint64(key[i]) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(57)
+                bit = np.uint64(1) << (hashed & np.uint64(63))
+                word = low if hashed < 64 else high
+                if word & bit:
+                    for j in range(begin, i):
+                        if key[j] == key[i]:
+                            mask[i] = False
+                            break
+                if hashed < 64:
+                    low |= bit
+                else:
+                    high |= bit
+        elif 2 * (end - begin) <= TABLE_SLOTS:
+            for i in range(begin, end):
+                hashed = (np.uint64(key[i]) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)
+                slot = np.int64(hashed) & (TABLE_SLOTS - 1)
+                while slot_block[slot] == begin and slot_key[slot] != key[i]:
+                    slot = (slot + 1) & (TABLE_SLOTS - 1)
+                if slot_block[slot] == begin:  # the key came earlier in the block
+                    mask[i] = False
+                else:
+                    slot_block[slot] = begin
+                    slot_key[slot] = key[i]
+        else:
+            order = np.argsort(key[begin:end], kind="mergesort")  # stable: earliest first
+            for i in range(1, end - begin):
+                if key[begin + order[i]] == key[begin + order[i - 1]]:
+                    mask[begin + order[i]] = False
+        begin = end

@@ -20,11 +20,10 @@ from ..errors import GameError, InterruptedSolve
 from ..progress import ProgressCallback
 from ..protocol import Codes
 from ..terminals import Terminals
-from .counted import CountedWriter, first_records
+from .counted import CountedWriter, first_records_of
 from .files import TierFiles
 from .graph import CHUNK, Chunk, TierGraph, expand_chunk
 from .reached_set import FreshMarks
-from .retrograde_by_unmoves import child_keys, first_of_each
 from .sweeps import mark_by_sweeps, sweep_child
 
 FRESH = 6
@@ -134,11 +133,7 @@ def expand_marking(
         chunk = expand_chunk(graph, terminals, tier, indices, with_ends=True)
         if chunk.child_end is None or (chunk.same_mover is not None and chunk.same_mover.any()):
             return chunk, None  # (a move keeping the turn: the counting pass explains)
-        once = first_of_each(chunk.parents, child_keys(graph, tier, chunk))  # each child once
-        parents, ends = chunk.parents[once], chunk.child_end[once]
-        first = first_records(chunk.outcome, chunk.open_rows, parents, ends, files.record.shift,
-                              graph.rules.name)  # fmt: skip
-        return chunk, first
+        return chunk, first_records_of(graph, tier, chunk, files.record.shift)
 
     in_parallel(batches, expand, mark)
     return counted[0]

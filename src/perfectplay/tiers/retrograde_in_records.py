@@ -55,11 +55,10 @@ from ..progress import ProgressCallback
 from ..terminals import Terminals
 from ..values import UNDECIDED
 from .children_beside import LOST_BESIDE, TIED_BESIDE, Beside, reads_beside
-from .counted import counted_pieces, counter_mask, first_records
+from .counted import counted_pieces, counter_mask, first_of_each, first_records
 from .files import TierFiles
 from .graph import TierGraph
 from .reached_set import ReachedSet
-from .retrograde_by_unmoves import first_of_each
 from .slot_codes import DECIDED, LEVELS, SettledSlots, TooNarrow, narrowed
 
 U16 = Any  # uint16 record arrays
