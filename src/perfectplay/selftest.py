@@ -482,8 +482,9 @@ class TierCheck(Check):
                 back = self.call("batch_parents", tiers.batch_parents, tier, np.array([kid]))
                 if back is None:
                     continue
-                listed = Counter(int(c) for c in self.keyed(back.children))
-                self.placed(tiers, tier, code, back.children)
+                keys = self.keyed(back.children)
+                listed = Counter(int(c) for c in keys)
+                self.placed(tiers, tier, code, back.children, keys)
                 if self.counted(listed[code]) != self.counted(kids.count(kid)):
                     self.add(
                         "batch_parents",
@@ -500,12 +501,13 @@ class TierCheck(Check):
                             f"which has {made} move(s) there",
                         )
 
-    def placed(self, tiers: TierRules, tier: int | None, code: int, parents: Any) -> None:
-        """The parents un-moves give for ``code`` are ranked where ``code`` is: the solvers
-        rank un-moves as given (an image of a position that the ranking does not place
-        would be dropped, and the position never told)."""
-        raw = np.asarray(parents, dtype=np.int64)
-        same = raw[self.keyed(raw) == code]
+    def placed(
+        self, tiers: TierRules, tier: int | None, code: int, parents: Any, keys: Any
+    ) -> None:
+        """The parents un-moves give for ``code`` (``keys``: theirs) are ranked where
+        ``code`` is: the solvers rank un-moves as given (an image of a position that the
+        ranking does not place would be dropped, and the position never told)."""
+        same = np.asarray(parents, dtype=np.int64)[np.asarray(keys) == code]
         if not same.size:
             return
         asked = np.append(same, code)

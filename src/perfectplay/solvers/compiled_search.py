@@ -564,7 +564,8 @@ def principal_variation(
             return line, True
         line.append(found.best_move)
         state = rules.play(state, found.best_move)
-        if rules.key_of(state) in seen:
+        key = rules.key_of(state)
+        if key in seen:
             return line, False
-        seen.add(rules.key_of(state))
+        seen.add(key)
     return line, not rules.legal_moves(state)
