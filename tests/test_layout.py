@@ -31,6 +31,7 @@ LAYERS = [
         "spaces",
         "compiled_games",
         "tiers.files",
+        "tiers.resume_points",
         "tiers.reached_set",
         "tiers.counted",
         "tiers.graph",

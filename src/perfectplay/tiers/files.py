@@ -109,7 +109,7 @@ def write_json_atomically(path: Path, data: dict[str, Any], *, readable: bool = 
     os.replace(temporary, path)
 
 
-def _fsync(path: Path) -> None:
+def fsync_file(path: Path) -> None:
     """Wait until a file's contents are on the disk."""
     with path.open("rb") as handle:
         os.fsync(handle.fileno())
@@ -179,6 +179,7 @@ class TierFiles:
         """A tier's working array with every reached position open again (value code 7):
         what an interrupted solve of this tier had decided is not trusted, nor needed."""
         records = self.partial(tier, size)
+        self.drop_resume_points(tier)
         reached = self.record.reached
         for start in range(0, size, 1 << 20):
             block = np.asarray(records[start : start + (1 << 20)])
@@ -187,12 +188,18 @@ class TierFiles:
             )
         return records
 
+    def drop_resume_points(self, tier: int) -> None:
+        """Remove a tier's resume points (its records are final, or open again)."""
+        for point in self.directory.glob(tier_file_name(tier, "resume*")):
+            point.unlink()
+
     def all_reached(self, tier: int, size: int) -> np.memmap[Any, Any]:
         """A tier's working array with every index an open position (value code 7): the
         records of a tier the engine ranked (its codes are what play reaches), made when the
         tier is solved, so that no pass marks them first; what an interrupted solve of the
         tier had decided is not trusted."""
         records = self.partial(tier, size)
+        self.drop_resume_points(tier)
         records[:] = self.record.reached
         return records
 
@@ -345,6 +352,8 @@ class TierFiles:
         costs only its solve (see the module docstring)."""
         partial = self.directory / tier_file_name(tier, "partial")
         final = self.directory / tier_file_name(tier, "rec")
+        self.drop_resume_points(tier)  # before the records are final, not after: a point
+        # found beside finished records would take them for first records
         if durable:
             if isinstance(records, np.memmap):
                 records.flush()
@@ -364,7 +373,7 @@ class TierFiles:
         """fsync ``path`` on this build's fsync thread (made when first needed)."""
         if self._syncer is None:
             self._syncer = ThreadPoolExecutor(1, thread_name_prefix="perfectplay-fsync")
-        return self._syncer.submit(_fsync, path)
+        return self._syncer.submit(fsync_file, path)
 
     def on_disk(self, *others: Path) -> None:
         """Wait until every finished tier's file, ``others`` and the directory are on the
@@ -378,7 +387,7 @@ class TierFiles:
             self._syncer.shutdown()
             self._syncer = None
         for path in others:
-            _fsync(path)
+            fsync_file(path)
         handle = os.open(self.directory, os.O_RDONLY)
         try:
             os.fsync(handle)

@@ -49,6 +49,7 @@ from . import (
 from .files import TierFiles
 from .graph import TierGraph
 from .one_pass import solve_by_sweeps, solve_span
+from .resume_points import ResumePoints
 from .sweeps import solves_by_sweep, sweep_taking
 
 
@@ -194,6 +195,17 @@ def _records_of_loopy(job: TierJob) -> Any:
     return job.files.all_reached(job.tier, size) if job.engine else job.files.reopen(job.tier, size)
 
 
+def _solve_in_records(job: TierJob) -> Solved:
+    """In its working file, from the resume point a solve stopped at, if any."""
+    size = job.graph.sizes[job.tier]
+    points = ResumePoints(job.files.directory, job.tier, size, job.files.record)
+    records = job.files.partial(job.tier, size) if points.found else _records_of_loopy(job)
+    summary = retrograde_in_records.solve_with_counters(
+        job.graph, job.files, job.terminals, job.tier, records, job.progress, points=points
+    )
+    return records, summary
+
+
 def _solve_in_slots(job: TierJob) -> Solved:
     summary = retrograde_in_records.solve_in_slots(
         job.graph, job.files, job.terminals, job.tier, job.progress, job.watch
@@ -244,9 +256,7 @@ METHODS: tuple[TierMethod, ...] = (
                                       solve_loopy_by_edges(job.graph, job.files, job.terminals,
                                                            job.tier, records))),
     TierMethod("in-records", True, "counters in the records, through the un-moves",
-               "a bit an index", _in_records_takes, _unmoves_fit,
-               _loopy(lambda job, records: retrograde_in_records.solve_with_counters(
-                   job.graph, job.files, job.terminals, job.tier, records, job.progress))),
+               "a bit an index", _in_records_takes, _unmoves_fit, _solve_in_records),
     TierMethod("by-unmoves", True, "frontiers through the un-moves",
                "about 16 bytes an index", _unmoves_take, _unmoves_fit,
                _loopy(lambda job, records: retrograde_by_unmoves.solve_with_unmoves(

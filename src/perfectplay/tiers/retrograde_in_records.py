@@ -32,6 +32,10 @@ of which read all 1.7 GB of records before):
 3. ties spread the same way from tied ends to open parents, at r + 1 for level r;
 4. what stays open never ends: a DRAW.
 
+A tier solved by index in its working file saves resume points as it goes
+(``resume_points``: in the first pass and between levels, every two minutes at most), and
+a solve run again after a kill goes on from the last.
+
 A tier alone in its game is marked in bit sets (``graph.in_bits``) and solved here in the
 records of its reached positions alone (``solve_in_slots``: a record per slot of
 ``reached_set``, the un-moves into positions play does not reach left out), then written
@@ -41,6 +45,7 @@ at peak with a record per index, 774 MB in one-byte codes of its reached positio
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -59,6 +64,7 @@ from .counted import counted_pieces, counter_mask, first_of_each, first_records
 from .files import TierFiles
 from .graph import TierGraph
 from .reached_set import ReachedSet
+from .resume_points import FIRST, ResumePoints
 from .slot_codes import DECIDED, LEVELS, SettledSlots, TooNarrow, narrowed
 
 U16 = Any  # uint16 record arrays
@@ -92,23 +98,46 @@ def _first_pass(
     reached_set: ReachedSet | None,
     narrow: bool,
     counted: Any,
+    points: ResumePoints | None,
 ) -> tuple[int, int, Beside | None]:
     """Each position's first record (its end, a win a move out of the tier gives, or its
     counter of children): the positions reached, the largest remoteness decided ahead of
     the levels (1 at most, but from children beside), and the reader of children beside
-    when the tier's moves lead into other tiers."""
+    when the tier's moves lead into other tiers. ``points``: resume points of a tier
+    solved by index (from the one found in this pass, if any)."""
     shift = files.record.shift
     if reads_beside(graph, tier):
         if reached_set is not None or narrow:
             raise GameError(f"tier {tier}: its moves into other tiers need records per index")
         beside = Beside(graph, files, terminals, tier)
-        reached, highest = _count_beside(beside, flat, shift, bits)
+        reached, highest = _count_beside(beside, flat, shift, bits, _Saver(points, bits, 1))
         return reached, highest, beside
     if counted is not None and reached_set is not None:
         return _scatter_counted(flat, shift, bits, reached_set, counted), 1, None
-    reached = _count_moves(graph, terminals, tier, flat, shift, bits.pending, bits.marks,
-                           reached_set)  # fmt: skip
+    saver = _Saver(points, bits, 0)
+    reached = _count_moves(graph, terminals, tier, flat, shift, bits, reached_set, saver)
     return reached, 1, None
+
+
+class _Saver:
+    """Resume points of the first pass (``resume_points``): where it starts, the counts so
+    far, and a point saved after a piece when one is due."""
+
+    def __init__(self, points: ResumePoints | None, bits: _PendingBits, highest: int) -> None:
+        self.points, self.bits = points, bits
+        found = points.found if points is not None else None
+        resumed = found is not None and found.stage == FIRST
+        self.row = found.row if found is not None and resumed else 0
+        self.reached = found.reached if found is not None and resumed else 0
+        self.highest = found.highest if found is not None and resumed else highest
+
+    def written(self, rows: I64, reached: int, highest: int) -> None:
+        """After a piece ending at ``rows[-1]`` is written."""
+        self.reached += reached
+        self.highest = max(self.highest, highest)
+        if self.points is not None and self.points.due():
+            self.points.save_first(int(rows[-1]) + 1, self.reached, self.highest,
+                                   self.bits.words, self.bits.mark_words)  # fmt: skip
 
 
 def solve_with_counters(
@@ -122,6 +151,7 @@ def solve_with_counters(
     settled: SettledSlots | None = None,
     watch: MemoryWatch | None = None,
     counted: Any = None,
+    points: ResumePoints | None = None,
 ) -> TierSummary:
     """Solve the reached positions of a self-contained loopy tier in ``records`` (each
     reached one open, value code 7) in place; see the module docstring. With a
@@ -131,24 +161,70 @@ def solve_with_counters(
     ``watch``: the memory budget, checked after the first pass and every level.
     ``counted``: where the marking counted the first records (``counted``, with a
     ``reached_set``), (indices, records) pieces of them, scattered into the slots in place
-    of the first pass."""
+    of the first pass. ``points``: the resume points of a tier solved in its working file
+    by index (``resume_points``), the solve going on from the one found."""
     flat = np.asarray(records)
-    shift = files.record.shift
-    narrow = settled is not None
     bits = _PendingBits(flat.shape[0])
-    reached, highest, beside = _first_pass(
-        graph, files, terminals, tier, flat, bits, reached_set, narrow, counted
-    )
-    decided = 0
+    found = points.found if points is not None else None
+    if points is not None and found is not None:
+        points.restore(flat, bits.words, bits.mark_words)
+    if found is None or found.stage == FIRST:
+        reached, highest, beside = _first_pass(graph, files, terminals, tier, flat, bits,
+                                               reached_set, settled is not None, counted,
+                                               points)  # fmt: skip
+        start = (1, 0, reached, highest, 0)
+        if points is not None and points.found is not None:  # (a point of the first pass
+            # would open again records the levels have changed: one of the levels replaces it)
+            points.save_levels(1, 0, (reached, highest, 0), bits.words, bits.mark_words)
+    else:
+        beside = Beside(graph, files, terminals, tier) if reads_beside(graph, tier) else None
+        start = (found.phase, found.level, found.reached, found.highest, found.decided)
+    _levels(graph, files, tier, flat, bits, reached_set, settled, beside,
+            _Levels(progress, watch, points), start)  # fmt: skip
+    if settled is not None:
+        settled.settle_all(flat)
+        return settled.summary
+    return _finish(flat, files.record.shift)
+
+
+@dataclass
+class _Levels:
+    """What the levels report to: progress, the memory budget, resume points."""
+
+    progress: ProgressCallback | None
+    watch: MemoryWatch | None
+    points: ResumePoints | None
+
+
+def _levels(
+    graph: TierGraph,
+    files: TierFiles,
+    tier: int,
+    flat: Any,
+    bits: _PendingBits,
+    reached_set: ReachedSet | None,
+    settled: SettledSlots | None,
+    beside: Beside | None,
+    report: _Levels,
+    start: tuple[int, int, int, int, int],
+) -> None:
+    """Steps 2 and 3 of the module docstring, from ``start``: (phase, level, reached,
+    highest, decided), a resume point's, or (1, 0, ...) after the first pass."""
+    shift, narrow = files.record.shift, settled is not None
+    first_phase, level, reached, highest, decided = start
     for phase in (1,) if narrow else (1, 2):  # (narrow codes hold no tie: no phase 2)
-        level = 0
-        if phase == 2:  # ties ahead of the levels: those of children beside, if any
-            highest = _ties_beside(beside, flat, shift, bits) if beside is not None else 0
+        if phase < first_phase:
+            continue
+        if phase > first_phase or level == 0:
+            level = 0
+            if phase == 2:  # ties ahead of the levels: those of children beside, if any
+                highest = _ties_beside(beside, flat, shift, bits) if beside is not None else 0
         while True:
             if level >= files.record.max_remoteness:
                 raise GameError(f"tier {tier}: remoteness beyond {level} plies")
-            if watch is not None:
-                watch.check(f"solving tier {tier} of {graph.rules.name}", decided, SAVE_ADVICE)
+            if report.watch is not None:
+                report.watch.check(f"solving tier {tier} of {graph.rules.name}", decided,
+                                   SAVE_ADVICE)  # fmt: skip
             if settled is not None and level - settled.base >= LEVELS:
                 settled.settle_below(level, flat)
             read = level - settled.base if settled is not None else level  # as coded
@@ -156,15 +232,14 @@ def solve_with_counters(
                                          reached_set, narrow, beside)  # fmt: skip
             highest = max(highest, later)
             decided += found
-            if progress is not None:
-                progress(min(decided, reached), reached, level=level)
+            if report.progress is not None:
+                report.progress(min(decided, reached), reached, level=level)
             if found == 0 and level >= highest:
                 break
             level += 1
-    if settled is not None:
-        settled.settle_all(flat)
-        return settled.summary
-    return _finish(flat, shift)
+            if report.points is not None and report.points.due():
+                report.points.save_levels(phase, level, (reached, highest, decided),
+                                          bits.words, bits.mark_words)  # fmt: skip
 
 
 class _PendingBits:
@@ -234,20 +309,21 @@ def _follow_level(
     return found[0], later[0]
 
 
-def _count_beside(beside: Beside, flat: Any, shift: int, bits: _PendingBits) -> tuple[int, int]:
+def _count_beside(
+    beside: Beside, flat: Any, shift: int, bits: _PendingBits, saver: _Saver
+) -> tuple[int, int]:
     """Pass 1 of a tier that reads children beside (``children_beside``): every reached
     position's first record, the decided ones pending (won ends too: their parents counted
     them); returns how many positions the tier reaches and the largest remoteness
     decided."""
-    reached, highest = [0], [1]
 
     def write(done: tuple[I64, Any, int]) -> None:
-        reached[0] += _write_first(flat, shift, bits.pending, bits.marks, done[0], done[1],
-                                   won_ends_counted=False)  # fmt: skip
-        highest[0] = max(highest[0], done[2])
+        written = _write_first(flat, shift, bits.pending, bits.marks, done[0], done[1],
+                               won_ends_counted=False)  # fmt: skip
+        saver.written(done[0], written, done[2])
 
-    in_parallel(_reached_pieces(flat, shift), beside.first_records, write)
-    return reached[0], highest[0]
+    in_parallel(_reached_pieces(flat, shift, saver.row), beside.first_records, write)
+    return saver.reached, saver.highest
 
 
 def _ties_beside(beside: Beside, flat: Any, shift: int, bits: _PendingBits) -> int:
@@ -292,9 +368,9 @@ def _count_moves(
     tier: int,
     flat: U16,
     shift: int,
-    pending: U8,
-    marks: U8,
+    bits: _PendingBits,
     reached_set: ReachedSet | None,
+    saver: _Saver,
 ) -> int:
     """Pass 1: ends, losses without moves, and every open position's counter, the decided
     ones pending but won ends; returns how many positions the tier reaches. ``flat`` is
@@ -325,13 +401,11 @@ def _count_moves(
             ends, _ = terminals.check_batch(children, rules.batch.batch_outcome(children))
         return indices, first_records(outcome, open_rows, parents, ends, shift, rules.name)
 
-    reached = [0]
-
     def write(done: tuple[I64, Any]) -> None:
-        reached[0] += _write_first(flat, shift, pending, marks, done[0], done[1])
+        saver.written(done[0], _write_first(flat, shift, bits.pending, bits.marks, *done), 1)
 
-    in_parallel(_reached_pieces(flat, shift), count, write)
-    return reached[0]
+    in_parallel(_reached_pieces(flat, shift, saver.row), count, write)
+    return saver.reached
 
 
 def _write_first(
@@ -388,9 +462,10 @@ _NOT_COUNTED = (
 )
 
 
-def _reached_pieces(flat: Any, shift: int) -> Any:
-    """The reached records' places, PIECE at most at once (one-byte codes of slots: all)."""
-    for start in range(0, flat.shape[0], SCAN):
+def _reached_pieces(flat: Any, shift: int, first: int = 0) -> Any:
+    """The reached records' places from ``first`` on, PIECE at most at once (one-byte
+    codes of slots: all)."""
+    for start in range(first, flat.shape[0], SCAN):
         if flat.dtype == np.uint8:
             rows = np.arange(min(SCAN, flat.shape[0] - start), dtype=np.int64)
         else:
