@@ -5,7 +5,6 @@ point is not trusted."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import signal
 import subprocess
@@ -14,25 +13,23 @@ import time
 from pathlib import Path
 from typing import Any
 
+import examples_loader
 import pytest
 from stops import stopping_at
 
 from perfectplay import build_tablebase
 from perfectplay.errors import InterruptedSolve
 from perfectplay.tiers import retrograde_in_records, value_iteration
+from perfectplay.tiers import solve as tier_solve
 from perfectplay.tiers.resume_points import FIRST, LEVELS, ResumePoints
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "morris.py"
+EXAMPLE = examples_loader.EXAMPLES / "morris.py"
 
 
 def _game() -> Any:
     """Six Men's Morris's sectors with five stones a side: nine loopy tiers read beside
     one another, the largest of 180,840 indices."""
-    spec = importlib.util.spec_from_file_location("morris_resumed", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.MorrisMidgame(points=16, stones=5)
+    return examples_loader.load("morris").MorrisMidgame(points=16, stones=5)
 
 
 @pytest.fixture
@@ -202,5 +199,32 @@ def test_a_point_goes_when_another_method_opens_the_tier_again(
         with pytest.raises(InterruptedSolve):
             build_tablebase(_game(), stopped, tier_method="value-iteration")
     assert not list(stopped.glob("tier-*.resume*"))
+    build_tablebase(_game(), stopped)
+    assert _hashes(stopped) == _hashes(whole)
+
+
+@pytest.mark.parametrize("spoil", ["deleted", "flipped"])
+def test_a_tier_lost_after_it_was_noted_is_marked_and_solved_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spoil: str
+) -> None:
+    """A build stopped after some tiers, one of whose files is then deleted or changed:
+    the build taken up again solves it again from what play reaches (its marks went with
+    its working file), not as a tier of no position."""
+    whole = tmp_path / "whole"
+    build_tablebase(_game(), whole)
+    stopped = tmp_path / "stopped"
+    with monkeypatch.context() as patch:
+        patch.setattr(tier_solve, "solve_tier", stopping_at(tier_solve.solve_tier, 4))
+        with pytest.raises(InterruptedSolve):
+            build_tablebase(_game(), stopped)
+    noted = json.loads((stopped / "progress.json").read_text())["solved"]
+    assert len(noted) == 3
+    victim = stopped / f"tier-{int(max(noted, key=lambda t: noted[t]['positions'])):06d}.rec"
+    if spoil == "deleted":
+        victim.unlink()
+    else:
+        data = bytearray(victim.read_bytes())
+        data[len(data) // 2] ^= 0x20
+        victim.write_bytes(bytes(data))
     build_tablebase(_game(), stopped)
     assert _hashes(stopped) == _hashes(whole)

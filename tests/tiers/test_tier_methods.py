@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import examples_loader
 import pytest
 import reference
 from cli_script import one_line_error, run_cli
@@ -188,3 +189,29 @@ def test_the_command_line_forces_a_method_and_refuses_one_without_tiers(tmp_path
     unknown = run_cli("solve", "connect-four", "--save", str(tmp_path / "x"),
                       "--tier-method", "fastest")  # fmt: skip
     assert unknown.returncode == 2 and "fastest" in unknown.stderr
+
+
+@pytest.mark.parametrize("method", ["in-records", "by-unmoves", "value-iteration"])
+def test_a_loopy_tier_tells_the_build_its_tier_and_positions(tmp_path: Path, method: str) -> None:
+    """While a loopy tier is solved, the build is told the tier (not a level inside it) and
+    the positions of the tiers solved so far: never fewer than those before the tier,
+    never more than with it, and never going back."""
+    told: list[tuple[int, int | None]] = []
+
+    def progress(done: int, found: int, /, level: int | None = None) -> None:
+        told.append((done, level))
+
+    game = examples_loader.load("morris").MorrisMidgame(points=16, stones=4)
+    header, _ = build_tablebase(game, tmp_path, progress=progress, tier_method=method)
+    assert {e.method for e in header.tiers.values()} == {method}
+    counts = [done for done, _ in told]
+    starts = next(i for i in range(1, len(counts)) if counts[i] < counts[i - 1])
+    solving = told[starts:]  # (the marking counts up before: solving counts anew)
+    order = list(dict.fromkeys(level for _, level in solving))
+    assert sorted(order) == sorted(header.tiers)
+    before = 0
+    for tier in order:
+        mine = [done for done, level in solving if level == tier]
+        assert mine == sorted(mine)
+        assert all(before <= done <= before + header.tiers[tier].positions for done in mine)
+        before += header.tiers[tier].positions

@@ -54,6 +54,7 @@ from ..tiers.graph import CHUNK, TierGraph
 from ..tiers.marking import mark_every_position, reach_inside, reach_span
 from ..tiers.methods import SWEEPS, TierJob, choose, method_named, refuse_idle, solve_tier
 from ..tiers.one_pass import solve_span, solve_span_by_sweep
+from ..tiers.solve import still_solved
 from .build import build_header
 from .header import Header, existing
 from .shipping import Packed
@@ -256,10 +257,11 @@ class _Run:
         halves = 1 if graph.hooks.ranked_by_engine else 2  # an engine's tiers are not marked
         self.total_tasks = sum(halves * (len(self.spans(t)) + 1) for t in graph.order)
         reach: dict[int, list[Any]] = {}
+        solved = still_solved(graph, files)  # (one lost since: marked and solved again)
         if graph.hooks.every_position:  # a database: every index marked here, no reach tasks
             mark_every_position(graph, files, None)
         for tier in graph.order:  # parents first: a tier's marks are whole once merged
-            if files.is_expanded(tier) or files.is_solved(tier):
+            if files.is_expanded(tier) or tier in solved:
                 continue  # a solved tier's children are solved: nothing to mark
             if graph.hooks.ranked_by_engine:
                 continue  # every index reached: made so when the tier is solved (``_solve``)
@@ -281,7 +283,7 @@ class _Run:
         for path in files.directory.glob("*.ends-*"):
             path.unlink()
         for tier in reversed(graph.order):
-            if not files.is_solved(tier):
+            if tier not in solved:
                 self._solve(tier)
 
     def spans(self, tier: int) -> list[tuple[int, int]]:

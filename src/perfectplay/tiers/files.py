@@ -309,6 +309,10 @@ class TierFiles:
         (batch_mark_tier), so that only those that go on are left to solve."""
         return tier in self.progress.get("ends_recorded", [])
 
+    def is_noted(self, tier: int) -> bool:
+        """Whether the progress notes a tier as solved (its file unchecked)."""
+        return str(tier) in self.progress["solved"]
+
     def is_solved(self, tier: int) -> bool:
         """Whether a tier is finished and its file still has the hash it was finished with."""
         entry = self.progress["solved"].get(str(tier))
@@ -325,7 +329,9 @@ class TierFiles:
             (self.directory / tier_file_name(tier, "rec")).unlink(missing_ok=True)
         if keep_marking:
             self._unmark(tiers)
-        else:
+        else:  # (marks written again over a solve in progress: its resume points go)
+            for point in self.directory.glob("tier-*.resume*"):
+                point.unlink()
             self.progress["expanded"] = []
             self.progress["ends_recorded"] = []
             self.progress["in_bits"] = []

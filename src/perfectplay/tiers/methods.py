@@ -201,14 +201,28 @@ def _solve_in_records(job: TierJob) -> Solved:
     points = ResumePoints(job.files.directory, job.tier, size, job.files.record)
     records = job.files.partial(job.tier, size) if points.found else _records_of_loopy(job)
     summary = retrograde_in_records.solve_with_counters(
-        job.graph, job.files, job.terminals, job.tier, records, job.progress, points=points
+        job.graph, job.files, job.terminals, job.tier, records, _in_tier(job), points=points
     )
     return records, summary
 
 
+def _in_tier(job: TierJob) -> ProgressCallback | None:
+    """The build's progress, told positions of the job's tier: (positions of the tiers
+    solved before and these, the same, level=the tier), as the other methods tell it."""
+    report = job.progress
+    if report is None:
+        return None
+
+    def within(done: int, found: int, /, level: int | None = None) -> None:
+        assert report is not None
+        report(job.done + done, job.done + done, level=job.tier)
+
+    return within
+
+
 def _solve_in_slots(job: TierJob) -> Solved:
     summary = retrograde_in_records.solve_in_slots(
-        job.graph, job.files, job.terminals, job.tier, job.progress, job.watch
+        job.graph, job.files, job.terminals, job.tier, _in_tier(job), job.watch
     )
     return None, summary
 

@@ -99,6 +99,7 @@ def _first_pass(
     narrow: bool,
     counted: Any,
     points: ResumePoints | None,
+    progress: ProgressCallback | None,
 ) -> tuple[int, int, Beside | None]:
     """Each position's first record (its end, a win a move out of the tier gives, or its
     counter of children): the positions reached, the largest remoteness decided ahead of
@@ -110,11 +111,13 @@ def _first_pass(
         if reached_set is not None or narrow:
             raise GameError(f"tier {tier}: its moves into other tiers need records per index")
         beside = Beside(graph, files, terminals, tier)
-        reached, highest = _count_beside(beside, flat, shift, bits, _Saver(points, bits, 1))
+        reached, highest = _count_beside(
+            beside, flat, shift, bits, _Saver(points, bits, 1, progress)
+        )
         return reached, highest, beside
     if counted is not None and reached_set is not None:
         return _scatter_counted(flat, shift, bits, reached_set, counted), 1, None
-    saver = _Saver(points, bits, 0)
+    saver = _Saver(points, bits, 0, progress)
     reached = _count_moves(graph, terminals, tier, flat, shift, bits, reached_set, saver)
     return reached, 1, None
 
@@ -123,8 +126,14 @@ class _Saver:
     """Resume points of the first pass (``resume_points``): where it starts, the counts so
     far, and a point saved after a piece when one is due."""
 
-    def __init__(self, points: ResumePoints | None, bits: _PendingBits, highest: int) -> None:
-        self.points, self.bits = points, bits
+    def __init__(
+        self,
+        points: ResumePoints | None,
+        bits: _PendingBits,
+        highest: int,
+        progress: ProgressCallback | None,
+    ) -> None:
+        self.points, self.bits, self.progress = points, bits, progress
         found = points.found if points is not None else None
         resumed = found is not None and found.stage == FIRST
         self.row = found.row if found is not None and resumed else 0
@@ -135,6 +144,8 @@ class _Saver:
         """After a piece ending at ``rows[-1]`` is written."""
         self.reached += reached
         self.highest = max(self.highest, highest)
+        if self.progress is not None:  # (half a position each: the levels tell the rest)
+            self.progress(self.reached // 2, self.reached)
         if self.points is not None and self.points.due():
             self.points.save_first(int(rows[-1]) + 1, self.reached, self.highest,
                                    self.bits.words, self.bits.mark_words)  # fmt: skip
@@ -161,8 +172,11 @@ def solve_with_counters(
     ``watch``: the memory budget, checked after the first pass and every level.
     ``counted``: where the marking counted the first records (``counted``, with a
     ``reached_set``), (indices, records) pieces of them, scattered into the slots in place
-    of the first pass. ``points``: the resume points of a tier solved in its working file
-    by index (``resume_points``), the solve going on from the one found."""
+    of the first pass. ``progress`` is told (positions of the tier, reached): half a
+    position as its first record is written, half as it is decided (Morris's first pass
+    takes most of the time; Dobutsu's levels do). ``points``: the resume points of a
+    tier solved in its working file by index (``resume_points``), the solve going on from
+    the one found."""
     flat = np.asarray(records)
     bits = _PendingBits(flat.shape[0])
     found = points.found if points is not None else None
@@ -171,7 +185,7 @@ def solve_with_counters(
     if found is None or found.stage == FIRST:
         reached, highest, beside = _first_pass(graph, files, terminals, tier, flat, bits,
                                                reached_set, settled is not None, counted,
-                                               points)  # fmt: skip
+                                               points, progress)  # fmt: skip
         start = (1, 0, reached, highest, 0)
         if points is not None and points.found is not None:  # (a point of the first pass
             # would open again records the levels have changed: one of the levels replaces it)
@@ -232,8 +246,8 @@ def _levels(
                                          reached_set, narrow, beside)  # fmt: skip
             highest = max(highest, later)
             decided += found
-            if report.progress is not None:
-                report.progress(min(decided, reached), reached, level=level)
+            if report.progress is not None:  # (the first pass told the first half)
+                report.progress((reached + min(decided, reached)) // 2, reached, level=level)
             if found == 0 and level >= highest:
                 break
             level += 1

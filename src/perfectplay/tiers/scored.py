@@ -44,7 +44,7 @@ from ..values import Value
 from .files import TierFiles, file_sha256, tier_file_name
 from .graph import CHUNK, Chunk, TierGraph, expand_chunk
 from .marking import reach, reached_indices
-from .solve import check_room
+from .solve import check_room, still_solved
 
 WINDOW = 1 << 20
 """Scores handled at once when a tier's are read, converted or written."""
@@ -62,10 +62,7 @@ def solve_scored_tiers(
     watch = MemoryWatch(memory)
     check_room(graph, files, watch, score_bytes=8)  # (float64 while a tier is solved)
     engine = graph.hooks.ranked_by_engine
-    sound = {t for t in graph.order if files.is_solved(t) and scores_sound(files, t)}
-    lost = [t for t in graph.order if str(t) in files.progress["solved"] and t not in sound]
-    if lost:  # noted solved, its records or scores not sound: made again, with the marking
-        files.unfinish(lost, keep_marking=engine)  # they need (its marks left with them)
+    sound = still_solved(graph, files, lambda tier: scores_sound(files, tier))
     reach(graph, files, progress, watch)
     terminals = Terminals(graph.rules.name)
     done = 0

@@ -19,6 +19,7 @@ working arrays of one chunk of positions.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from ..core.memory import (
     SAVE_ADVICE,
@@ -29,7 +30,7 @@ from ..core.memory import (
     show_size,
 )
 from ..errors import GameError, InterruptedSolve
-from ..progress import ProgressCallback
+from ..progress import ProgressCallback, announce
 from ..terminals import Terminals
 from .files import TierFiles
 from .graph import TierGraph
@@ -58,19 +59,22 @@ def solve_tiers(
     started = time.perf_counter()
     watch = MemoryWatch(memory)
     check_room(graph, files, watch)
+    engine = graph.hooks.ranked_by_engine  # every index reached: ``reach`` marks none
+    solved = still_solved(graph, files)
     reach(graph, files, progress, watch)
     terminals = Terminals(graph.rules.name)
     done = 0
-    engine = graph.hooks.ranked_by_engine  # every index reached: ``reach`` marks none
     try:
         for tier in reversed(graph.order):
-            if files.is_solved(tier):
+            if tier in solved:
                 continue
             job = TierJob(graph, files, terminals, tier, progress, watch, done)
             records, summary, method = solve_tier(job, tier_method)
             watch.check(f"solving {graph.rules.name} tier by tier", done + summary.positions,
                         SAVE_ADVICE)  # fmt: skip
             done += summary.positions
+            if progress is not None:  # (every method: some tell nothing inside a tier)
+                progress(done, done, level=tier)
             files.finish(tier, records, {**summary.as_json(), "method": method}, durable=not engine)
             give_back()  # what the tier's workers freed, before the next tier
     except KeyboardInterrupt:
@@ -81,6 +85,25 @@ def solve_tiers(
     finally:
         files.note_progress()  # the tiers finished since the last note, whatever stopped us
     return time.perf_counter() - started
+
+
+def still_solved(
+    graph: TierGraph, files: TierFiles, sound: Callable[[int], bool] | None = None
+) -> set[int]:
+    """The tiers noted solved whose files still have their hashes (and pass ``sound``, if
+    given). One noted but gone or changed (deleted, cut short, lost in a power cut) is
+    solved again, and what play reaches is marked again (but in an engine's tiers, whose
+    every index is a position): its marks went with its working file, and solved from no
+    marks it would hold no position."""
+    solved = {tier for tier in graph.order if files.is_solved(tier)}
+    if sound is not None:
+        solved = {tier for tier in solved if sound(tier)}
+    lost = [tier for tier in graph.order if files.is_noted(tier) and tier not in solved]
+    if lost:
+        announce(f"tiers {', '.join(map(str, lost))} in {files.directory} lost their "
+                 "records since they were solved: solving them again")  # fmt: skip
+        files.unfinish(lost, keep_marking=graph.hooks.ranked_by_engine)
+    return solved
 
 
 def check_room(
