@@ -228,3 +228,21 @@ def test_a_tier_lost_after_it_was_noted_is_marked_and_solved_again(
         victim.write_bytes(bytes(data))
     build_tablebase(_game(), stopped)
     assert _hashes(stopped) == _hashes(whole)
+
+
+def test_a_working_file_lost_after_its_tier_was_marked_is_marked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database's tier marked, then its working file gone (the build stopped after
+    three tiers): the build taken up again marks it again, not a tier of no position."""
+    whole = tmp_path / "whole"
+    build_tablebase(_game(), whole)
+    stopped = tmp_path / "stopped"
+    with monkeypatch.context() as patch:
+        patch.setattr(tier_solve, "solve_tier", stopping_at(tier_solve.solve_tier, 4))
+        with pytest.raises(InterruptedSolve):
+            build_tablebase(_game(), stopped)
+    partials = sorted(stopped.glob("tier-*.partial"), key=lambda p: p.stat().st_size)
+    partials[-1].unlink()
+    build_tablebase(_game(), stopped)
+    assert _hashes(stopped) == _hashes(whole)

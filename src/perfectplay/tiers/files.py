@@ -313,6 +313,12 @@ class TierFiles:
         """Whether the progress notes a tier as solved (its file unchecked)."""
         return str(tier) in self.progress["solved"]
 
+    def has_working_file(self, tier: int) -> bool:
+        """Whether a tier has its working file (or one finished but not noted: ``partial``)."""
+        final = self.directory / tier_file_name(tier, "rec")
+        partial = self.directory / tier_file_name(tier, "partial")
+        return partial.exists() or (not self.is_noted(tier) and final.exists())
+
     def is_solved(self, tier: int) -> bool:
         """Whether a tier is finished and its file still has the hash it was finished with."""
         entry = self.progress["solved"].get(str(tier))

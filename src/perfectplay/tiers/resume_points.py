@@ -2,10 +2,10 @@
 
 ``retrograde_in_records`` solves a tier in place in its working file (``tier-T.partial``),
 with a bit per index beside it. Nine Men's Morris's sectors of a billion indices take an
-hour each, most of it in the first pass (5 stones each, 2026-12-01: the first pass 13.5 s
-of a 33-million-index sector, its 60 levels 0.5 s); before these points, a kill lost the
-sector in progress. Every ``RESUME_EVERY`` seconds, at a moment the solve is whole, it
-saves a point, and a solve run again goes on from the last one:
+hour each, most of it in the first pass (24 points, 5 stones a side, 2026-11-30: the
+first pass 13.5 s of a 33-million-index sector, its 60 levels 0.5 s); before these
+points, a kill lost the sector in progress. Every ``RESUME_EVERY`` seconds, at a moment
+the solve is whole, it saves a point, and a solve run again goes on from the last one:
 
 - **in the first pass**, after a piece is written: "the rows below ``row`` hold their first
   records". A first record depends on its own position alone, so rows written past the
@@ -21,8 +21,9 @@ A point is ``tier-T.resume``: 8 bytes (little-endian) giving the length of a JSO
 the header (stage, counts, sizes, the SHA-256 of what follows), then the pending words and
 the mark words (uint64). It is written to a temporary file, fsync'd, and renamed, so a
 reader finds the old point or the new, whole; one whose hash, size or snapshot does not
-match is not trusted (the tier is solved from its start, as before). ``TierFiles.finish``
-removes a tier's points with its working file.
+match is not trusted (the tier is solved from its start, as before). ``TierFiles`` removes
+a tier's points before its records are final, when they are opened again (``reopen``,
+another method), and all of them when what play reaches is marked again (``unfinish``).
 """
 
 from __future__ import annotations

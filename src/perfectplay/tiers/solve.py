@@ -99,11 +99,40 @@ def still_solved(
     if sound is not None:
         solved = {tier for tier in solved if sound(tier)}
     lost = [tier for tier in graph.order if files.is_noted(tier) and tier not in solved]
+    hooks = graph.hooks
+    alone = hooks.ranked_by_engine or hooks.every_position  # (each tier marked by itself)
     if lost:
         announce(f"tiers {', '.join(map(str, lost))} in {files.directory} lost their "
                  "records since they were solved: solving them again")  # fmt: skip
-        files.unfinish(lost, keep_marking=graph.hooks.ranked_by_engine)
+        files.unfinish(lost, keep_marking=alone)
+    unmarked = _marks_lost(graph, files)
+    if unmarked:  # (a working file gone since its tier was marked)
+        files.unfinish(unmarked, keep_marking=bool(hooks.every_position))
     return solved
+
+
+def _marks_lost(graph: TierGraph, files: TierFiles) -> list[int]:
+    """The tiers left to solve whose marks of what play reaches are noted made but whose
+    working file is gone: a database's tier marked by itself, or a tier a marked parent
+    (or, the root, the start) marks (an engine's tiers and those in bit sets aside)."""
+    if graph.hooks.ranked_by_engine:
+        return []
+    parents: dict[int, list[int]] = {tier: [] for tier in graph.order}
+    for tier in graph.order:
+        for child in graph.children[tier]:
+            parents[child].append(tier)
+    root = graph.order[0]
+    lost = []
+    for tier in graph.order:
+        if files.is_noted(tier) or files.marked_in_bits(tier) or files.has_working_file(tier):
+            continue
+        if graph.hooks.every_position or tier == root:
+            marked = files.is_expanded(tier)
+        else:
+            marked = any(files.is_expanded(parent) for parent in parents[tier])
+        if marked:
+            lost.append(tier)
+    return lost
 
 
 def check_room(
