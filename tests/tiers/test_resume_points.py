@@ -47,6 +47,31 @@ def often(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(retrograde_in_records, "SCAN", 4096)
 
 
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The tiers' hashes of a build never stopped."""
+    directory = tmp_path_factory.mktemp("whole")
+    build_tablebase(_game(), directory)
+    return _hashes(directory)
+
+
+def _stopped(
+    directory: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    module: Any,
+    name: str,
+    call: int,
+    **options: Any,
+) -> Path:
+    """``directory`` holding a build stopped (as by Ctrl-C) at the ``call``-th call of
+    ``module.name``."""
+    with monkeypatch.context() as patch:
+        patch.setattr(module, name, stopping_at(getattr(module, name), call))
+        with pytest.raises(InterruptedSolve):
+            build_tablebase(_game(), directory, **options)
+    return directory
+
+
 def _hashes(directory: Path) -> dict[str, str]:
     header = json.loads((directory / "header.json").read_text())
     return {str(t["tier"]): t["sha256"] for t in header["tiers"]}
@@ -91,16 +116,14 @@ def _first_passes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     ],
 )
 def test_a_solve_stopped_inside_a_tier_goes_on_from_its_last_point(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, call: int, stage: str
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    whole: dict[str, str],
+    where: str,
+    call: int,
+    stage: str,
 ) -> None:
-    whole = tmp_path / "whole"
-    build_tablebase(_game(), whole)
-    stopped = tmp_path / "stopped"
-    with monkeypatch.context() as patch:
-        function = getattr(retrograde_in_records, where)
-        patch.setattr(retrograde_in_records, where, stopping_at(function, call))
-        with pytest.raises(InterruptedSolve):
-            build_tablebase(_game(), stopped)
+    stopped = _stopped(tmp_path, monkeypatch, retrograde_in_records, where, call)
     (point,) = stopped.glob("tier-*.resume")
     tier = int(point.stem.removeprefix("tier-"))
     restores = _restores(monkeypatch)
@@ -111,23 +134,16 @@ def test_a_solve_stopped_inside_a_tier_goes_on_from_its_last_point(
         assert restores[0][1] > 0  # past the tier's first row
     else:
         assert tier not in first_passes  # its first pass not done again
-    assert _hashes(stopped) == _hashes(whole)
+    assert _hashes(stopped) == whole
     assert not list(stopped.glob("tier-*.resume*"))  # gone with the tier made final
 
 
 @pytest.mark.usefixtures("often")
 @pytest.mark.parametrize("spoil", ["truncated", "flipped", "snapshot gone"])
 def test_a_spoiled_point_is_not_trusted(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spoil: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, whole: dict[str, str], spoil: str
 ) -> None:
-    whole = tmp_path / "whole"
-    build_tablebase(_game(), whole)
-    stopped = tmp_path / "stopped"
-    with monkeypatch.context() as patch:
-        function = retrograde_in_records._follow_level
-        patch.setattr(retrograde_in_records, "_follow_level", stopping_at(function, 40))
-        with pytest.raises(InterruptedSolve):
-            build_tablebase(_game(), stopped)
+    stopped = _stopped(tmp_path, monkeypatch, retrograde_in_records, "_follow_level", 40)
     (point,) = stopped.glob("tier-*.resume")
     data = bytearray(point.read_bytes())
     if spoil == "truncated":
@@ -141,7 +157,7 @@ def test_a_spoiled_point_is_not_trusted(
     restores = _restores(monkeypatch)
     build_tablebase(_game(), stopped)
     assert restores == []  # the tier solved from its start
-    assert _hashes(stopped) == _hashes(whole)
+    assert _hashes(stopped) == whole
 
 
 KILLED = """
@@ -157,7 +173,9 @@ build_tablebase(module.MorrisMidgame(points=16, stones=5), sys.argv[2])
 """
 
 
-def test_kill_9_inside_tiers_resumes_to_the_same_bytes(tmp_path: Path) -> None:
+def test_kill_9_inside_tiers_resumes_to_the_same_bytes(
+    tmp_path: Path, whole: dict[str, str]
+) -> None:
     """kill -9 once a point of a first pass is on disk, then once a point between levels
     is: the build run again writes the tiers a build never killed writes."""
     target = tmp_path / "killed"
@@ -173,50 +191,33 @@ def test_kill_9_inside_tiers_resumes_to_the_same_bytes(tmp_path: Path) -> None:
         assert child.returncode == -signal.SIGKILL, pattern
         assert not (target / "header.json").exists()
     build_tablebase(_game(), target)
-    build_tablebase(_game(), tmp_path / "whole")
-    assert _hashes(target) == _hashes(tmp_path / "whole")
+    assert _hashes(target) == whole
 
 
 @pytest.mark.usefixtures("often")
 def test_a_point_goes_when_another_method_opens_the_tier_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, whole: dict[str, str]
 ) -> None:
     """A solve stopped in its first pass, then by another method (which opens the tier's
     records again and stops in them): no point is left to be taken for what the records
     hold, and the solve run again gives the bytes of one never stopped."""
-    whole = tmp_path / "whole"
-    build_tablebase(_game(), whole)
-    stopped = tmp_path / "stopped"
-    with monkeypatch.context() as patch:
-        function = retrograde_in_records._write_first
-        patch.setattr(retrograde_in_records, "_write_first", stopping_at(function, 250))
-        with pytest.raises(InterruptedSolve):
-            build_tablebase(_game(), stopped)
+    stopped = _stopped(tmp_path, monkeypatch, retrograde_in_records, "_write_first", 250)
     assert list(stopped.glob("tier-*.resume"))
-    with monkeypatch.context() as patch:
-        function = value_iteration.solve_loopy_tier
-        patch.setattr(value_iteration, "solve_loopy_tier", stopping_at(function, 1))
-        with pytest.raises(InterruptedSolve):
-            build_tablebase(_game(), stopped, tier_method="value-iteration")
+    _stopped(stopped, monkeypatch, value_iteration, "solve_loopy_tier", 1,
+             tier_method="value-iteration")  # fmt: skip
     assert not list(stopped.glob("tier-*.resume*"))
     build_tablebase(_game(), stopped)
-    assert _hashes(stopped) == _hashes(whole)
+    assert _hashes(stopped) == whole
 
 
 @pytest.mark.parametrize("spoil", ["deleted", "flipped"])
 def test_a_tier_lost_after_it_was_noted_is_marked_and_solved_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spoil: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, whole: dict[str, str], spoil: str
 ) -> None:
     """A build stopped after some tiers, one of whose files is then deleted or changed:
     the build taken up again solves it again from what play reaches (its marks went with
     its working file), not as a tier of no position."""
-    whole = tmp_path / "whole"
-    build_tablebase(_game(), whole)
-    stopped = tmp_path / "stopped"
-    with monkeypatch.context() as patch:
-        patch.setattr(tier_solve, "solve_tier", stopping_at(tier_solve.solve_tier, 4))
-        with pytest.raises(InterruptedSolve):
-            build_tablebase(_game(), stopped)
+    stopped = _stopped(tmp_path, monkeypatch, tier_solve, "solve_tier", 4)
     noted = json.loads((stopped / "progress.json").read_text())["solved"]
     assert len(noted) == 3
     victim = stopped / f"tier-{int(max(noted, key=lambda t: noted[t]['positions'])):06d}.rec"
@@ -227,22 +228,16 @@ def test_a_tier_lost_after_it_was_noted_is_marked_and_solved_again(
         data[len(data) // 2] ^= 0x20
         victim.write_bytes(bytes(data))
     build_tablebase(_game(), stopped)
-    assert _hashes(stopped) == _hashes(whole)
+    assert _hashes(stopped) == whole
 
 
 def test_a_working_file_lost_after_its_tier_was_marked_is_marked_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, whole: dict[str, str]
 ) -> None:
     """A database's tier marked, then its working file gone (the build stopped after
     three tiers): the build taken up again marks it again, not a tier of no position."""
-    whole = tmp_path / "whole"
-    build_tablebase(_game(), whole)
-    stopped = tmp_path / "stopped"
-    with monkeypatch.context() as patch:
-        patch.setattr(tier_solve, "solve_tier", stopping_at(tier_solve.solve_tier, 4))
-        with pytest.raises(InterruptedSolve):
-            build_tablebase(_game(), stopped)
+    stopped = _stopped(tmp_path, monkeypatch, tier_solve, "solve_tier", 4)
     partials = sorted(stopped.glob("tier-*.partial"), key=lambda p: p.stat().st_size)
     partials[-1].unlink()
     build_tablebase(_game(), stopped)
-    assert _hashes(stopped) == _hashes(whole)
+    assert _hashes(stopped) == whole
