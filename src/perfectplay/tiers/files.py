@@ -165,8 +165,8 @@ class TierFiles:
         path = self.directory / tier_file_name(tier, "partial")
         length = size * self.record.bytes
         final = self.directory / tier_file_name(tier, "rec")
-        noted = str(tier) in self.progress["solved"]
-        if not path.exists() and not noted and final.exists() and final.stat().st_size == length:
+        taken_back = not self.is_noted(tier) and final.exists()
+        if not path.exists() and taken_back and final.stat().st_size == length:
             os.replace(final, path)
         if not path.exists() or path.stat().st_size != length:
             with path.open("wb") as handle:

@@ -135,10 +135,10 @@ class _Saver:
     ) -> None:
         self.points, self.bits, self.progress = points, bits, progress
         found = points.found if points is not None else None
-        resumed = found is not None and found.stage == FIRST
-        self.row = found.row if found is not None and resumed else 0
-        self.reached = found.reached if found is not None and resumed else 0
-        self.highest = found.highest if found is not None and resumed else highest
+        if found is not None and found.stage == FIRST:
+            self.row, self.reached, self.highest = found.row, found.reached, found.highest
+        else:
+            self.row, self.reached, self.highest = 0, 0, highest
 
     def written(self, rows: I64, reached: int, highest: int) -> None:
         """After a piece ending at ``rows[-1]`` is written."""
