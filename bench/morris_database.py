@@ -4,13 +4,13 @@ Run:  .venv/bin/python bench/morris_database.py DIR [--stones 9] [--memory 8G] [
 
 Builds ``examples/morris.py:MorrisMidgame`` (every position with all stones placed, 24
 points) into DIR through the command line a user runs (``perfectplay solve ... --save DIR
---memory M``), in a fresh process: run it again after an interruption and it goes on from
-the finished sectors. Then, or at once with ``--report`` (also while a build runs), a table
-of the sectors: the stones of each side, indices, positions, wins, losses and draws, the
-longest win or loss in plies, the seconds each took (from its file's time against the one
-finished before), and for the sectors not done yet, the time they would take at the rate
-measured so far (indices a second). With the build: its wall time and the peak memory of
-its process.
+--memory M --pack``: one byte a position), in a fresh process: run it again after an
+interruption and it goes on from the finished sectors. Then, or at once with ``--report``
+(also while a build runs), a table of the sectors: the stones of each side, indices,
+positions, wins, losses and draws, the longest win or loss in plies, the seconds each
+took (from its file's time against the one finished before), and for the sectors not done
+yet, the time they would take at the rate measured so far (indices a second). With the
+build: its wall time and the peak memory of its process.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ CLI = str(Path(sys.executable).with_name("perfectplay"))
 def build(directory: Path, stones: int, memory: str) -> tuple[float, float]:
     """The build in a fresh process: its wall seconds and peak resident GB."""
     command = [CLI, "solve", f"{EXAMPLE}:MorrisMidgame", "-p", "points=24", "-p",
-               f"stones={stones}", "--save", str(directory), "--memory", memory, "-q"]  # fmt: skip
+               f"stones={stones}", "--save", str(directory), "--memory", memory, "--pack",
+               "-q"]  # fmt: skip
     started = time.perf_counter()
     child = subprocess.Popen(command)
     _, status, usage = os.wait4(child.pid, 0)

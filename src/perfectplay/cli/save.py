@@ -57,11 +57,13 @@ def save_command(
     as_json: bool,
     cluster: tuple[int | None, str | None] = (None, None),
     tier_method: str | None = None,
+    pack: bool = False,
 ) -> None:
     """Build (or reuse) the tablebase of ``rules`` in ``directory`` and print its summary;
     ``solve_with`` is (method, max_states, memory) for a game explored in memory,
     ``cluster`` (workers, scheduler) asks for a solve on Dask, ``tier_method`` one method
-    of the table of tier methods for every tier of its kind."""
+    of the table of tier methods for every tier of its kind, ``pack`` the tiers in one
+    byte a position where they allow."""
     method, max_states, memory = solve_with
     workers, scheduler = cluster
     built = build_into(
@@ -74,6 +76,7 @@ def save_command(
         workers=workers,
         scheduler=scheduler,
         tier_method=tier_method,
+        pack=pack,
     )
     with open_tablebase_for(directory, rules) as base:
         if as_json:

@@ -51,6 +51,13 @@ from .save import (
     "method of the table of tier methods, not the one chosen tier by tier (for comparing "
     "them; the header names the method that solved each tier).",
 )
+@click.option(
+    "--pack",
+    is_flag=True,
+    help="With --save, a game with tiers: keep each finished tier in one byte a position "
+    "where its records allow (every move passes the turn, no ties, at most 252 plies; "
+    "else that tier keeps 2 bytes), half the disk of 2-byte records.",
+)
 @json_option
 def solve_command(
     game: str,
@@ -64,6 +71,7 @@ def solve_command(
     workers: int | None,
     scheduler: str | None,
     tier_method: str | None,
+    pack: bool,
     as_json: bool,
 ) -> None:
     """Solve a game from its start: value, remoteness, best moves, size and time.
@@ -91,9 +99,11 @@ def solve_command(
         raise UsageProblem("give --workers (a cluster here) or --scheduler (a running one)")
     if tier_method is not None and (save is None or rules.tiers is None):
         raise UsageProblem("--tier-method goes with --save DIR and a game with tiers")
+    if pack and save is None:
+        raise UsageProblem("--pack goes with --save DIR")
     if save is not None:
         save_command(rules, save, (method, max_states, memory), quiet, as_json,
-                     (workers, scheduler), tier_method)  # fmt: skip
+                     (workers, scheduler), tier_method, pack)  # fmt: skip
         return
     if solved_in_passing(rules, method, max_states):
         solve_in_passing(rules, memory, quiet, as_json)

@@ -49,11 +49,13 @@ def build_into(
     workers: int | None = None,
     scheduler: str | None = None,
     tier_method: str | None = None,
+    pack: bool = False,
 ) -> Built:
     """Solve ``rules`` into a tablebase in ``directory``: tier by tier on disk when the game
     has tiers (on Dask with ``workers`` or ``scheduler``; ``tier_method`` as
-    ``tiers.methods`` takes it), else explored in memory and saved; a finished one of this
-    game is reused."""
+    ``tiers.methods`` takes it; ``pack``: tiers in one byte a position where they allow,
+    in one process), else explored in memory and saved; a finished one of this game is
+    reused."""
     if directory.exists() and not directory.is_dir():
         raise UsageProblem(f"--save {directory}: that is a file, not a directory")
     reused = _reuse_or_repair(rules, directory)
@@ -63,12 +65,15 @@ def build_into(
     trust_speed_hooks(rules)
     on_dask = workers is not None or scheduler is not None
     tiered = _saved_by_tiers(rules, method, max_states, on_dask)
-    slots = _check_disk(rules, directory, quiet) if tiered else None
+    if pack and (on_dask or not tiered):
+        raise UsageProblem("--pack keeps the tiers of a game with tiers solved in one process "
+                           "(not on Dask)")  # fmt: skip
+    slots = _check_disk(rules, directory, quiet, pack) if tiered else None
     with _cleared_on_failure(directory, rules.name):
         if on_dask:
             return _build_on_dask(rules, directory, workers, scheduler, quiet, tier_method)
         if tiered:
-            return _build_by_tiers(rules, directory, slots, memory, quiet, tier_method)
+            return _build_by_tiers(rules, directory, slots, memory, quiet, (tier_method, pack))
         solution = explored_solve(rules, method, max_states, quiet, memory)
         return Built(
             save_solution(solution, directory), solution.stats.seconds, solution.method, False
@@ -145,17 +150,18 @@ def _build_by_tiers(
     slots: int | None,
     memory: int | None,
     quiet: bool,
-    tier_method: str | None = None,
+    how: tuple[str | None, bool] = (None, False),
 ) -> Built:
-    """The tablebase solved tier by tier on disk in this process; a whole build's rate (or
-    size and time) remembered to say what to expect next time."""
+    """The tablebase solved tier by tier on disk in this process (``how``: the tier method
+    forced, if any, and whether to pack); a whole build's rate (or size and time)
+    remembered to say what to expect next time."""
     fresh = not directory.is_dir() or not any(directory.iterdir())
     expected = None
     if slots is None and fresh:  # ranked by the engine: its size comes from a last solve
         expected = announce_last_solve(rules, "tiers", quiet)
     with tier_progress(quiet=quiet, expected=expected) as report:
         header, seconds = build_tablebase_for(
-            rules, directory, progress=report, memory=memory, tier_method=tier_method
+            rules, directory, progress=report, memory=memory, tier_method=how[0], pack=how[1]
         )
     if fresh and slots is not None and slots >= ANNOUNCE_SLOTS:
         # A whole large build: its rate says what to expect of the next one of this game. A
@@ -196,13 +202,16 @@ OWN_FILES = re.compile(
 """The files a build writes: a directory holding only these is a build to go on with."""
 
 
-def _check_disk(rules: Rules[Any, Any], directory: Path, quiet: bool) -> int | None:
+def _check_disk(
+    rules: Rules[Any, Any], directory: Path, quiet: bool, pack: bool = False
+) -> int | None:
     """Before a tier-by-tier build of a game ranked by hand: say how large it is (its tiers'
     slots: what play reaches is at most that; from ANNOUNCE_SLOTS on) and refuse at once,
     in one line, when the disk holds less than the records still to write (a record per
-    slot; the files of a build taken up count as written). A game ranked by the engine
-    learns its size only by finding its positions: nothing is said or checked up front.
-    Returns the slots (None for such a game)."""
+    slot; packed, a byte a slot and the largest tier's working file beside; the files of a
+    build taken up count as written). A game ranked by the engine learns its size only by
+    finding its positions: nothing is said or checked up front. Returns the slots (None
+    for such a game)."""
     found = index_space(rules, 1 << 62)
     if found is None:
         return None
@@ -211,12 +220,15 @@ def _check_disk(rules: Rules[Any, Any], directory: Path, quiet: bool) -> int | N
     record = format_for(graph.longest if graph.longest is not None else 1 << 8).bytes
     if graph.scored:  # a slot's score too: at most 8 bytes (float64), as written while solved
         record += 8
+    working = 0
+    if pack and record == 2:  # (a byte a slot once packed; one tier at 2 while it is solved)
+        record, working = 1, max(graph.sizes.values(), default=0)
     written = (
         sum(p.stat().st_size for p in directory.iterdir() if p.is_file())
         if directory.is_dir()
         else 0
     )
-    need = max(0, slots * record - written)
+    need = max(0, slots * record + working - written)
     where = directory
     while not where.exists():
         where = where.parent
@@ -224,7 +236,8 @@ def _check_disk(rules: Rules[Any, Any], directory: Path, quiet: bool) -> int | N
     if need > free:
         raise UsageProblem(
             f"--save {directory}: {rules.name}'s tablebase needs about {show_size(need)} more "
-            f"on disk ({slots:,} slots at {record} byte{'s' if record > 1 else ''} each), and "
+            f"on disk ({slots:,} slots at {record} byte{'s' if record > 1 else ''} each"
+            f"{', packed' if working else ''}), and "
             f"{show_size(free)} is free there"
         )
     if not quiet and slots >= ANNOUNCE_SLOTS:

@@ -132,7 +132,7 @@ def search_probe(s: Any, p: int, db: Any) -> int:
     held = db.records[slot]
     if index < 0 or index >= held.shape[0]:
         raise ValueError("the tablebase has no index for a position the search reached")
-    value = held[index] >> db.shift
+    value = db.decode[held[index]] >> db.shift
     if value == 1:
         return 1
     if value == 2:

@@ -79,6 +79,9 @@ class ProbeTables(NamedTuple):
     """Each part's first index in its tier."""
     shift: int
     """The records' value shift."""
+    decode: Any
+    """decode[what a tier holds]: the record it stands for (the identity, or a packed
+    tier's bytes read as 2-byte records: ``core.packed_records``)."""
     cells: int
     theirs_at: int
     rest_at: int

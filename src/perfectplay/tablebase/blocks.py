@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..core.packed_records import DECODE
 from ..core.parallel import in_parallel
 from ..core.records import RecordFormat
 from ..tiers.files import file_sha256, tier_file_name
@@ -322,4 +323,6 @@ def _verified(source: Path, entry: TierEntry, record: RecordFormat) -> Any:
     path = source / entry.file
     if not path.is_file() or file_sha256(path) != entry.sha256:
         raise TablebaseError(f"{source}: {entry.file} is missing or fails its checksum")
+    if entry.packed:  # (compressed as the records its bytes stand for)
+        return DECODE[np.fromfile(path, dtype=np.uint8)]
     return np.fromfile(path, dtype=record.dtype)

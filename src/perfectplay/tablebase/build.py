@@ -34,10 +34,12 @@ def build_tiered(
     progress: ProgressCallback | None = None,
     memory: int | None = None,
     tier_method: str | None = None,
+    pack: bool = False,
 ) -> tuple[Header, float]:
     """Solve a tier game into ``directory``; the header and the seconds it took.
     ``tier_method``: one method of ``tiers.methods`` for every tier of its kind (an outcome
-    game's; a scored game's tiers have their own solver)."""
+    game's; a scored game's tiers have their own solver). ``pack``: each finished tier in
+    one byte a position where its records allow (``core.packed_records``)."""
     identity = identity_of(rules)
     found = existing(directory, identity)
     if found is not None:
@@ -49,7 +51,7 @@ def build_tiered(
     graph = TierGraph(rules)
     # A loopy tier bounds no game's length: 2-byte records, remoteness up to 8,191.
     record = format_for(graph.longest if graph.longest is not None else 1 << 8)
-    files = TierFiles(directory, record, identity)
+    files = TierFiles(directory, record, identity, pack=pack)
     if graph.scored:
         if tier_method is not None:
             raise GameError(f"{rules.name} is scored: its tiers have one solver, no tier method")
@@ -75,7 +77,7 @@ def damaged_tiers(directory: Path, header: Header) -> list[int]:
         return []
     damaged = []
     for tier, entry in header.tiers.items():
-        files = [(entry.file, entry.size * header.record_bytes, entry.sha256)]
+        files = [(entry.file, entry.file_length(header.record_bytes), entry.sha256)]
         if entry.scores is not None:
             size = entry.size * np.dtype(entry.scores["dtype"]).itemsize
             files.append((entry.scores["file"], size, entry.scores["sha256"]))
@@ -121,6 +123,7 @@ def build_header(
             hash_block=int(done.get("hash_block", 0)),
             scores=done.get("scores"),
             method=done.get("method"),
+            packed=bool(done.get("packed", False)),
         )
     header = Header(
         identity=files.progress["identity"],
@@ -148,15 +151,18 @@ def build_tablebase(
     max_states: int | None = None,
     memory: int | None = None,
     tier_method: str | None = None,
+    pack: bool = False,
 ) -> tuple[Header, float]:
     """Solve ``game`` into a tablebase directory: tier by tier when it speaks the tier
     protocol, else explored in memory and saved (scores kept either way). The
     header and the seconds it took. ``memory`` is the budget in bytes (default: most of
     the memory available); ``tier_method``: one method of the table of tier methods
-    (``tiers.methods``) for every tier of its kind, in a game with tiers."""
+    (``tiers.methods``) for every tier of its kind, in a game with tiers; ``pack``: a
+    game with tiers keeps each finished tier in one byte a position where its records
+    allow (``core.packed_records``)."""
     return build_tablebase_for(
         Rules(game), directory, progress=progress, max_states=max_states, memory=memory,
-        tier_method=tier_method,
+        tier_method=tier_method, pack=pack,
     )  # fmt: skip
 
 
@@ -168,11 +174,12 @@ def build_tablebase_for(
     max_states: int | None = None,
     memory: int | None = None,
     tier_method: str | None = None,
+    pack: bool = False,
 ) -> tuple[Header, float]:
     """``build_tablebase`` for a game read already (its ``Rules``)."""
     path = Path(directory)
     if rules.tiers is not None:
-        return build_tiered(rules, path, progress, memory, tier_method)
+        return build_tiered(rules, path, progress, memory, tier_method, pack)
     if tier_method is not None:
         raise GameError(f"{rules.name} has no tiers: no tier method applies")
     found = existing(path, identity_of(rules))

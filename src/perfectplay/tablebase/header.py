@@ -10,6 +10,7 @@ Format version 1::
       "initial": {"tier": T, "index": I},
       "tiers": [{"tier", "size", "file", "sha256", "positions", "values", "remoteness",
                  "blocks"?, "hash_block"?,            # SHA-256 per block of hash_block bytes
+                 "packed"?,                   # true: one byte a position (core.packed_records)
                  "scores"?: {"file", "sha256", "dtype", "integral"}}],  # a scored game's,
                                               # tiered: the tier's scores in dtype (<i1,
                                               # <i2, <i4 or <f8), as ``tiers.scored``
@@ -70,6 +71,13 @@ class TierEntry:
     method: str | None = None
     """The tier method that solved it (``tiers.methods``: ``chunks``, ``by-edges``, ...);
     None for a scored game's tier and a tablebase made before it was kept."""
+    packed: bool = False
+    """Whether its file keeps one byte a position (``core.packed_records``), not
+    ``record_bytes``."""
+
+    def file_length(self, record_bytes: int) -> int:
+        """The length in bytes of its records' file, given the header's record bytes."""
+        return self.size * (1 if self.packed else record_bytes)
 
 
 @dataclass(frozen=True)
@@ -129,6 +137,8 @@ def _entry_json(entry: TierEntry) -> dict[str, Any]:
         del fields["scores"]
     if entry.method is None:
         del fields["method"]
+    if not entry.packed:
+        del fields["packed"]
     if not entry.blocks:
         del fields["blocks"], fields["hash_block"]
     else:
@@ -232,10 +242,17 @@ def _tier_entry(raw: Any) -> TierEntry:
         hash_block=int(raw.get("hash_block", 0)),
         scores=_tier_scores(raw["scores"]) if raw.get("scores") is not None else None,
         method=_method_name(raw.get("method")),
+        packed=_flag(raw.get("packed", False)),
     )
     if entry.blocks and (entry.hash_block <= 0 or entry.hash_block % 8):
         raise ValueError(f"tier {entry.tier}: hash_block {entry.hash_block}")
     return entry
+
+
+def _flag(raw: Any) -> bool:
+    if not isinstance(raw, bool):
+        raise ValueError(f"{raw!r} is no true or false")
+    return raw
 
 
 def _tier_scores(raw: Any) -> dict[str, Any]:

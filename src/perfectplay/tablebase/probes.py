@@ -28,6 +28,7 @@ import numpy as np
 from ..answers import Answers
 from ..compiled_games.stones import ProbeTables
 from ..core.compiled import read_only
+from ..core.packed_records import DECODE, PackedRecords
 from ..errors import SolverChoiceError, TablebaseError, TablebaseMismatch
 from ..identity import fingerprint, identity_of
 from ..protocol import SearchRules
@@ -173,16 +174,10 @@ def probe_tables(base: Tablebase[Any, Any], game: Any) -> ProbeTables:
     part_from = [0]
     parts: list[tuple[int, int, int, int]] = []
     largest = 0
+    packed = all(header.tiers[tier].packed for tier in tiers) and bool(tiers)
     for slot, tier in enumerate(tiers):
         slot_of[tier] = slot
-        found = base.tier_records(tier)
-        if isinstance(found, CheckedRecords):
-            _ = found[0 : found.shape[0]]  # every block's checksum, now
-            found = found.records
-        held = np.asarray(found)
-        if held.size == 0:
-            held = np.zeros(0, dtype=base.record.dtype)
-        records.append(read_only(held))
+        records.append(read_only(_held(base, tier, packed)))
         offset = 0
         for mine, theirs, rest in game.checked_parts(tier):
             parts.append((mine, theirs, rest, offset))
@@ -195,11 +190,26 @@ def probe_tables(base: Tablebase[Any, Any], game: Any) -> ProbeTables:
     mine, theirs, rest, offsets = (np.ascontiguousarray(columns[:, i]) for i in range(4))
     return ProbeTables(
         slot_of, records, np.array(part_from, dtype=np.int64), mine, theirs, rest, offsets,
-        base.record.shift,
+        base.record.shift, DECODE if packed else np.arange(1 << 16, dtype=np.uint16),
         board.cells, board.theirs_at, board.rest_at, ranking.binomials, ranking.byte_rank,
         ranking.squeeze, ranking.images, stack.orbit, stack.symmetry, stack.least,
         stack.stabiliser, stack.set_at, stack.orbit_at,
     )  # fmt: skip
+
+
+def _held(base: Tablebase[Any, Any], tier: int, packed: bool) -> Any:
+    """A tier's records as the search reads them, every block's checksum verified: its
+    bytes when every tier is ``packed``, else its records (a packed tier's decoded in
+    memory, where the tablebase mixes both kinds)."""
+    found = base.tier_records(tier)
+    inner = found.codes if isinstance(found, PackedRecords) else found
+    if isinstance(inner, CheckedRecords):
+        _ = inner[0 : inner.shape[0]]  # every block's checksum, now
+        inner = inner.records
+    if isinstance(found, PackedRecords) and not packed:
+        return DECODE[np.asarray(inner)]
+    held = np.asarray(inner)
+    return held if held.size else np.zeros(0, dtype=np.uint8 if packed else base.record.dtype)
 
 
 class _ProbingSearch(CompiledSearch):

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..answers import NO_STATE, Answers, exact
+from ..core.packed_records import PackedRecords
 from ..core.records import RecordFormat
 from ..errors import TablebaseMismatch
 from ..identity import identity_of
@@ -63,7 +64,8 @@ class Tablebase(Answers[S, M]):
         """Every file present at its full length (checksums come when a file is first used)."""
         expected = []
         if self.header.compressed is None:
-            expected = [(e.file, e.size * self.record.bytes) for e in self.header.tiers.values()]
+            width = self.record.bytes
+            expected = [(e.file, e.file_length(width)) for e in self.header.tiers.values()]
         for entry in self.header.tiers.values():
             if entry.scores is not None:
                 item = np.dtype(entry.scores["dtype"]).itemsize
@@ -102,19 +104,22 @@ class Tablebase(Answers[S, M]):
             return self._arrays[name]
 
     def tier_records(self, tier: int) -> Any:
-        """The records of a tier (decompressed block by block when compressed)."""
+        """The records of a tier (decompressed block by block when compressed; a packed
+        tier's bytes read as records, ``PackedRecords``)."""
         entry = self.header.tiers[tier]
-        if self.header.compressed is None and entry.blocks:
-            key = f"checked:{tier}"
-            with self._lock:
-                if key not in self._arrays:
-                    self._arrays[key] = CheckedRecords(
-                        self.directory / entry.file, self.record.dtype, entry.blocks,
-                        entry.hash_block,
-                    )  # fmt: skip
-            return self._arrays[key]
         if self.header.compressed is None:
-            return self.mapped(entry.file, entry.sha256, self.record.dtype)
+            dtype = np.uint8 if entry.packed else self.record.dtype
+            if entry.blocks:
+                key = f"checked:{tier}"
+                with self._lock:
+                    if key not in self._arrays:
+                        self._arrays[key] = CheckedRecords(
+                            self.directory / entry.file, dtype, entry.blocks, entry.hash_block
+                        )
+                found = self._arrays[key]
+            else:
+                found = self.mapped(entry.file, entry.sha256, dtype)
+            return PackedRecords(found) if entry.packed else found
         key = f"blocks:{tier}"
         found = self._arrays.get(key)
         if found is None:
@@ -182,7 +187,8 @@ class Tablebase(Answers[S, M]):
         records = self._records.get(place[0])
         if records is None:
             records = self.tier_records(place[0])
-            if self.header.compressed is None and not isinstance(records, CheckedRecords):
+            plain = not isinstance(records, (CheckedRecords, PackedRecords))
+            if self.header.compressed is None and plain:
                 records = np.asarray(records)  # a plain view of the map: faster to index
             self._records[place[0]] = records
         record = int(records[place[1]])

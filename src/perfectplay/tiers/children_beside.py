@@ -62,7 +62,7 @@ class Beside:
     def __init__(self, graph: TierGraph, files: TierFiles, terminals: Terminals, tier: int):
         self.graph, self.terminals, self.tier = graph, terminals, tier
         self.shift = files.record.shift
-        self.kids = {k: np.asarray(files.final(k)) for k in graph.children[tier] if k != tier}
+        self.kids = {k: files.final(k) for k in graph.children[tier] if k != tier}
 
     def _chunk(self, indices: I64) -> tuple[Any, Any, Any]:
         """The chunk of ``indices`` expanded, which of its moves reach a child position

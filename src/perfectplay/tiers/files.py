@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.packed_records import PackedRecords, pack_file, unpack_file
 from ..core.records import RecordFormat
 from ..errors import PerfectplayError
 from ..identity import same_game
@@ -129,9 +130,18 @@ un-moves no longer match: such files are left unread, and the solve counts again
 class TierFiles:
     """The record files of one solve, and the progress that says which are finished."""
 
-    def __init__(self, directory: Path, record: RecordFormat, identity: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        record: RecordFormat,
+        identity: dict[str, Any],
+        pack: bool = False,
+    ) -> None:
         self.directory = directory
         self.record = record
+        self.pack = pack and record.bytes == 2
+        """Whether a finished tier is kept in one byte a position where its records allow
+        (``core.packed_records``); its working file is 2-byte records all the same."""
         directory.mkdir(parents=True, exist_ok=True)
         self.progress_path = directory / "progress.json"
         self._noted = time.monotonic()
@@ -168,6 +178,8 @@ class TierFiles:
         taken_back = not self.is_noted(tier) and final.exists()
         if not path.exists() and taken_back and final.stat().st_size == length:
             os.replace(final, path)
+        elif not path.exists() and taken_back and size and final.stat().st_size == size:
+            unpack_file(final, path)  # (packed, and the 2-byte file gone: 1 byte an index)
         if not path.exists() or path.stat().st_size != length:
             with path.open("wb") as handle:
                 handle.truncate(length)
@@ -266,11 +278,14 @@ class TierFiles:
                 handle.write(np.ascontiguousarray(records, dtype=self.record.dtype).tobytes())
             handle.truncate(size * self.record.bytes)
 
-    def final(self, tier: int) -> np.memmap[Any, Any]:
-        """The finished records of a tier, read-only."""
+    def final(self, tier: int) -> Any:
+        """The finished records of a tier, read-only: a mapped array, or a packed tier's
+        bytes read as records (``PackedRecords``)."""
         path = self.directory / tier_file_name(tier, "rec")
         if path.stat().st_size == 0:
-            return np.zeros(0, dtype=self.record.dtype)  # type: ignore[return-value]
+            return np.zeros(0, dtype=self.record.dtype)
+        if self.progress["solved"].get(str(tier), {}).get("packed"):
+            return PackedRecords(np.memmap(path, dtype=np.uint8, mode="r"))
         return np.memmap(path, dtype=self.record.dtype, mode="r")
 
     def is_expanded(self, tier: int) -> bool:
@@ -366,9 +381,16 @@ class TierFiles:
         final = self.directory / tier_file_name(tier, "rec")
         self.drop_resume_points(tier)  # before the records are final, not after: a point
         # found beside finished records would take them for first records
+        if isinstance(records, np.memmap) and (durable or self.pack):
+            records.flush()
+        if self.pack and partial.stat().st_size and self._packed(tier, partial, durable):
+            self.progress["solved"][str(tier)] = {**file_hashes(final), **summary,
+                                                  "packed": True}  # fmt: skip
+            partial.unlink()  # (a kill before the next note: ``partial`` unpacks it)
+            if time.monotonic() - self._noted >= NOTE_EVERY:
+                self.note_progress()
+            return
         if durable:
-            if isinstance(records, np.memmap):
-                records.flush()
             on_disk = self._fsync_later(partial)  # while the hash reads the page cache
             hashes = file_hashes(partial)
             on_disk.result()  # on the disk before it is renamed and noted solved
@@ -380,6 +402,19 @@ class TierFiles:
         self.progress["solved"][str(tier)] = {**hashes, **summary}
         if time.monotonic() - self._noted >= NOTE_EVERY:
             self.note_progress()
+
+    def _packed(self, tier: int, partial: Path, durable: bool) -> bool:
+        """Whether a finished tier's records fit one byte each and are now its final file
+        so (``core.packed_records``: written beside, fsync'd as ``durable`` asks, renamed)."""
+        packing = self.directory / tier_file_name(tier, "packing")
+        if not pack_file(partial, packing):
+            return False
+        if durable:
+            fsync_file(packing)
+        os.replace(packing, self.directory / tier_file_name(tier, "rec"))
+        if not durable:
+            self._syncing.append(self._fsync_later(self.directory / tier_file_name(tier, "rec")))
+        return True
 
     def _fsync_later(self, path: Path) -> Future[None]:
         """fsync ``path`` on this build's fsync thread (made when first needed)."""

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core.arrays import I8, I32, I64, NO_BOOLS, B
 from ..core.compiled import inlined_kernel, kernel
+from ..core.packed_records import PackedRecords
 from ..core.parallel import in_parallel
 from ..core.records import (
     REACHED,
@@ -106,6 +107,17 @@ def solve_span_by_sweep(
     return out, summary
 
 
+def _child_records(chunk: Chunk, kids: dict[int, Any], record: RecordFormat) -> Any:
+    """Each move's child's record, read from the finished child tiers."""
+    if chunk.single_kid is not None:  # every move into one tier
+        return kids[chunk.single_kid][chunk.child_index]
+    child_records = np.empty(chunk.child_index.shape[0], dtype=record.dtype)
+    for kid, kid_records in kids.items():
+        where = chunk.child_tier == kid
+        child_records[where] = kid_records[chunk.child_index[where]]
+    return child_records
+
+
 def solve_span(
     graph: TierGraph,
     files: TierFiles,
@@ -129,22 +141,17 @@ def solve_span(
 
     def combine_chunk(indices: I64) -> tuple[I64, Any, Any]:
         chunk = expand_chunk(graph, terminals, tier, indices)
-        if chunk.single_kid is not None and chunk.same_mover is None and graph.longest:
+        single = None if chunk.single_kid is None else kids[chunk.single_kid]
+        whole = single is not None and not isinstance(single, PackedRecords)  # (packed: read
+        if whole and chunk.same_mover is None and graph.longest:  # below, as records)
             # The common case, in one kernel: no child records gathered into new arrays.
             counts = np.zeros((_DRAW + 1, graph.longest + 2), dtype=np.int64)
             status = solve_rows(chunk.outcome, chunk.open_rows, chunk.parents,
-                                chunk.child_index, np.asarray(kids[chunk.single_kid]),
+                                chunk.child_index, np.asarray(single),
                                 record.shift, indices, offset, np.asarray(out), counts)  # fmt: skip
             _check_status(status, tier, record)
             return indices, None, counts
-        if chunk.single_kid is not None:  # every move into one tier
-            child_records = kids[chunk.single_kid][chunk.child_index]
-        else:
-            child_records = np.empty(chunk.child_index.shape[0], dtype=record.dtype)
-            for kid, kid_records in kids.items():
-                where = chunk.child_tier == kid
-                child_records[where] = kid_records[chunk.child_index[where]]
-        values, remoteness = _combine_chunk(chunk, record, child_records)
+        values, remoteness = _combine_chunk(chunk, record, _child_records(chunk, kids, record))
         if remoteness.shape[0] and remoteness.max() > record.max_remoteness:
             raise GameError(f"tier {tier}: remoteness beyond {record.max_remoteness} plies")
         records = (values.astype(record.dtype) << record.shift) | remoteness.astype(record.dtype)

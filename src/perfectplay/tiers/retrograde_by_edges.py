@@ -178,7 +178,7 @@ def _fold_outside(
             raise GameError(
                 f"{name}: a move from tier {tier} leads to code {bad}, not in tier {kid}"
             )
-        child_records = np.asarray(files.final(kid))[index]
+        child_records = files.final(kid)[index]
         fold(rows[where], child_records, same[where] if same.shape[0] else same,
              files.record.shift, files.record.max_remoteness, win_out, tie_out, loss_out,
              draw_out)  # fmt: skip

@@ -111,7 +111,7 @@ def _read_outside(
         child = np.empty(int(outside.sum()), dtype=record.dtype)
         for kid, kid_records in kids.items():
             where = chunk.child_tier[outside] == kid
-            child[where] = np.asarray(kid_records)[chunk.child_index[outside][where]]
+            child[where] = kid_records[chunk.child_index[outside][where]]
         value = record.value_codes(child)
         plies = record.remoteness(child) + 1
         np.minimum.at(state.win, mine[value == _LOSS], plies[value == _LOSS])

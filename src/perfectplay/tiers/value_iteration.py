@@ -89,7 +89,7 @@ def _round(
         child = np.empty(chunk.child_index.shape[0], dtype=record.dtype)
         for kid, kid_records in kids.items():
             where = chunk.child_tier == kid
-            child[where] = np.asarray(kid_records)[chunk.child_index[where]]
+            child[where] = kid_records[chunk.child_index[where]]
         values, remoteness = decide(
             r,
             phase,
