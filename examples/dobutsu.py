@@ -1,26 +1,23 @@
 """Dobutsu shogi as a compiled game, written as a user would beside the hand-ranked
-built-in (src/perfectplay/games/dobutsu): the same rules (Tanaka's, which GamesmanOne's
-dshogi plays too) and the same smaller variants.
+built-in (src/perfectplay/games/dobutsu): Tanaka's rules (GamesmanOne's dshogi too) and
+the built-in's smaller variants.
 
-Sente (moving first, at the bottom) and gote each have a lion, a giraffe, an elephant and a
-chick on 3 columns and ``height`` rows (4; on 3 the chicks start in hand; ``giraffes``,
-``elephants``, ``chicks`` False leave a kind out). The lion steps one square any way, the
-giraffe orthogonally, the elephant diagonally, the chick straight ahead and, on the far
-rank, becomes a hen, which steps any way but diagonally back. A piece stepping onto one of
-the other side's takes it into the mover's hand (a hen as a chick); a move may instead drop
-a piece from the hand on any empty square. The mover wins when they can take the other
-lion (Tanaka counts that capture as a ply: ``published_plies``) and loses when the other
-lion stands on the mover's home rank (its try stood). Endless play is a draw.
+Each side has a lion, a giraffe, an elephant and a chick on 3 columns and ``height`` rows
+(4; on 3 the chicks start in hand; ``giraffes``, ``elephants``, ``chicks`` False leave a
+kind out). The lion steps any way, the giraffe orthogonally, the elephant diagonally, the
+chick ahead, becoming on the far rank a hen (any way but diagonally back). A piece taken
+goes to the taker's hand (a hen as a chick); a move may drop one from the hand on any
+empty square. The mover wins when they can take the other lion (Tanaka counts that as a
+ply: ``published_plies``) and loses when the other lion stands on the mover's home rank.
+Endless play is a draw.
 
-A position is one int64, the built-in's layout (its parse_state reads text into it, as
-``gle/.c./.C./ELG - s``): square q = 3 * row + column (rows from gote's side, columns A-C
-from sente's left) in 4 bits from bit 4q (0 empty, 1 lion, 2 giraffe, 3 elephant, 4 chick,
-5 hen, + 8 for gote's), sente's giraffes, elephants, chicks in hand in 2 bits each from bit
-48, gote's from bit 54, bit 60 set when gote moves. A move is 16 * source + target: a step,
-or a drop of a giraffe, an elephant, a chick (source 12, 13, 14). The key folds the half
-turn (the board turned round, owners and hands swapped, sente to move) and the mirror
-(columns A and C swapped), as the built-in does; GamesmanOne folds the mirror only. One
-tier: nothing a move changes goes one way (captured pieces come back).
+A position is one int64, the built-in's layout (``gle/.c./.C./ELG - s`` as text): square
+q = 3 * row + column (rows from gote's side) in 4 bits from bit 4q (0 empty, 1 lion, 2
+giraffe, 3 elephant, 4 chick, 5 hen, + 8 for gote's), sente's giraffes, elephants, chicks
+in hand in 2 bits each from bit 48, gote's from bit 54, bit 60 set when gote moves. A move
+is 16 * source + target, a drop's source 12, 13, 14 (giraffe, elephant, chick). The key
+folds the half turn (sente to move) and the mirror, as the built-in does (GamesmanOne the
+mirror only). One tier: captured pieces come back.
 """
 
 import numpy as np
@@ -28,7 +25,7 @@ import numpy as np
 from perfectplay import LOSS, WIN
 from perfectplay.boards.square import popcount
 from perfectplay.compiled_games import ONGOING, CompiledGame
-from perfectplay.drawing import CELL, move_attribute, svg
+from perfectplay.drawing import letter_grid
 
 LION, GIRAFFE, ELEPHANT, CHICK, HEN = 1, 2, 3, 4, 5
 GOTES = 8  # the owner bit of a square's 4 bits
@@ -229,15 +226,8 @@ class Dobutsu(CompiledGame):
         legal = {}
         for m in self.moves(state) if self.outcome(state) is None else []:
             legal.setdefault(m & 15, self.format_move(m))
-        body = []
-        for q in range(3 * self.height):
-            x, y, piece, mid = q % 3 * CELL, q // 3 * CELL, at(state, q), CELL / 2
-            ringed = " last" if last is not None and last & 15 == q else ""
-            box = f'x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="wheat" stroke="black"'
-            body.append(f'<rect class="cell{ringed}" {box}{move_attribute(legal.get(q))}/>')
-            turn = f' transform="rotate(180 {x + mid} {y + mid})"' * (piece >> 3)
-            body.append(f'<text class="mark" x="{x + mid}" y="{y + mid + 6}" text-anchor="middle"'
-                        f"{turn}>{LETTERS[piece].upper()}</text>" * (piece > 0))  # fmt: skip
-        note = self.show(state).split(" ", 1)[1]
-        body.append(f'<text class="note" x="2" y="{self.height * CELL + 16}">{note}</text>')
-        return svg(max(3 * CELL, 8 * len(note)), self.height * CELL + 24, body)
+        pieces = [at(state, q) for q in range(3 * self.height)]
+        return letter_grid(3, [LETTERS[v].upper() * (v > 0) for v in pieces], legal,
+                           last=None if last is None else last & 15,
+                           turned=[v >> 3 == 1 for v in pieces],
+                           note=self.show(state).split(" ", 1)[1])  # fmt: skip

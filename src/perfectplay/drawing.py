@@ -65,3 +65,32 @@ def letters(text: str) -> str:
         for i, line in enumerate(lines)
     ]
     return svg(max(width, 1) * step_x + 12, len(lines) * step_y + 12, body)
+
+
+def letter_grid(
+    columns: int,
+    marks: list[str],
+    moves: dict[int, str] | None = None,
+    *,
+    last: int | None = None,
+    turned: list[bool] | None = None,
+    note: str = "",
+) -> str:
+    """A board of ``columns`` columns, cell q (row by row) showing ``marks[q]`` (upside
+    down where ``turned[q]``: the other side's piece, as shogi draws it), clickable with
+    ``moves[q]``, of class ``last`` where q is ``last``; ``note`` below it."""
+    rows = -(-len(marks) // columns)
+    moves, turned = moves or {}, turned or [False] * len(marks)
+    body, mid = [], CELL / 2
+    for q, mark in enumerate(marks):
+        x, y = q % columns * CELL, q // columns * CELL
+        ringed = " last" if q == last else ""
+        box = f'x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="wheat" stroke="black"'
+        body.append(f'<rect class="cell{ringed}" {box}{move_attribute(moves.get(q))}/>')
+        if mark:
+            turn = f' transform="rotate(180 {x + mid} {y + mid})"' if turned[q] else ""
+            body.append(f'<text class="mark" x="{x + mid}" y="{y + mid + 6}" '
+                        f'text-anchor="middle"{turn}>{escape(mark)}</text>')  # fmt: skip
+    if note:
+        body.append(f'<text class="note" x="2" y="{rows * CELL + 16}">{escape(note)}</text>')
+    return svg(max(columns * CELL, 8 * len(note)), rows * CELL + (24 if note else 0), body)
