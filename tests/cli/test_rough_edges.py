@@ -235,13 +235,15 @@ def test_analyze_json_has_one_schema_whichever_engine_answers(tmp_path: Path) ->
 def test_long_work_off_a_terminal_says_how_it_goes_on_stderr(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("PERFECTPLAY_PROGRESS_EVERY", "0.05")
+    monkeypatch.setenv("PERFECTPLAY_PROGRESS_EVERY", "0")
     target = tmp_path / "tb"
     done = run_cli("solve", "connect-four", "-p", "width=5", "-p", "height=4", "--save",
                    str(target))  # fmt: skip
     assert done.returncode == 0, done.stderr
     lines = done.stderr.strip().splitlines()
     assert any("tier" in line and line.endswith(" s)") for line in lines), done.stderr
+    phases = ["marking" if "marking" in line else "solving" for line in lines if "tier" in line]
+    assert "solving" in phases and "marking" not in phases[phases.index("solving") :], phases
     assert "tier" not in done.stdout.splitlines()[0]  # the results alone on stdout
     octal = run_cli("octal", "0.8", "--n", "1500")  # (a second or more of work)
     assert octal.returncode == 0, octal.stderr
@@ -563,6 +565,22 @@ def test_a_tier_build_shows_the_time_left_from_its_rate() -> None:
     for tier, done in ((2, 5), (1, 20), (0, 40)):
         line = display.describe(done, tier)
     assert "(3 tiers), 40 positions" in line and "left" not in line
+
+
+def test_a_tier_solved_without_a_word_inside_is_told_as_solving_not_marking() -> None:
+    """A tier method that tells nothing inside its tier (by-edges) reports the tier's
+    positions once, at its end: as many as the marking found, so no count fell and the
+    display took the solve for more marking ("marking reachable positions" for a solve of
+    five minutes). The build now says when the solving begins; a build taken up again,
+    whose marking said nothing, is told so too."""
+    display = TierDisplay(clock=lambda: 0.0)
+    assert "marking" in display.describe(6_625_480, 0)
+    assert "solving" in display.describe(0, None)
+    assert display.describe(0, 0).startswith("solving tier 0 (1 of 1 tiers), 0 of 6,625,480")
+    assert display.describe(6_625_480, 0).startswith("solving tier 0 (1 of 1 tiers)")
+    taken_up = TierDisplay(clock=lambda: 0.0)
+    assert "solving" in taken_up.describe(0, None)
+    assert taken_up.describe(40, 3).startswith("solving tier 3")
 
 
 def test_marking_and_exploring_show_the_time_left_when_a_last_solve_is_remembered() -> None:

@@ -111,9 +111,10 @@ class TierDisplay:
     """What a tier-by-tier build has done: tiers and positions marked, then solved.
 
     The solver reports (positions so far, same, level=tier): first while marking what play
-    reaches (tiers root first), then while solving (tiers leaves first, a new count). While
-    solving, the time left is estimated from the rate so far over the positions marked
-    (rough: the tiers near the leaves cost less a position than those near the root).
+    reaches (tiers root first), then (0, 0) with no level as the solving begins, then while
+    solving (tiers leaves first, a new count, each tier told as it starts). While solving,
+    the time left is estimated from the rate so far over the positions marked (rough: the
+    tiers near the leaves cost less a position than those near the root).
     """
 
     def __init__(
@@ -133,6 +134,9 @@ class TierDisplay:
     def describe(self, done: int, level: int | None) -> str:
         """The line to show after a report."""
         tier = -1 if level is None else level
+        if done == 0 and level is None:  # the solving begins (a build taken up again
+            self.solving, self.last = True, 0  # may have marked nothing: no count fell)
+            return "solving tiers"
         if self.last is not None and not self.solving:
             self.solving = done < self.last  # marking counts up; solving counts anew
         self.last = done

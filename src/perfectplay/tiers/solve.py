@@ -64,10 +64,14 @@ def solve_tiers(
     reach(graph, files, progress, watch)
     terminals = Terminals(graph.rules.name)
     done = 0
+    if progress is not None:
+        progress(0, 0)  # the marking is over: (0, 0) with no level, then the tiers' counts
     try:
         for tier in reversed(graph.order):
             if tier in solved:
                 continue
+            if progress is not None:  # (a tier's start: a method may tell nothing inside)
+                progress(done, done, level=tier)
             job = TierJob(graph, files, terminals, tier, progress, watch, done)
             records, summary, method = solve_tier(job, tier_method)
             watch.check(f"solving {graph.rules.name} tier by tier", done + summary.positions,
