@@ -132,7 +132,10 @@ def search_probe(s: Any, p: int, db: Any) -> int:
     held = db.records[slot]
     if index < 0 or index >= held.shape[0]:
         raise ValueError("the tablebase has no index for a position the search reached")
-    value = db.decode[held[index]] >> db.shift
+    record = held[index]
+    if db.decode.shape[0]:  # (packed tiers: a byte stands for a record)
+        record = db.decode[record]
+    value = record >> db.shift
     if value == 1:
         return 1
     if value == 2:

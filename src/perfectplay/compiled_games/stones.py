@@ -80,8 +80,8 @@ class ProbeTables(NamedTuple):
     shift: int
     """The records' value shift."""
     decode: Any
-    """decode[what a tier holds]: the record it stands for (the identity, or a packed
-    tier's bytes read as 2-byte records: ``core.packed_records``)."""
+    """decode[what a tier holds]: the record a packed tier's byte stands for
+    (``core.packed_records``); empty where the tiers hold their records as they are."""
     cells: int
     theirs_at: int
     rest_at: int

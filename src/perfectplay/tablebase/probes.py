@@ -190,7 +190,7 @@ def probe_tables(base: Tablebase[Any, Any], game: Any) -> ProbeTables:
     mine, theirs, rest, offsets = (np.ascontiguousarray(columns[:, i]) for i in range(4))
     return ProbeTables(
         slot_of, records, np.array(part_from, dtype=np.int64), mine, theirs, rest, offsets,
-        base.record.shift, DECODE if packed else np.arange(1 << 16, dtype=np.uint16),
+        base.record.shift, DECODE if packed else np.zeros(0, dtype=np.uint16),
         board.cells, board.theirs_at, board.rest_at, ranking.binomials, ranking.byte_rank,
         ranking.squeeze, ranking.images, stack.orbit, stack.symmetry, stack.least,
         stack.stabiliser, stack.set_at, stack.orbit_at,
@@ -207,7 +207,7 @@ def _held(base: Tablebase[Any, Any], tier: int, packed: bool) -> Any:
         _ = inner[0 : inner.shape[0]]  # every block's checksum, now
         inner = inner.records
     if isinstance(found, PackedRecords) and not packed:
-        return DECODE[np.asarray(inner)]
+        return np.asarray(found)  # (decoded whole; its blocks verified above)
     held = np.asarray(inner)
     return held if held.size else np.zeros(0, dtype=np.uint8 if packed else base.record.dtype)
 

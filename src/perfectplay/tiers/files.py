@@ -383,37 +383,34 @@ class TierFiles:
         # found beside finished records would take them for first records
         if isinstance(records, np.memmap) and (durable or self.pack):
             records.flush()
-        if self.pack and partial.stat().st_size and self._packed(tier, partial, durable):
-            self.progress["solved"][str(tier)] = {**file_hashes(final), **summary,
-                                                  "packed": True}  # fmt: skip
+        if self.pack and partial.stat().st_size and self._packed(partial, final, durable):
+            hashes = {**file_hashes(final), "packed": True}
             partial.unlink()  # (a kill before the next note: ``partial`` unpacks it)
-            if time.monotonic() - self._noted >= NOTE_EVERY:
-                self.note_progress()
-            return
-        if durable:
+        elif durable:
             on_disk = self._fsync_later(partial)  # while the hash reads the page cache
             hashes = file_hashes(partial)
             on_disk.result()  # on the disk before it is renamed and noted solved
+            os.replace(partial, final)
         else:
             hashes = file_hashes(partial)
-        os.replace(partial, final)
+            os.replace(partial, final)
         if not durable:  # on the disk by the end of the build, waited for there (``on_disk``)
             self._syncing.append(self._fsync_later(final))
         self.progress["solved"][str(tier)] = {**hashes, **summary}
         if time.monotonic() - self._noted >= NOTE_EVERY:
             self.note_progress()
 
-    def _packed(self, tier: int, partial: Path, durable: bool) -> bool:
-        """Whether a finished tier's records fit one byte each and are now its final file
-        so (``core.packed_records``: written beside, fsync'd as ``durable`` asks, renamed)."""
-        packing = self.directory / tier_file_name(tier, "packing")
+    @staticmethod
+    def _packed(partial: Path, final: Path, durable: bool) -> bool:
+        """Whether a finished tier's records fit one byte each and are now its ``final``
+        file so (``core.packed_records``: written beside, fsync'd first where ``durable``,
+        renamed)."""
+        packing = final.with_suffix(".packing")
         if not pack_file(partial, packing):
             return False
         if durable:
             fsync_file(packing)
-        os.replace(packing, self.directory / tier_file_name(tier, "rec"))
-        if not durable:
-            self._syncing.append(self._fsync_later(self.directory / tier_file_name(tier, "rec")))
+        os.replace(packing, final)
         return True
 
     def _fsync_later(self, path: Path) -> Future[None]:
