@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import shutil
 import sys
 from collections.abc import Iterator
@@ -21,6 +20,7 @@ from ..tablebase.build import build_tablebase_for, damaged_tiers, reopen_damaged
 from ..tablebase.header import Header, TablebaseError, existing, read_header
 from ..tablebase.reader import Tablebase
 from ..tablebase.write import save_solution
+from ..tiers.files import BUILD_FILES
 from ..tiers.graph import TierGraph
 from .common import explored_solve, index_space, trust_speed_hooks
 from .estimates import announce_last_solve, remember_rate, remember_solve, remembered_rate
@@ -195,13 +195,6 @@ def _cleared_on_failure(directory: Path, name: str) -> Iterator[None]:
         raise TablebaseError(f"cannot save {name} as a tablebase: {exc}") from None
 
 
-OWN_FILES = re.compile(
-    r"(tier-\d+\.(rec|partial|codes|codes-partial|scores|scores-partial)|keys\.i64|grundy\.i32|scores\.f64|codes\.json"
-    r"|progress\.json)(\.tmp\d*)?"
-)
-"""The files a build writes: a directory holding only these is a build to go on with."""
-
-
 def _check_disk(
     rules: Rules[Any, Any], directory: Path, quiet: bool, pack: bool = False
 ) -> int | None:
@@ -260,7 +253,7 @@ def _check_free(directory: Path) -> None:
     """Refuse to write a tablebase among files that are not one."""
     if not directory.is_dir():
         return
-    if any(not OWN_FILES.fullmatch(path.name) for path in directory.iterdir()):
+    if any(not BUILD_FILES.fullmatch(path.name) for path in directory.iterdir()):
         raise UsageProblem(
             f"--save {directory}: the directory holds other files and no tablebase; "
             "give a new or empty directory"

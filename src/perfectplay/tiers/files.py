@@ -20,6 +20,7 @@ import hashlib
 import json
 import mmap
 import os
+import re
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -119,6 +120,17 @@ def fsync_file(path: Path) -> None:
 def tier_file_name(tier: int, suffix: str) -> str:
     """The file name of a tier's records: ``tier-000012.rec``."""
     return f"tier-{tier:06d}.{suffix}"
+
+
+BUILD_FILES = re.compile(
+    r"(tier-\d+\.(rec|partial|packing|scores|scores-partial|codes|codes-partial|reached"
+    r"|counted|counted-at|resume|resume-tmp|resume-snapshot-\d+|(span|ends)-\d+-\d+)"
+    r"|keys\.i64|grundy\.i32|scores\.f64|codes\.json|progress\.json)(\.tmp\d*)?"
+)
+"""Every file a build writes in its directory, finished or working (its records, its
+packing, the engine's codes, marks in bits, counted first records, resume points and
+their copies, Dask's spans, the progress), each perhaps as a temporary ``.tmp``: a
+directory holding these alone is a build to go on with."""
 
 
 COUNTED = "counted-children"
