@@ -345,6 +345,18 @@ class TierRules:
             "batch_unrank gives back the very code that was ranked",
         ),
     )
+    batch_orbit_sizes: Callable[[int, Codes], Any] | None = field(
+        default=None,
+        metadata=_part(
+            "batch_orbit_sizes(tier, codes) -> int64 count of each code's distinct images "
+            "under the symmetries an index stands for (with ranks_images_alike), where "
+            "batch_parents lists each (position, move) into the very code asked exactly once: "
+            "a loopy tier solved in its records then counts moves weighted by orbits instead "
+            "of ranking every child (a compiled game ranked by stones, without a key, gives "
+            "it; its check holds the un-moves to that)",
+            "a loopy tier solved in its records ranks every child to count each once",
+        ),
+    )
     parents_lay_out_moves: bool = field(
         default=False,
         metadata=_part(

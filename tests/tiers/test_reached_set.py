@@ -257,7 +257,7 @@ def test_one_byte_codes_apply_and_frontier_alike_interpreted_and_compiled(seed: 
         mark_words = np.zeros(1, dtype=np.uint64)
         pending, marks = words.view(np.uint8), mark_words.view(np.uint8)
         _run(retrograde_in_records._apply, how, here, pending, marks, parents, child_value,
-             level, 13, counter_mask(13), 1, True)  # fmt: skip
+             np.ones(2000, dtype=np.uint8), level, 13, counter_mask(13), 1, True)  # fmt: skip
         front = _run(retrograde_in_records._frontier, how, words, pending, mark_words, marks,
                      here, 0, 500, 13, level + 1, 1, True)  # fmt: skip
         results.append((here, words.copy(), front))

@@ -153,6 +153,7 @@ class CompiledGame:
             batch_parents=self.parents_by_unmoves(),
             tier_index=self._stone_tier_index,
             ranks_images_alike=True,
+            batch_orbit_sizes=None if "key" in self.rule_functions else self._stone_orbits,
             every_position=bool(getattr(self, "every_position", False)),
         )
 
@@ -224,6 +225,10 @@ class CompiledGame:
     def _stone_rank(self, tier: int, codes: Any) -> Any:
         assert self._stones is not None
         return self._stones.rank(codes, self._tier_parts(tier))
+
+    def _stone_orbits(self, tier: int, codes: Any) -> Any:
+        assert self._stones is not None
+        return self._stones.orbit_sizes(codes, self._tier_parts(tier))
 
     def _stone_unrank(self, tier: int, indices: Any) -> Any:
         assert self._stones is not None

@@ -315,6 +315,26 @@ class StoneRanking:
         )  # fmt: skip
         return out
 
+    def orbit_sizes(self, codes: Any, parts: Sequence[tuple[int, int, int]]) -> Any:
+        """How many distinct images each code of ``parts`` has under the board's
+        symmetries (its orbit: the symmetries' count over those that fix it). A tier
+        solved in its records counts a position's moves by this weight rather than ranking
+        each child (``tiers.children_beside``)."""
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        out = np.empty(codes.shape[0], dtype=np.int64)
+        if not codes.shape[0] or not parts:
+            out[:] = 1
+            return out
+        stack = self.stacked(max(mine for mine, _, _ in parts))
+        orbit_size_span.run(
+            codes.shape[0], codes, out, self.board.cells, self.board.theirs_at,
+            self.byte_rank, self.images, stack.orbit, stack.symmetry, stack.stabiliser,
+            stack.set_at, stack.orbit_at,
+        )  # fmt: skip
+        if (out == 0).any():
+            raise GameError("orbit_sizes: a code with more of the mover's stones than its parts")
+        return out
+
     def unrank(self, indices: Any, parts: Sequence[tuple[int, int, int]]) -> Any:
         """The code at each index among ``parts``; -1 for a hole or an index out of range."""
         indices = np.ascontiguousarray(indices, dtype=np.int64)
@@ -614,6 +634,46 @@ def rank_span(
             at += 8 - bit_count(h)  # the empty cells of this byte
         empty_sets = binomials[n - mine, theirs]
         out[i] = offsets[part] + j * empty_sets + bytes_rank(byte_rank, packed)
+
+
+@kernel
+def orbit_size_span(
+    codes: Any,
+    out: Any,
+    n: int,
+    theirs_at: int,
+    byte_rank: Any,
+    images: Any,
+    orbit: Any,
+    symmetry: Any,
+    stabiliser: Any,
+    set_at: Any,
+    orbit_at: Any,
+) -> None:
+    """Each code's count of distinct images (``StoneRanking.orbit_sizes``): the mover's
+    set taken to its least image, the symmetries that fix that set and take the
+    opponent's to its least are the position's stabiliser, up to its least image."""
+    cells = (1 << n) - 1
+    symmetries = images.shape[0]
+    for i in range(codes.shape[0]):
+        code = codes[i]
+        mover = code & cells
+        mine = bit_count(mover)
+        if mine + 2 > set_at.shape[0]:  # (more stones than the parts hold: no orbit)
+            out[i] = 0
+            continue
+        ranked = set_at[mine] + bytes_rank(byte_rank, mover)
+        other = image_of(images, symmetry[ranked], (code >> theirs_at) & cells)
+        stable = stabiliser[orbit_at[mine] + orbit[ranked]]
+        best = least_under(images, stable, other)
+        fixing = 0
+        k = 0
+        while stable:
+            if stable & 1 and image_of(images, k, other) == best:
+                fixing += 1
+            stable >>= 1
+            k += 1
+        out[i] = symmetries // fixing
 
 
 @kernel

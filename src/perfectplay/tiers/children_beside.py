@@ -23,8 +23,21 @@ Each child position is counted once, however many moves lead to it (``first_of_e
 over the child's tier and index): two moves to two images of one position are one un-move
 back from its index, so the un-moves are taken once per parent and child too.
 
+Or, where the game gives the size of each position's orbit under the symmetries its index
+stands for (``batch_orbit_sizes``: a game ranked by stones), counted by orbits
+(``counts_orbits``), which ranks no child of the tier itself: an open position P counts
+each of its moves into the tier as |orbit(P)|, and every un-move from a child C (the code
+its index unranks to) takes |orbit(C)| from the parent it names. The edges between the two
+orbits, counted from either end, are |orbit(P)| m = |orbit(C)| u, where m is P's moves into
+C's orbit and u the un-moves of C into P's: so P's counter falls to 0 exactly when every
+child is known to win, provided the un-moves list each (position, move) into C exactly once
+(the game's ``check`` holds them to it). Nine Men's Morris's 5-stone database: 15.3 s
+instead of 24.7, the same bytes (2026-11-30, 2 cores): the first pass ranked every slide's
+child, and the levels dropped repeated un-moves.
+
 Encoding of an open record (value code 7), 2 bytes: bit 12 ``LOST_BESIDE``, bit 11
-``TIED_BESIDE``, bits 0-10 the counter (``counted.counter_mask``).
+``TIED_BESIDE``, bits 0-10 the counter (``counted.counter_mask``; by orbits, Morris's
+largest is 54 jumps into the tier from an orbit of 16: 864).
 """
 
 from __future__ import annotations
@@ -55,6 +68,13 @@ def reads_beside(graph: TierGraph, tier: int) -> bool:
     return bool(graph.children[tier]) or bool(graph.hooks.ranks_images_alike)
 
 
+def counts_orbits(graph: TierGraph, tier: int) -> bool:
+    """Whether the tier's counters count moves weighted by orbits (the game gives
+    ``batch_orbit_sizes``) rather than each child position once: see the module
+    docstring."""
+    return graph.hooks.batch_orbit_sizes is not None and reads_beside(graph, tier)
+
+
 class Beside:
     """The records of a tier's other child tiers, read (memory-mapped) as the tier is
     solved."""
@@ -63,14 +83,24 @@ class Beside:
         self.graph, self.terminals, self.tier = graph, terminals, tier
         self.shift = files.record.shift
         self.kids = {k: files.final(k) for k in graph.children[tier] if k != tier}
+        self.orbits = counts_orbits(graph, tier)
 
-    def _chunk(self, indices: I64) -> tuple[Any, Any, Any]:
-        """The chunk of ``indices`` expanded, which of its moves reach a child position
-        first (``once``), and each move's child record in another tier (0 in this one)."""
-        chunk = expand_chunk(self.graph, self.terminals, self.tier, indices)
+    def _chunk(self, indices: I64, weighed: bool = False) -> tuple[Any, Any, Any]:
+        """The chunk of ``indices`` expanded, which of its moves to count (``once``: those
+        that reach a child position first; ``weighed``: every move, the children in this
+        tier left unranked), and each move's child record in another tier (0 in this
+        one)."""
+        if weighed:
+            chunk = expand_chunk(self.graph, self.terminals, self.tier, indices,
+                                 unranked_in=self.tier)  # fmt: skip
+        else:
+            chunk = expand_chunk(self.graph, self.terminals, self.tier, indices)
         if chunk.same_mover is not None and np.asarray(chunk.same_mover).any():
             raise GameError("un-moves in a loopy tier need moves that always pass the turn")
-        once = first_of_each(chunk.parents, child_keys(self.graph, self.tier, chunk))
+        if weighed:
+            once = np.ones(chunk.parents.shape[0], dtype=np.bool_)
+        else:
+            once = first_of_each(chunk.parents, child_keys(self.graph, self.tier, chunk))
         beside = np.zeros(chunk.parents.shape[0], dtype=np.uint16)
         child_tier, child_index = np.asarray(chunk.child_tier), np.asarray(chunk.child_index)
         for kid, records in self.kids.items():
@@ -82,16 +112,28 @@ class Beside:
     def first_records(self, indices: I64) -> tuple[I64, Any, int]:
         """Pass 1 for a piece of reached indices: their first records (see the module
         docstring) and the largest remoteness decided among them."""
-        chunk, once, beside = self._chunk(indices)
+        chunk, once, beside = self._chunk(indices, weighed=self.orbits)
         here = np.asarray(chunk.child_tier) == self.tier
+        open_rows = np.asarray(chunk.open_rows, np.int64)
+        weight = np.ones(open_rows.shape[0], dtype=np.int64)
+        if self.orbits:
+            assert chunk.codes is not None
+            weight = self.weights(chunk.codes[open_rows])
         records = np.empty(indices.shape[0], dtype=np.uint16)
         status, highest = _first_records(
-            np.asarray(chunk.outcome, dtype=np.int8), np.asarray(chunk.open_rows, np.int64),
-            np.asarray(chunk.parents, np.int64), once, here, beside, self.shift,
+            np.asarray(chunk.outcome, dtype=np.int8), open_rows,
+            np.asarray(chunk.parents, np.int64), once, here, beside, weight, self.shift,
             counter_mask(self.shift), records,
         )  # fmt: skip
         self._check(status)
         return indices, records, highest
+
+    def weights(self, codes: Any) -> Any:
+        """What each move of these positions of the tier counts (``counts_orbits``): the
+        size of its orbit."""
+        sizes = self.graph.hooks.batch_orbit_sizes
+        assert sizes is not None
+        return np.asarray(sizes(self.tier, codes), dtype=np.int64)
 
     def slowest_losses(self, indices: I64, level: int) -> tuple[I64, Any]:
         """The records of positions whose counter fell to 0 at ``level`` and that have a
@@ -133,12 +175,14 @@ def _first_records(
     once: Any,
     here: Any,
     beside: Any,
+    weight: Any,
     shift: int,
     counter: int,
     records: Any,
 ) -> tuple[int, int]:
-    """``Beside.first_records`` in one pass over the moves and one over the positions;
-    returns (status, the largest remoteness decided)."""
+    """``Beside.first_records`` in one pass over the moves and one over the positions
+    (``weight``: what a move inside the tier counts, per open position); returns
+    (status, the largest remoteness decided)."""
     width = open_rows.shape[0]
     mask = (1 << shift) - 1
     count = np.zeros(width, dtype=np.int64)
@@ -150,7 +194,7 @@ def _first_records(
             continue
         row = parents[m]
         if here[m]:
-            count[row] += 1  # (its end, if it is one, is followed at level 0)
+            count[row] += weight[row]  # (its end, if it is one, is followed at level 0)
             continue
         value = beside[m] >> shift
         plies = (beside[m] & mask) + 1

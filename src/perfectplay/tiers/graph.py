@@ -143,19 +143,33 @@ class Chunk:
     """A scored game's: each position's score (NaN: it goes on)."""
     rewards: Any = None
     """A scored game's: the points each move earns its mover (None: no rewards)."""
+    codes: I64 | None = None
+    """The positions' codes, where the chunk was expanded from them."""
 
 
 def expand_chunk(
-    graph: TierGraph, terminals: Terminals, tier: int, indices: I64, with_ends: bool = False
+    graph: TierGraph,
+    terminals: Terminals,
+    tier: int,
+    indices: I64,
+    with_ends: bool = False,
+    unranked_in: int | None = None,
 ) -> Chunk:
     """Unrank a chunk, read its ends, expand the rest and rank every child in its tier;
     ``with_ends``: the children's ends too, where the game gives them or their codes are
-    made (not from batch_expand_tier, or batch_ranked_children without them)."""
+    made (not from batch_expand_tier, or batch_ranked_children without them).
+    ``unranked_in``: a tier whose children are left unranked (index -1; found by
+    batch_tier), for a solve that only counts them."""
     rules, hooks = graph.rules, graph.hooks
     assert rules.batch is not None
     kids = graph.targets(tier)
     if graph.scored:  # (the one-tier hooks answer in outcomes)
         return _scored_chunk(graph, terminals, tier, indices)
+    if unranked_in is not None:
+        codes = _unranked(graph, tier, indices)
+        outcome, _ = terminals.check_batch(codes, rules.batch.batch_outcome(codes))
+        open_rows = np.flatnonzero(outcome == UNDECIDED)
+        return _ranked_chunk(graph, tier, indices, codes, outcome, open_rows, None, unranked_in)
     if len(kids) == 1 and kids[0] != tier and hooks.batch_expand_tier is not None:
         expanded = _expanded_indices(graph, terminals, tier, indices)
         if expanded is not None:
@@ -213,15 +227,16 @@ def _scored_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I6
 
 
 def _ranked_chunk(graph: TierGraph, tier: int, indices: I64, codes: I64, outcome: Any,
-                  open_rows: Any, ends_of: Terminals | None = None) -> Chunk:  # fmt: skip
+                  open_rows: Any, ends_of: Terminals | None = None,
+                  unranked_in: int | None = None) -> Chunk:  # fmt: skip
     """The chunk's open positions expanded by the batch protocol, every child ranked in
-    its tier (found by batch_tier when the tier has several child tiers); with
-    ``ends_of``, the children's ends read and checked by it (``Chunk.child_end``) where
-    every move leads into one tier."""
+    its tier (found by batch_tier when the tier has several child tiers, or children of
+    ``unranked_in`` are left unranked); with ``ends_of``, the children's ends read and
+    checked by it (``Chunk.child_end``) where every move leads into one tier."""
     rules, hooks, kids = graph.rules, graph.hooks, graph.targets(tier)
     assert rules.batch is not None
     exp = expand_checked(rules, rules.batch, codes[open_rows])
-    if len(kids) == 1:
+    if len(kids) == 1 and unranked_in is None:
         # Every move leads into the one child tier: no batch_tier needed, and a child that
         # is not in that tier shows as an index of -1.
         child_index = np.asarray(hooks.batch_rank(kids[0], exp.children), dtype=np.int64)
@@ -255,15 +270,21 @@ def _ranked_chunk(graph: TierGraph, tier: int, indices: I64, codes: I64, outcome
     for kid, where in present.items():
         if kid not in kids:
             _stray_move(graph, tier, codes[open_rows], exp.parents, child_tier, kid)
-        if where is None:
+        if kid == unranked_in:
+            child_index[slice(None) if where is None else where] = -1
+        elif where is None:
             child_index[:] = hooks.batch_rank(kid, exp.children)
         else:
             child_index[where] = hooks.batch_rank(kid, exp.children[where])
-    if child_index.size and child_index.min() < 0:
-        _unranked_child(graph, tier, codes[open_rows], exp.parents, exp.children, child_index)
+    missing = child_index < 0
+    if unranked_in is not None:
+        missing &= child_tier != unranked_in
+    if missing.any():
+        shown = np.where(missing, -1, 0)
+        _unranked_child(graph, tier, codes[open_rows], exp.parents, exp.children, shown)
     single = next(iter(present)) if len(present) == 1 else None
     return Chunk(indices, outcome, open_rows, exp.parents, child_tier, child_index,
-                 exp.same_mover, single, rewards=exp.rewards)  # fmt: skip
+                 exp.same_mover, single, rewards=exp.rewards, codes=codes)  # fmt: skip
 
 
 def _expanded_indices(

@@ -47,6 +47,7 @@ from . import (
     retrograde_in_records,
     value_iteration,
 )
+from .children_beside import counts_orbits
 from .files import TierFiles
 from .graph import TierGraph
 from .one_pass import solve_by_sweeps, solve_span
@@ -210,7 +211,8 @@ def _records_of_loopy(job: TierJob) -> Any:
 def _solve_in_records(job: TierJob) -> Solved:
     """In its working file, from the resume point a solve stopped at, if any."""
     size = job.graph.sizes[job.tier]
-    points = ResumePoints(job.files.directory, job.tier, size, job.files.record)
+    counting = "orbits" if counts_orbits(job.graph, job.tier) else ""
+    points = ResumePoints(job.files.directory, job.tier, size, job.files.record, counting)
     records = job.files.partial(job.tier, size) if points.found else _records_of_loopy(job)
     summary = retrograde_in_records.solve_with_counters(
         job.graph, job.files, job.terminals, job.tier, records, _in_tier(job), points=points

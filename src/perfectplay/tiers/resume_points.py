@@ -71,7 +71,12 @@ class ResumePoints:
     """The resume points of one tier's solve: the one found when it starts (``found``),
     and new ones saved as it goes (``save_first``, ``save_levels``), each only when due."""
 
-    def __init__(self, directory: Path, tier: int, size: int, record: RecordFormat) -> None:
+    def __init__(
+        self, directory: Path, tier: int, size: int, record: RecordFormat, counting: str = ""
+    ) -> None:
+        self.counting = counting
+        """How the solve counts an open position's children (its counters differ by it): a
+        point saved counting otherwise is not trusted."""
         self.directory = directory
         self.tier = tier
         self.size = size
@@ -133,7 +138,7 @@ class ResumePoints:
         for array in payload:
             digest.update(array.view(np.uint8).data)
         header: dict[str, Any] = {key: getattr(point, key) for key in _HEADER}
-        header |= {"size": self.size, "sha256": digest.hexdigest()}
+        header |= {"size": self.size, "sha256": digest.hexdigest(), "counting": self.counting}
         text = json.dumps(header, sort_keys=True).encode()
         temporary = self.path.with_suffix(".resume-tmp")
         with temporary.open("wb") as handle:
@@ -158,6 +163,8 @@ class ResumePoints:
             return None
         whole = hashlib.sha256(memoryview(data)[8 + length :]).hexdigest()
         if header.get("size") != self.size or whole != header.get("sha256"):
+            return None
+        if header.get("counting", "") != self.counting:
             return None
         if arrays.shape[0] != words + -(-words // 64):
             return None

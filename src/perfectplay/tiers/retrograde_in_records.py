@@ -296,14 +296,16 @@ def _follow_level(
             for piece in range(0, rows.shape[0], PIECE):
                 yield rows[piece : piece + PIECE]
 
-    def spread(before: tuple[I64, U8]) -> None:
-        waits = _apply(flat, bits.pending, bits.marks, before[0], before[1], read, shift,
-                       counter_mask(shift), phase, narrow)  # fmt: skip
+    weighed = beside is not None and beside.orbits
+
+    def spread(before: tuple[I64, U8, U8]) -> None:
+        waits = _apply(flat, bits.pending, bits.marks, before[0], before[1], before[2], read,
+                       shift, counter_mask(shift), phase, narrow)  # fmt: skip
         if waits.size:
             waiting.append(waits)
 
-    def parents(slots: I64) -> tuple[I64, U8]:
-        return _parents_of(graph, tier, flat, shift, slots, reached_set)
+    def parents(slots: I64) -> tuple[I64, U8, U8]:
+        return _parents_of(graph, tier, flat, shift, slots, reached_set, weighed)
 
     in_parallel(frontier(), parents, spread)
     if not waiting:
@@ -495,12 +497,15 @@ def _parents_of(
     shift: int,
     indices: I64,
     reached_set: ReachedSet | None = None,
-) -> tuple[I64, U8]:
-    """The indices of the positions one move before a piece of a frontier, and the value of
-    the frontier position each un-move comes from (read in a worker thread). With a
-    ``reached_set``: slots, those parents that play does not reach left out. One un-move
-    per child and parent: the counters count each child position once (two moves to two
-    images of a child, or to one child, are one)."""
+    weighed: bool = False,
+) -> tuple[I64, U8, U8]:
+    """The indices of the positions one move before a piece of a frontier, the value of
+    the frontier position each un-move comes from, and what it takes from a counter (read
+    in a worker thread). With a ``reached_set``: slots, those parents that play does not
+    reach left out. One un-move per child and parent taking 1: the counters count each
+    child position once (two moves to two images of a child, or to one child, are one);
+    ``weighed`` (``children_beside.counts_orbits``): every un-move, taking the size of the
+    child's orbit."""
     hooks = graph.hooks
     assert hooks.batch_parents is not None
     if flat.dtype == np.uint8:  # one-byte codes (``slot_codes``): decided ones only here
@@ -511,23 +516,27 @@ def _parents_of(
     codes = np.asarray(hooks.batch_unrank(tier, positions), dtype=np.int64)
     back = hooks.batch_parents(tier, codes)
     before = np.asarray(back.children, np.int64)
-    child_value = values[np.asarray(back.parents, np.int64)]
-    if hooks.batch_tier is not None:
-        here = np.asarray(hooks.batch_tier(before), np.int64) == tier
-        before, child_value = before[here], child_value[here]
-    ranked = np.asarray(hooks.batch_rank(tier, before), np.int64)
-    indexed = ranked >= 0  # (a parent the tier has no index for: play never makes it)
-    ranked, child_value = ranked[indexed], child_value[indexed]
     rows = np.asarray(back.parents, np.int64)
     if hooks.batch_tier is not None:
-        rows = rows[here]
-    first = first_of_each(rows[indexed], ranked)
-    ranked, child_value = ranked[first], child_value[first]
+        here = np.asarray(hooks.batch_tier(before), np.int64) == tier
+        before, rows = before[here], rows[here]
+    ranked = np.asarray(hooks.batch_rank(tier, before), np.int64)
+    indexed = ranked >= 0  # (a parent the tier has no index for: play never makes it)
+    ranked, rows = ranked[indexed], rows[indexed]
+    if weighed:
+        assert hooks.batch_orbit_sizes is not None
+        orbit = np.asarray(hooks.batch_orbit_sizes(tier, codes), dtype=np.uint8)
+        takes = orbit[rows]
+    else:
+        first = first_of_each(rows, ranked)
+        ranked, rows = ranked[first], rows[first]
+        takes = np.ones(rows.shape[0], dtype=np.uint8)
+    child_value = values[rows]
     if reached_set is None:
-        return ranked, child_value
+        return ranked, child_value, takes
     slots = reached_set.slots(ranked)
     kept = slots >= 0
-    return slots[kept], child_value[kept]
+    return slots[kept], child_value[kept], takes[kept]
 
 
 @kernel
@@ -537,6 +546,7 @@ def _apply(
     marks: U8,
     parents: I64,
     child_value: U8,
+    takes: U8,
     level: int,
     shift: int,
     counter: int,
@@ -544,7 +554,7 @@ def _apply(
     narrow: bool,
 ) -> I64:
     """Per un-move into an open parent: a lost child makes it a win at level + 1, a won
-    child takes one from its counter (a loss at level + 1 when none is left); in phase 2 a
+    child takes ``takes`` from its counter (a loss at level + 1 when none is left); in phase 2 a
     tied child makes it a tie at level + 1. A parent decided is pending. A parent decided
     later than level + 1 by a child beside (``children_beside``), a win or a tie, is
     brought forward so. Returns the parents whose counter fell to 0 with a child lost
@@ -557,14 +567,15 @@ def _apply(
         p = parents[e]
         record = flat[p]
         value = child_value[e]
+        take = np.int64(takes[e])
         decided = -1
         if narrow:  # one-byte codes: 0 settled, 1..63 open (its counter), then decided
             if record == 0 or record >= DECIDED:
                 continue
             if value == _LOSS:
                 decided = _WIN
-            elif value == _WIN and record > 1:
-                flat[p] = record - 1
+            elif value == _WIN and record > take:
+                flat[p] = record - take
             elif value == _WIN:
                 decided = _LOSS
         else:
@@ -577,13 +588,13 @@ def _apply(
                 if now == REACHED or (now == _WIN and sooner):
                     decided = _WIN
             elif value == _WIN and now == REACHED:
-                left = (record & counter) - 1
+                left = (record & counter) - take
                 if left < 0:
                     continue  # waiting for its slowest child beside
                 if left > 0:
-                    flat[p] = record - 1
+                    flat[p] = record - take
                 elif record & LOST_BESIDE:
-                    flat[p] = record - 1
+                    flat[p] = record - take
                     waits[w] = p
                     w += 1
                 else:

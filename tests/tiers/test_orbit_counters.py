@@ -1,0 +1,152 @@
+"""Counters weighted by orbits (``children_beside.counts_orbits``): a loopy tier of a game
+ranked by stones counts every move of a position, each weighing its orbit's size, and each
+un-move from a child takes the child's orbit's size, instead of ranking every child to
+count each child position once. The orbit sizes are held to brute force on random boards
+and groups; the sectors of Morris variants solved both ways must be the same bytes, and
+the same as the whole game solved in memory."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from pathlib import Path
+from typing import Any
+
+import examples_loader
+import numpy as np
+import pytest
+
+from perfectplay import build_tablebase, open_tablebase, solve
+from perfectplay.compiled_games.stones import StoneBoard, StoneRanking
+from perfectplay.tiers import children_beside
+from perfectplay.tiers.resume_points import ResumePoints
+
+Perm = tuple[int, ...]
+
+
+def group_of(cells: int, generators: list[Perm]) -> list[Perm]:
+    """Every composition of the generators, the identity first."""
+    identity = tuple(range(cells))
+    found, frontier = {identity}, [identity]
+    while frontier:
+        here = frontier.pop()
+        for g in generators:
+            made = tuple(g[here[i]] for i in range(cells))
+            if made not in found:
+                found.add(made)
+                frontier.append(made)
+    return [identity, *sorted(found - {identity})]
+
+
+def moved(perm: Perm, bits: int) -> int:
+    return sum(1 << perm[c] for c in range(len(perm)) if bits >> c & 1)
+
+
+def test_orbit_sizes_are_the_count_of_distinct_images_on_random_boards_and_groups() -> None:
+    rng = random.Random(11)
+    for trial in range(12):
+        cells = rng.randint(4, 12)
+        generators = []
+        for _ in range(rng.randint(0, 2)):
+            perm = list(range(cells))
+            if trial % 3:  # a random permutation, or a turn of a ring
+                rng.shuffle(perm)
+            else:
+                perm = perm[1:] + perm[:1]
+            generators.append(tuple(perm))
+        group = group_of(cells, generators)
+        if len(group) > 63:
+            continue
+        board = StoneBoard(cells, tuple(group[1:]))
+        ranking = StoneRanking(board)
+        most = cells // 2
+        codes, expected = [], []
+        for _ in range(300):
+            mine_n = rng.randint(0, most)
+            chosen = rng.sample(range(cells), mine_n + rng.randint(0, cells - mine_n))
+            if rng.random() < 0.4 and len(group) > 1:  # a symmetric set, made so
+                g = rng.choice(group)
+                half = chosen[: len(chosen) // 2]
+                chosen = sorted({*half, *(g[c] for c in half)})
+            mine = sum(1 << c for c in chosen[:mine_n])
+            theirs = sum(1 << c for c in chosen[mine_n:])
+            if bin(mine).count("1") > most:
+                continue
+            codes.append(mine | theirs << board.theirs_at)
+            expected.append(len({(moved(g, mine), moved(g, theirs)) for g in group}))
+        got = ranking.orbit_sizes(np.array(codes, dtype=np.int64), [(most, 0, 0)])
+        assert got.tolist() == expected
+        assert any(e < len(group) for e in expected) or len(group) == 1
+
+
+def params_of(game: Any) -> dict[str, Any]:
+    return {"points": game.points, "stones": game.stones, "jumps": game.jumps}
+
+
+def without_orbits(game: Any) -> Any:
+    """The same game whose tiers give no orbit sizes: counted by child positions."""
+
+    class ByChildren(type(game)):  # type: ignore[misc]
+        def tiers(self) -> Any:
+            found = super().tiers()
+            return dataclasses.replace(found, batch_orbit_sizes=None)
+
+    return ByChildren(**params_of(game))
+
+
+@pytest.mark.parametrize("jumps", [True, False])
+def test_morris_sectors_counted_by_orbits_are_those_counted_by_child_positions(
+    tmp_path: Path, jumps: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six Men's Morris's board, four stones a side (jumps on and off): every sector, solved
+    in its records both ways, the same bytes; and the positions of random playouts of the
+    whole game solved in memory answered alike."""
+    module = examples_loader.load("morris")
+    params = {"points": 16, "stones": 4, "jumps": jumps}
+    weighed = [0]
+    counts = children_beside.counts_orbits
+
+    def counting(graph: Any, tier: int) -> bool:
+        found = counts(graph, tier)
+        weighed[0] += found
+        return found
+
+    monkeypatch.setattr(children_beside, "counts_orbits", counting)
+    by_orbits, _ = build_tablebase(
+        module.MorrisMidgame(**params), tmp_path / "orbits", tier_method="in-records"
+    )
+    assert weighed[0] > 0
+    weighed[0] = 0
+    by_children, _ = build_tablebase(
+        without_orbits(module.MorrisMidgame(**params)), tmp_path / "children",
+        tier_method="in-records",
+    )  # fmt: skip
+    assert weighed[0] == 0
+    assert len(by_orbits.tiers) == 5  # 3-3, 4-3, 4-4, and 2-3, 2-4 (lost)
+    assert {t: e.sha256 for t, e in by_orbits.tiers.items()} == {
+        t: e.sha256 for t, e in by_children.tiers.items()
+    }
+    game = module.Morris(**params)
+    whole = solve(module.Morris(**params))
+    rng = random.Random(7)
+    compared = 0
+    with open_tablebase(tmp_path / "orbits", module.MorrisMidgame(**params)) as table:
+        for _ in range(150):
+            state = game.initial()
+            while game.outcome(state) is None:
+                if state >> 48 == 0:  # every stone placed
+                    assert table.lookup(state) == whole.lookup(state), game.show(state)
+                    compared += 1
+                state = game.play(state, rng.choice(game.moves(state)))
+    assert compared > 1000
+
+
+def test_a_resume_point_saved_counting_otherwise_is_not_trusted(tmp_path: Path) -> None:
+    from perfectplay.core.records import RecordFormat
+
+    record = RecordFormat(2)
+    words = np.zeros(2, dtype=np.uint64)
+    marks = np.zeros(1, dtype=np.uint64)
+    ResumePoints(tmp_path, 5, 100, record, "orbits").save_first(10, 4, 1, words, marks)
+    assert ResumePoints(tmp_path, 5, 100, record, "orbits").found is not None
+    assert ResumePoints(tmp_path, 5, 100, record, "").found is None
