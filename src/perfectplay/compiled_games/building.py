@@ -476,7 +476,7 @@ def _first_calls(cls: type, loops: dict[str, Any], scored: bool, functions: dict
         loops["expand"](none, True)
         loops["expand"](none, False)
         loops["expand_tiers"](kept, 0, np.zeros(0, dtype=np.uint8))
-        loops["unmoves"](none)
+        loops["unmoves"](none, -1)
         loops["find"](kept, kept_two, 0, 0, 0)
         loops["find_all"](kept, kept_two, 0, 0, none, none.copy())
         loops["expand_ranked"](kept, none, kept, kept_two, 0, 0, np.zeros(0, dtype=np.int8))

@@ -189,10 +189,13 @@ def _grown(array: Any, cap: int) -> Any:
     return bigger
 
 
-def unmoves(P: Any, codes: Any) -> Any:
-    """The un-moves of codes: (rows, parents, bad) with parents keyed, as ``expand``."""
+def unmoves(P: Any, codes: Any, tier: int) -> Any:
+    """The un-moves of codes: (rows, parents, bad) with parents keyed, as ``expand``;
+    with ``tier`` >= 0, only the parents of that tier (those the solvers of a loopy tier
+    follow: Nine Men's Morris's un-moves that put a taken stone back, three in four of
+    them, left the sector only after being written out and their tiers found apart)."""
     n = codes.shape[0]
-    cap = max(16, n * 4)
+    cap = max(16, n * 8)
     rows = np.empty(cap, dtype=np.int64)
     parents = np.empty(cap, dtype=np.int64)
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
@@ -206,8 +209,11 @@ def unmoves(P: Any, codes: Any) -> Any:
             rows = _grown(rows, cap)
             parents = _grown(parents, cap)
         for j in range(k):
+            parent = _key(P, buffer[j])
+            if tier >= 0 and _tier(P, parent) != tier:
+                continue
             rows[e] = i
-            parents[e] = _key(P, buffer[j])
+            parents[e] = parent
             e += 1
     return rows[:e], parents[:e], -1
 

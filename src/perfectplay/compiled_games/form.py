@@ -529,15 +529,16 @@ class CompiledGame:
 
     def _unmoves(self, tier: int, codes: Any) -> Expansion:
         codes = np.ascontiguousarray(codes, dtype=np.int64)
-        rows, parents, bad = self.loops_for(codes.shape[0]).unmoves(codes)
+        rows, parents, bad = self.loops_for(codes.shape[0]).unmoves(codes, tier)
         if bad >= 0:
             raise GameError(
                 f"{type(self).__name__}.unmoves() of state {int(codes[bad])} gave a count "
                 f"that is negative or more than max_moves ({self.max_moves})"
             )
-        # Parents outside the tier, or without an index in it (play does not reach them,
-        # or the tier's parts leave them out), are the caller's to drop when it ranks them:
-        # ranked here too, each parent took two ranks (2026-11-29).
+        # Parents outside the tier are dropped by the loop (by the game's tier rule); those
+        # without an index in it (play does not reach them, or the tier's parts leave them
+        # out) are the caller's to drop when it ranks them: ranked here too, each parent
+        # took two ranks (2026-11-29).
         return Expansion(rows, parents)
 
 
