@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from cell_groups import Perm, closure, image
 from reference import solve_outcomes
 
 from perfectplay import LOSS, TIE, build_tablebase, open_tablebase, solve
@@ -24,27 +25,6 @@ from perfectplay.compiled_games import ONGOING, CompiledGame
 from perfectplay.compiled_games.stones import StoneBoard, StoneRanking, least_code, rank_code
 from perfectplay.core import compiled as kernels
 from perfectplay.errors import GameError
-
-Perm = tuple[int, ...]
-
-
-def closure(cells: int, generators: list[Perm]) -> list[Perm]:
-    """Every composition of the generators (the group they make), the identity first."""
-    identity = tuple(range(cells))
-    group = {identity}
-    frontier = [identity]
-    while frontier:
-        here = frontier.pop()
-        for g in generators:
-            made = tuple(g[here[i]] for i in range(cells))
-            if made not in group:
-                group.add(made)
-                frontier.append(made)
-    return [identity, *sorted(group - {identity})]
-
-
-def image(perm: Perm, bits: int) -> int:
-    return sum(1 << perm[c] for c in range(len(perm)) if bits >> c & 1)
 
 
 def square_symmetries(side: int) -> list[Perm]:

@@ -15,31 +15,12 @@ from typing import Any
 import examples_loader
 import numpy as np
 import pytest
+from cell_groups import closure, image
 
 from perfectplay import build_tablebase, open_tablebase, solve
 from perfectplay.compiled_games.stones import StoneBoard, StoneRanking
 from perfectplay.tiers import children_beside
 from perfectplay.tiers.resume_points import ResumePoints
-
-Perm = tuple[int, ...]
-
-
-def group_of(cells: int, generators: list[Perm]) -> list[Perm]:
-    """Every composition of the generators, the identity first."""
-    identity = tuple(range(cells))
-    found, frontier = {identity}, [identity]
-    while frontier:
-        here = frontier.pop()
-        for g in generators:
-            made = tuple(g[here[i]] for i in range(cells))
-            if made not in found:
-                found.add(made)
-                frontier.append(made)
-    return [identity, *sorted(found - {identity})]
-
-
-def moved(perm: Perm, bits: int) -> int:
-    return sum(1 << perm[c] for c in range(len(perm)) if bits >> c & 1)
 
 
 def test_orbit_sizes_are_the_count_of_distinct_images_on_random_boards_and_groups() -> None:
@@ -54,7 +35,7 @@ def test_orbit_sizes_are_the_count_of_distinct_images_on_random_boards_and_group
             else:
                 perm = perm[1:] + perm[:1]
             generators.append(tuple(perm))
-        group = group_of(cells, generators)
+        group = closure(cells, generators)
         if len(group) > 63:
             continue
         board = StoneBoard(cells, tuple(group[1:]))
@@ -73,7 +54,7 @@ def test_orbit_sizes_are_the_count_of_distinct_images_on_random_boards_and_group
             if bin(mine).count("1") > most:
                 continue
             codes.append(mine | theirs << board.theirs_at)
-            expected.append(len({(moved(g, mine), moved(g, theirs)) for g in group}))
+            expected.append(len({(image(g, mine), image(g, theirs)) for g in group}))
         got = ranking.orbit_sizes(np.array(codes, dtype=np.int64), [(most, 0, 0)])
         assert got.tolist() == expected
         assert any(e < len(group) for e in expected) or len(group) == 1
@@ -150,3 +131,35 @@ def test_a_resume_point_saved_counting_otherwise_is_not_trusted(tmp_path: Path) 
     ResumePoints(tmp_path, 5, 100, record, "orbits").save_first(10, 4, 1, words, marks)
     assert ResumePoints(tmp_path, 5, 100, record, "orbits").found is not None
     assert ResumePoints(tmp_path, 5, 100, record, "").found is None
+
+
+def test_the_tier_protocol_un_moves_are_the_rule_s_inside_the_tier_asked() -> None:
+    """batch_parents (the compiled loop over the game's ``unmoves``) lists, for each code,
+    exactly the rule's un-moves whose tier is the one asked, as often; the tier of any
+    other asked gets none of them."""
+    module = examples_loader.load("morris")
+    game = module.Morris(points=16, stones=4)
+    hooks = game.tiers()
+    unmoves = game.rule_functions["unmoves"]
+    buffer = np.empty(game.max_moves, dtype=np.int64)
+    rng = random.Random(3)
+    codes = []
+    for _ in range(30):
+        code = game.initial()
+        while game.outcome(code) is None:
+            codes.append(code)
+            code = game.play(code, rng.choice(game.moves(code)))
+    left_out = 0
+    for code in codes[::3]:
+        tier = int(hooks.batch_tier(np.array([code]))[0])
+        raw = [int(x) for x in buffer[: unmoves(game.params, code, buffer)]]
+        tiers = hooks.batch_tier(np.array(raw, dtype=np.int64)).tolist() if raw else []
+        listed = hooks.batch_parents(tier, np.array([code], dtype=np.int64))
+        assert np.asarray(listed.parents).tolist() == [0] * len(listed.parents)
+        expected = [p for p, t in zip(raw, tiers, strict=True) if t == tier]
+        assert sorted(np.asarray(listed.children).tolist()) == sorted(expected)
+        left_out += len(raw) - len(expected)
+        assert len(hooks.batch_parents(tier + 1, np.array([code])).children) == sum(
+            t == tier + 1 for t in tiers
+        )
+    assert left_out > 0  # (stones put back: the tiers before)
