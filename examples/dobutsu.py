@@ -1,23 +1,19 @@
-"""Dobutsu shogi as a compiled game, written as a user would beside the hand-ranked
-built-in (src/perfectplay/games/dobutsu): Tanaka's rules (GamesmanOne's dshogi too) and
-the built-in's smaller variants.
+"""Dobutsu shogi as a compiled game, written as a user would beside the hand-ranked built-in
+(src/perfectplay/games/dobutsu): Tanaka's rules (GamesmanOne's dshogi too), its variants.
 
-Each side has a lion, a giraffe, an elephant and a chick on 3 columns and ``height`` rows
-(4; on 3 the chicks start in hand; ``giraffes``, ``elephants``, ``chicks`` False leave a
-kind out). The lion steps any way, the giraffe orthogonally, the elephant diagonally, the
-chick ahead, becoming on the far rank a hen (any way but diagonally back). A piece taken
-goes to the taker's hand (a hen as a chick); a move may drop one from the hand on any
-empty square. The mover wins when they can take the other lion (Tanaka counts that as a
-ply: ``published_plies``) and loses when the other lion stands on the mover's home rank.
-Endless play is a draw.
+Lion, giraffe, elephant and chick a side on 3 columns and ``height`` rows (on 3 the chicks
+start in hand; ``giraffes``, ``elephants``, ``chicks`` False leave a kind out). The lion
+steps any way, the giraffe orthogonally, the elephant diagonally, the chick ahead, a hen
+on the far rank (any way but diagonally back). A piece taken goes to the taker's hand (a
+hen as a chick), from where a move may drop it on any empty square. The mover wins when
+they can take the other lion (a ply more for Tanaka: ``published_plies``) and loses when
+the other lion stands on their home rank. Endless play is a draw.
 
-A position is one int64, the built-in's layout (``gle/.c./.C./ELG - s`` as text): square
-q = 3 * row + column (rows from gote's side) in 4 bits from bit 4q (0 empty, 1 lion, 2
-giraffe, 3 elephant, 4 chick, 5 hen, + 8 for gote's), sente's giraffes, elephants, chicks
-in hand in 2 bits each from bit 48, gote's from bit 54, bit 60 set when gote moves. A move
-is 16 * source + target, a drop's source 12, 13, 14 (giraffe, elephant, chick). The key
-folds the half turn (sente to move) and the mirror, as the built-in does (GamesmanOne the
-mirror only). One tier: captured pieces come back.
+A position is the built-in's int64: square q = 3 * row + column (rows from gote's side) in
+4 bits from bit 4q (1 lion, 2 giraffe, 3 elephant, 4 chick, 5 hen, + 8 gote's), hands of
+giraffes, elephants, chicks in 2 bits each from bit 48 (sente) and 54 (gote), bit 60 when
+gote moves. A move is 16 * source + target, a drop's source 12-14 (G, E, C). The key folds
+the half turn and the mirror, as the built-in does. One tier: taken pieces come back.
 """
 
 import numpy as np
@@ -65,8 +61,7 @@ def first(squares):
 
 
 def sides(p, s):
-    """(1 if gote moves else 0, the mover's pieces, the empty squares, the other lion's
-    square), masks as LOW's bits."""
+    """(gote moves?, the mover's pieces, empty squares, the other lion), masks as LOW's."""
     mover, squares = (s >> GOTE) & 1, LOW & ((1 << (12 * p[0])) - 1)
     board = s & ((1 << (12 * p[0])) - 1)
     pieces, gotes = (board | board >> 1 | board >> 2) & LOW, (board >> 3) & LOW
@@ -76,8 +71,7 @@ def sides(p, s):
 
 
 def turned(p, s):
-    """The board turned half round, each piece given to the other side, the hands swapped:
-    the same position with the other player to move, as sente (bit 60 clear)."""
+    """The board turned half round, owners and hands swapped: sente (bit 60 clear) to move."""
     board = 0
     for r in range(p[0]):  # rows in reverse order, each row's columns reversed
         row = (s >> (12 * r)) & 0xFFF
@@ -87,8 +81,7 @@ def turned(p, s):
 
 
 def ending(p, s):
-    """WIN when the mover can take the other lion, LOSS when the other lion stands on the
-    mover's home rank (its try stood), else ONGOING."""
+    """WIN: the mover can take the other lion; LOSS: it stands on the mover's home rank."""
     mover, mine, _, lion = sides(p, s)
     while mine:
         q = first(mine)
@@ -99,11 +92,11 @@ def ending(p, s):
 
 
 def put(p, parent, out, n):
-    """Writes an un-move's parent at out[n] where play goes on from it: the count then."""
-    if ending(p, parent) != ONGOING:
-        return n
-    out[n] = parent
-    return n + 1
+    """An un-move's parent written at out[n] if play goes on there; the count then."""
+    if ending(p, parent) == ONGOING:
+        out[n] = parent
+        n += 1
+    return n
 
 
 class Dobutsu(CompiledGame):
@@ -211,8 +204,7 @@ class Dobutsu(CompiledGame):
         hands = "".join("GECgec"[j] * (s >> (HANDS + 2 * j) & 3) for j in range(6))
         return f"{rows} {hands or '-'} {'gote' if s >> GOTE & 1 else 'sente'} to move"
 
-    def published_plies(self, s):
-        """Tanaka counts the capture of the lion as a ply: one more where the game ends so."""
+    def published_plies(self, s):  # Tanaka counts the lion's capture as a ply
         return 1 if self.outcome(s) == WIN else 0
 
     def format_move(self, m):

@@ -16,7 +16,7 @@ corners, odd: midpoints). A state is one int64 from the mover's side (Gasser's f
 player to move is always "mine"): bits 0-23 the mover's stones, 24-47 the opponent's,
 48-51 the mover's stones in hand, 52-55 the opponent's. A move is (source * 25 + target) *
 25 + taken: source 24 for a stone from the hand, taken 24 for no removal. ``unmoves`` undoes
-moves (a placement, a slide or jump, a stone taken put back), for the loopy tiers' solve.
+the moves inside a tier (a slide or jump that closed no mill), for the loopy tiers' solve.
 """
 
 from perfectplay import LOSS
@@ -27,7 +27,6 @@ from perfectplay.boards.morris import (
     lowest,
     neighbours,
     symmetries_of,
-    take_back,
     takeable,
 )
 from perfectplay.compiled_games import ONGOING, CompiledGame
@@ -59,9 +58,7 @@ class Morris(CompiledGame):
     points: int = 24
     stones: int = 9
     jumps: bool = True
-    # Moves: 3 stones jumping to 21 points, each with up to 9 removals: 567. Un-moves: 3
-    # stones that jumped into a mill from 19 points, a stone put back on 18: 1,026.
-    max_moves = 1100
+    max_moves = 600  # moves: 3 stones jumping to 21 points, each with up to 9 removals
 
     def start(p):
         return p[1] << 48 | p[1] << 52
@@ -125,46 +122,29 @@ class Morris(CompiledGame):
         return ONGOING
 
     def unmoves(p, s, out):
-        # Every position one move before s, once per move: the player who just moved owns
-        # s's "theirs"; their stone on ``target`` came from the hand or from ``source``, and
-        # where it closed a mill, one of the mover's stones was taken: put back.
+        # Every position of s's tier one move before s, once per move (the un-moves a
+        # loopy tier is solved by): the player who just moved owns s's "theirs" and slid or
+        # jumped a stone to ``target`` from an empty ``source``. A move that closed a mill
+        # took a stone, and a placement put one on the board: their positions before are
+        # in other tiers, solved by moves alone.
         mine, theirs = s & M24, (s >> 24) & M24
-        in_hand, their_hand = (s >> 48) & 15, (s >> 52) & 15
+        if s >> 48 or count(theirs) < 3:  # stones in hand, or they had lost before
+            return 0
         empty = everywhere(p[0]) & ~(mine | theirs)
         flying = p[2] != 0 and count(theirs) == 3
-        backs = take_back(p[0], mine, empty)  # where a stone taken may be put back
-        sliding = their_hand == 0 and in_hand == 0  # every stone was placed, on both sides
-        held = their_hand + 1  # placed: one more in hand before, and hands stay even
-        placed = held >= in_hand and held <= in_hand + 1
         n = 0
         targets = theirs
         while targets:
             target = lowest(targets)
             targets &= targets - 1
-            closed = in_mill(p[0], theirs, target)
-            sources = 1 << HAND if placed else 0
-            if sliding:
-                sources |= empty if flying else neighbours(p[0], target) & empty
+            if in_mill(p[0], theirs, target):
+                continue
+            sources = empty if flying else neighbours(p[0], target) & empty
             while sources:
                 source = lowest(sources)
                 sources &= sources - 1
-                before = theirs & ~(1 << target)
-                hand = held if source == HAND else 0
-                if source != HAND:
-                    before |= 1 << source
-                if count(before) + hand < 3:  # they had lost there: no move
-                    continue
-                hands = hand << 48 | in_hand << 52
-                if not closed:
-                    out[n] = before | mine << 24 | hands
-                    n += 1
-                    continue
-                rest = backs & ~(1 << source)
-                while rest:
-                    taken = lowest(rest)
-                    rest &= rest - 1
-                    out[n] = before | (mine | (1 << taken)) << 24 | hands
-                    n += 1
+                out[n] = (theirs & ~(1 << target)) | 1 << source | mine << 24
+                n += 1
         return n
 
     def tier(p, s):

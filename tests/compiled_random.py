@@ -218,12 +218,21 @@ class TierUnmovesGame(TierGame):
         return scanned_parents(p, s, out, False)
 
 
-def scanned_parents(p, s, out, pairs):
-    """The states of s's tier that go on and have a move to s (with ``pairs``, to s or the
-    other state of its pair), once per such move; -1 when ``out`` is too short."""
+class TierAllUnmovesGame(TierUnmovesGame):
+    """TierUnmovesGame whose un-moves also list the parents in the tier before (moves
+    that led into s's tier): the tier protocol's un-moves leave those out."""
+
+    def unmoves(p, s, out):
+        return scanned_parents(p, s, out, False, 1)
+
+
+def scanned_parents(p, s, out, pairs, before=0):
+    """The states of s's tier (and of the ``before`` tiers below it) that go on and have a
+    move to s (with ``pairs``, to s or the other state of its pair), once per such move;
+    -1 when ``out`` is too short."""
     block = p[4]
-    lo = (s // block) * block
-    hi = min(p[1], lo + block)
+    hi = min(p[1], (s // block) * block + block)
+    lo = max(0, (s // block - before) * block)
     count = 0
     for t in range(lo, hi):
         if random_end(p, t) != ONGOING:

@@ -16,6 +16,7 @@ import examples_loader
 import numpy as np
 import pytest
 from cell_groups import closure, image
+from compiled_random import TierAllUnmovesGame, TierUnmovesGame
 
 from perfectplay import build_tablebase, open_tablebase, solve
 from perfectplay.compiled_games.stones import StoneBoard, StoneRanking
@@ -133,33 +134,28 @@ def test_a_resume_point_saved_counting_otherwise_is_not_trusted(tmp_path: Path) 
     assert ResumePoints(tmp_path, 5, 100, record, "").found is None
 
 
-def test_the_tier_protocol_un_moves_are_the_rule_s_inside_the_tier_asked() -> None:
+def test_the_tier_protocol_un_moves_are_the_rule_s_inside_the_tier_asked(tmp_path: Path) -> None:
     """batch_parents (the compiled loop over the game's ``unmoves``) lists, for each code,
-    exactly the rule's un-moves whose tier is the one asked, as often; the tier of any
-    other asked gets none of them."""
-    module = examples_loader.load("morris")
-    game = module.Morris(points=16, stones=4)
-    hooks = game.tiers()
-    unmoves = game.rule_functions["unmoves"]
-    buffer = np.empty(game.max_moves, dtype=np.int64)
-    rng = random.Random(3)
-    codes = []
-    for _ in range(30):
-        code = game.initial()
-        while game.outcome(code) is None:
-            codes.append(code)
-            code = game.play(code, rng.choice(game.moves(code)))
-    left_out = 0
-    for code in codes[::3]:
-        tier = int(hooks.batch_tier(np.array([code]))[0])
-        raw = [int(x) for x in buffer[: unmoves(game.params, code, buffer)]]
-        tiers = hooks.batch_tier(np.array(raw, dtype=np.int64)).tolist() if raw else []
-        listed = hooks.batch_parents(tier, np.array([code], dtype=np.int64))
-        assert np.asarray(listed.parents).tolist() == [0] * len(listed.parents)
-        expected = [p for p, t in zip(raw, tiers, strict=True) if t == tier]
-        assert sorted(np.asarray(listed.children).tolist()) == sorted(expected)
-        left_out += len(raw) - len(expected)
-        assert len(hooks.batch_parents(tier + 1, np.array([code])).children) == sum(
-            t == tier + 1 for t in tiers
-        )
-    assert left_out > 0  # (stones put back: the tiers before)
+    exactly the rule's un-moves whose tier is the one asked, as often, where the rule also
+    lists parents in the tier before; and the game solves as the one whose rule does not."""
+    for seed in range(6):
+        game = TierAllUnmovesGame(seed=seed, n=300, block=40, mode=1)
+        hooks = game.tiers()
+        unmoves = game.rule_functions["unmoves"]
+        buffer = np.empty(game.max_moves, dtype=np.int64)
+        left_out = 0
+        for code in range(0, 300, 7):
+            tier = code // 40
+            raw = [int(x) for x in buffer[: unmoves(game.params, code, buffer)]]
+            listed = hooks.batch_parents(tier, np.array([code], dtype=np.int64))
+            assert np.asarray(listed.parents).tolist() == [0] * len(listed.parents)
+            expected = [p for p in raw if p // 40 == tier]
+            assert sorted(np.asarray(listed.children).tolist()) == sorted(expected)
+            left_out += len(raw) - len(expected)
+        assert left_out > 0
+        whole = solve(TierUnmovesGame(seed=seed, n=300, block=40, mode=1))
+        for method in ("in-records", "by-unmoves"):
+            directory = tmp_path / f"{seed}-{method}"
+            build_tablebase(game, directory, tier_method=method)
+            with open_tablebase(directory, game) as table:
+                assert all(table.lookup(s) == whole.lookup(s) for s in range(300))
