@@ -160,6 +160,11 @@ class Beside:
         name = self.graph.rules.name
         if status == UNSOLVED:
             raise GameError(f"{name}: tier {self.tier} has a move into a tier not solved yet")
+        if status == TOO_MANY and self.orbits:
+            raise GameError(f"{name}: tier {self.tier} has a position whose moves inside the "
+                            f"tier, each counted as its orbit's images, pass the counter's "
+                            f"{counter_mask(self.shift):,}: solve it with --tier-method "
+                            f"by-unmoves")  # fmt: skip
         if status == TOO_MANY:
             raise GameError(f"{name}: tier {self.tier} has a position with more than "
                             f"{counter_mask(self.shift):,} moves")  # fmt: skip
