@@ -159,3 +159,29 @@ def test_the_tier_protocol_un_moves_are_the_rule_s_inside_the_tier_asked(tmp_pat
             build_tablebase(game, directory, tier_method=method)
             with open_tablebase(directory, game) as table:
                 assert all(table.lookup(s) == whole.lookup(s) for s in range(300))
+
+
+def test_a_counter_that_orbits_overflow_names_the_method_that_solves_the_tier(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counted by orbits, a position's count may pass what a record's counter holds (here
+    made small): one line naming the method to use, which solves the tier alike."""
+    from perfectplay.errors import GameError
+
+    module = examples_loader.load("morris")
+    params = {"points": 16, "stones": 4}
+    with monkeypatch.context() as patch:
+        patch.setattr(children_beside, "counter_mask", lambda shift: 20)
+        with pytest.raises(GameError, match="--tier-method by-unmoves") as caught:
+            build_tablebase(module.MorrisMidgame(**params), tmp_path / "small",
+                            tier_method="in-records")  # fmt: skip
+    assert "\n" not in str(caught.value)
+    by_unmoves, _ = build_tablebase(
+        module.MorrisMidgame(**params), tmp_path / "unmoves", tier_method="by-unmoves"
+    )
+    in_records, _ = build_tablebase(
+        module.MorrisMidgame(**params), tmp_path / "records", tier_method="in-records"
+    )
+    assert {t: e.sha256 for t, e in by_unmoves.tiers.items()} == {
+        t: e.sha256 for t, e in in_records.tiers.items()
+    }
