@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.bits import popcount as popcount  # (the toolkit's count: one instruction)
 from ..core.compiled import inlined_kernel, kernel
 from .byte_tables import byte_images
 
@@ -94,15 +95,6 @@ def _looked_up(x: int, n: int, k: int) -> int:
         x >>= 8
         place += 1
     return int(y)
-
-
-@inlined_kernel
-def popcount(x: int) -> int:
-    """The number of bits set in a board (x >= 0)."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return int((x * 0x0101010101010101) >> 56) & 0xFF
 
 
 @inlined_kernel

@@ -48,6 +48,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..core.bits import popcount
 from ..core.compiled import inlined_kernel, kernel
 from ..errors import GameError
 
@@ -400,11 +401,9 @@ def least_under(images: Any, stable: int, bits: int) -> int:
 
 @inlined_kernel
 def bit_count(bits: int) -> int:
-    """How many bits are set (cells in a set: at most 32, bits >= 0)."""
-    bits = bits - ((bits >> 1) & 0x55555555)
-    bits = (bits & 0x33333333) + ((bits >> 2) & 0x33333333)
-    bits = (bits + (bits >> 4)) & 0x0F0F0F0F
-    return int(((bits * 0x01010101) & 0xFFFFFFFF) >> 24)
+    """How many bits are set (cells in a set: at most 32, bits >= 0): the machine's count
+    (``core.bits``)."""
+    return int(popcount(bits))
 
 
 @kernel
