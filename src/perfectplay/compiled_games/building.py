@@ -105,8 +105,18 @@ def _identity(cls: type, functions: dict[str, Any], max_moves: int, scored: bool
         functions,
         Path(drivers.__file__).read_bytes(),
         Path(__file__).read_bytes(),  # how the loops are compiled (inlining)
+        *_toolkit_sources(),
         f"{cls.__module__}.{cls.__qualname__} {max_moves} {scored}",
     )
+
+
+def _toolkit_sources() -> list[bytes]:
+    """The sources of the kernels a game's rules may call from the library (the board
+    toolkit, the count of bits): compiled into the game's loops, so a change there must
+    not load loops cached before it."""
+    package = Path(__file__).resolve().parents[1]
+    files = [*sorted((package / "boards").glob("*.py")), package / "core" / "bits.py"]
+    return [path.read_bytes() for path in files]
 
 
 def code_identity(cls: type, functions: dict[str, Any], *parts: bytes | str) -> str:
