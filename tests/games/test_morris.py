@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from morris_positions import placed_out
 
 from perfectplay import Value, build_tablebase, open_tablebase, solve
 from perfectplay.compiled_games import form
@@ -201,29 +202,24 @@ def test_the_midgame_database_solves_every_placed_out_position_as_the_game_does(
     build_tablebase(module.Morris(**params), tmp_path / "game")
     build_tablebase(module.MorrisMidgame(**params), tmp_path / "midgame")
     game = module.Morris(**params)
-    rng = random.Random(5)
     compared = 0
     with (
         open_tablebase(tmp_path / "game", game) as whole,
         open_tablebase(tmp_path / "midgame", module.MorrisMidgame(**params)) as database,
     ):
-        for _ in range(200):
-            state = game.initial()
-            while game.outcome(state) is None:
-                if state >> 48 == 0:  # every stone placed
-                    assert database.lookup(state) == whole.lookup(state), game.show(state)
-                    compared += 1
-                state = game.play(state, rng.choice(game.moves(state)))
+        for state in placed_out(game, 5, 200):
+            assert database.lookup(state) == whole.lookup(state), game.show(state)
+            compared += 1
     assert compared > 2000
     every = 2 * params["stones"]
-    placed_out = {}  # positions solved in the tiers of placed-out positions, by tablebase
+    solved = {}  # positions solved in the tiers of placed-out positions, by tablebase
     for name in ("game", "midgame"):
         tiers = json.loads((tmp_path / name / "header.json").read_text())["tiers"]
         # (a tier is stage * 16 + the smaller count; a stage, taken * (every + 1) + placed)
-        placed_out[name] = sum(
+        solved[name] = sum(
             t["positions"] for t in tiers if (t["tier"] // 16) % (every + 1) == every
         )
-    assert placed_out["midgame"] > placed_out["game"] > 0  # what play never reaches too
+    assert solved["midgame"] > solved["game"] > 0  # what play never reaches too
 
 
 def test_show_and_the_drawing() -> None:

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from cell_groups import closure, image
 from compiled_random import TierAllUnmovesGame, TierUnmovesGame
+from morris_positions import placed_out
 
 from perfectplay import build_tablebase, open_tablebase, solve
 from perfectplay.compiled_games.stones import StoneBoard, StoneRanking
@@ -110,16 +111,11 @@ def test_morris_sectors_counted_by_orbits_are_those_counted_by_child_positions(
     }
     game = module.Morris(**params)
     whole = solve(module.Morris(**params))
-    rng = random.Random(7)
     compared = 0
     with open_tablebase(tmp_path / "orbits", module.MorrisMidgame(**params)) as table:
-        for _ in range(150):
-            state = game.initial()
-            while game.outcome(state) is None:
-                if state >> 48 == 0:  # every stone placed
-                    assert table.lookup(state) == whole.lookup(state), game.show(state)
-                    compared += 1
-                state = game.play(state, rng.choice(game.moves(state)))
+        for state in placed_out(game, 7, 150):
+            assert table.lookup(state) == whole.lookup(state), game.show(state)
+            compared += 1
     assert compared > 1000
 
 
