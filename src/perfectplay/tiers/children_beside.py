@@ -90,11 +90,8 @@ class Beside:
         that reach a child position first; ``weighed``: every move, the children in this
         tier left unranked), and each move's child record in another tier (0 in this
         one)."""
-        if weighed:
-            chunk = expand_chunk(self.graph, self.terminals, self.tier, indices,
-                                 unranked_in=self.tier)  # fmt: skip
-        else:
-            chunk = expand_chunk(self.graph, self.terminals, self.tier, indices)
+        chunk = expand_chunk(self.graph, self.terminals, self.tier, indices,
+                             unranked_in=self.tier if weighed else None)  # fmt: skip
         if chunk.same_mover is not None and np.asarray(chunk.same_mover).any():
             raise GameError("un-moves in a loopy tier need moves that always pass the turn")
         if weighed:
@@ -115,10 +112,11 @@ class Beside:
         chunk, once, beside = self._chunk(indices, weighed=self.orbits)
         here = np.asarray(chunk.child_tier) == self.tier
         open_rows = np.asarray(chunk.open_rows, np.int64)
-        weight = np.ones(open_rows.shape[0], dtype=np.int64)
         if self.orbits:
             assert chunk.codes is not None
             weight = self.weights(chunk.codes[open_rows])
+        else:
+            weight = np.ones(open_rows.shape[0], dtype=np.int64)
         records = np.empty(indices.shape[0], dtype=np.uint16)
         status, highest = _first_records(
             np.asarray(chunk.outcome, dtype=np.int8), open_rows,

@@ -165,12 +165,8 @@ def expand_chunk(
     kids = graph.targets(tier)
     if graph.scored:  # (the one-tier hooks answer in outcomes)
         return _scored_chunk(graph, terminals, tier, indices)
-    if unranked_in is not None:
-        codes = _unranked(graph, tier, indices)
-        outcome, _ = terminals.check_batch(codes, rules.batch.batch_outcome(codes))
-        open_rows = np.flatnonzero(outcome == UNDECIDED)
-        return _ranked_chunk(graph, tier, indices, codes, outcome, open_rows, None, unranked_in)
-    if len(kids) == 1 and kids[0] != tier and hooks.batch_expand_tier is not None:
+    ranks_all = unranked_in is None
+    if ranks_all and len(kids) == 1 and kids[0] != tier and hooks.batch_expand_tier is not None:
         expanded = _expanded_indices(graph, terminals, tier, indices)
         if expanded is not None:
             return expanded
@@ -183,7 +179,8 @@ def expand_chunk(
         )
     open_rows = np.flatnonzero(outcome == UNDECIDED)
     if (
-        len(kids) == 1
+        ranks_all
+        and len(kids) == 1
         and hooks.batch_ranked_children is not None
         and (kids[0] != tier or rules.to_move is None)  # (no mark of a move keeping the turn)
     ):
@@ -194,7 +191,7 @@ def expand_chunk(
             return Chunk(indices, outcome, open_rows, parents, child_tier, child_index,
                          None, kids[0], child_end)  # fmt: skip
     ends_of = terminals if with_ends else None
-    return _ranked_chunk(graph, tier, indices, codes, outcome, open_rows, ends_of)
+    return _ranked_chunk(graph, tier, indices, codes, outcome, open_rows, ends_of, unranked_in)
 
 
 def _unranked(graph: TierGraph, tier: int, indices: I64) -> I64:
