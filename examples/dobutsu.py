@@ -1,13 +1,11 @@
-"""Dobutsu shogi as a compiled game, written as a user would beside the hand-ranked built-in
-(src/perfectplay/games/dobutsu): Tanaka's rules (GamesmanOne's dshogi too), its variants.
+"""Dobutsu shogi as a user writes it, beside the hand-ranked built-in: Tanaka's rules, variants.
 
 Lion, giraffe, elephant and chick a side on 3 columns and ``height`` rows (on 3 the chicks
 start in hand; ``giraffes``, ``elephants``, ``chicks`` False leave a kind out). The lion
 steps any way, the giraffe orthogonally, the elephant diagonally, the chick ahead, a hen
-on the far rank (any way but diagonally back). A piece taken goes to the taker's hand (a
-hen as a chick), from where a move may drop it on any empty square. The mover wins when
-they can take the other lion (a ply more for Tanaka: ``published_plies``) and loses when
-the other lion stands on their home rank. Endless play is a draw.
+(a chick on the far rank) any way but diagonally back. A piece taken goes to the taker's
+hand (a hen as a chick) and may be dropped on any empty square. The mover wins when they
+can take the other lion and loses when it stands on their home rank; endless play draws.
 
 A position is the built-in's int64: square q = 3 * row + column (rows from gote's side) in
 4 bits from bit 4q (1 lion, 2 giraffe, 3 elephant, 4 chick, 5 hen, + 8 gote's), hands of
@@ -34,20 +32,14 @@ COLUMN_A = 0x00F00F00F00F  # column A's squares, 4 bits each
 LOW = 0x111111111111  # the low bit of each square's 4 bits: a mask of squares
 
 
-def targets_table():
-    """TARGETS[piece, q]: where a piece (kind and owner) on square q steps (as LOW's bits)."""
-    table = np.zeros((16, 12), dtype=np.int64)
-    for kind, steps in STEPS.items():
-        for owner, sign in ((0, 1), (GOTES, -1)):
-            for q in range(12):
-                for dr, dc in steps:
-                    r, c = q // 3 + sign * dr, q % 3 + sign * dc
-                    if 0 <= r < 4 and 0 <= c < 3:
-                        table[owner | kind, q] |= 1 << (4 * (3 * r + c))
-    return table
+def steps_of(piece, q):
+    """Where a piece (kind and owner) on square q steps, as LOW's bits."""
+    sign = -1 if piece & GOTES else 1  # (gote's forward is sente's back)
+    squares = [(q // 3 + sign * dr, q % 3 + sign * dc) for dr, dc in STEPS.get(piece & 7, [])]
+    return sum(1 << (4 * (3 * r + c)) for r, c in squares if 0 <= r < 4 and 0 <= c < 3)
 
 
-TARGETS = targets_table()
+TARGETS = np.array([[steps_of(piece, q) for q in range(12)] for piece in range(16)])
 
 
 def at(s, q):
@@ -91,14 +83,6 @@ def ending(p, s):
     return LOSS if first(lion) // 3 == (1 - mover) * (p[0] - 1) else ONGOING
 
 
-def put(p, parent, out, n):
-    """An un-move's parent written at out[n] if play goes on there; the count then."""
-    if ending(p, parent) == ONGOING:
-        out[n] = parent
-        n += 1
-    return n
-
-
 class Dobutsu(CompiledGame):
     """Step or drop animals on 3 x 4; take the other lion, or reach the far rank safely."""
 
@@ -110,17 +94,13 @@ class Dobutsu(CompiledGame):
     max_moves = 160  # moves: 43 at most; un-moves more (a step may have taken one of 4)
 
     def start(p):
-        bottom = 3 * p[0] - 3  # sente's home rank: E L G; gote's: g l e
-        s = (GOTES | LION) << 4 | LION << (4 * bottom + 4)
-        if p[1]:
-            s |= GOTES | GIRAFFE | GIRAFFE << (4 * bottom + 8)
-        if p[2]:
-            s |= (GOTES | ELEPHANT) << 8 | ELEPHANT << (4 * bottom)
+        home = 4 * (3 * p[0] - 3)  # sente's home rank (E L G) as a shift; gote's: g l e
+        s = (GOTES | LION) << 4 | LION << (home + 4)
+        s |= p[1] * (GOTES | GIRAFFE | GIRAFFE << (home + 8))
+        s |= p[2] * ((GOTES | ELEPHANT) << 8 | ELEPHANT << home)
         if p[3] and p[0] == 4:
-            s |= (GOTES | CHICK) << 16 | CHICK << 28  # in front of the lions
-        elif p[3]:
-            s |= 1 << (HANDS + 4) | 1 << (HANDS + 10)
-        return s
+            return s | (GOTES | CHICK) << 16 | CHICK << 28  # in front of the lions
+        return s | p[3] * (1 << (HANDS + 4) | 1 << (HANDS + 10))  # in hand
 
     def moves(p, s, out):
         mover, mine, empty, lion = sides(p, s)
@@ -160,9 +140,9 @@ class Dobutsu(CompiledGame):
         return ending(p, s)
 
     def unmoves(p, s, out):
-        # The side that just moved put one of its pieces on t: dropped it from its hand, or
-        # stepped it from an empty square (a hen on its far rank may have come as a chick),
-        # perhaps taking there a piece of s's mover (a chick in hand may have been a hen).
+        # The side that just moved put a piece on t: dropped it from its hand, or stepped
+        # it from an empty square (a hen on its far rank may have come as a chick), perhaps
+        # taking there a piece of s's mover (a chick in hand may have been a hen).
         last = 1 - ((s >> GOTE) & 1)
         hand, s, n = HANDS + 6 * last, s ^ 1 << GOTE, 0
         for t in range(3 * p[0]):
@@ -171,23 +151,20 @@ class Dobutsu(CompiledGame):
                 continue
             cleared = s & ~(15 << (4 * t))
             if GIRAFFE <= v & 7 <= CHICK:
-                n = put(p, cleared + (1 << (hand + 2 * ((v & 7) - GIRAFFE))), out, n)
-            far = t // 3 == last * (p[0] - 1)
-            for promoted in range(2):  # the piece as it stands; a chick that became a hen
-                piece = v - promoted
-                if (v & 7 == CHICK and far) or (promoted and not (v & 7 == HEN and far)):
-                    continue  # (a chick stepping onto its far rank becomes a hen)
-                for q in range(3 * p[0]):
+                out[n] = cleared + (1 << (hand + 2 * ((v & 7) - GIRAFFE)))
+                n += ending(p, out[n]) == ONGOING  # (a parent where play went on)
+            far = t // 3 == last * (p[0] - 1)  # a hen there: a hen or a chick before;
+            for piece in range(v - (v & 7 == HEN and far), v + 1 - (v & 7 == CHICK and far)):
+                for q in range(3 * p[0]):  # (a chick there: dropped, never stepped)
                     if at(s, q) or not TARGETS[piece, q] >> (4 * t) & 1:
                         continue
-                    stepped = cleared | piece << (4 * q)
-                    n = put(p, stepped, out, n)
+                    out[n] = stepped = cleared | piece << (4 * q)
+                    n += ending(p, stepped) == ONGOING
                     for kind in range(GIRAFFE, HEN + 1):  # the piece taken, now in hand
-                        slot = min(kind, CHICK) - GIRAFFE
-                        if s >> (hand + 2 * slot) & 3:
-                            taken = GOTES * (1 - last) | kind
-                            took = stepped - (1 << (hand + 2 * slot)) | taken << (4 * t)
-                            n = put(p, took, out, n)
+                        slot = hand + 2 * (min(kind, CHICK) - GIRAFFE)
+                        if s >> slot & 3:
+                            out[n] = stepped - (1 << slot) | (GOTES * (1 - last) | kind) << 4 * t
+                            n += ending(p, out[n]) == ONGOING
         return n
 
     def tier(p, s):
@@ -213,11 +190,9 @@ class Dobutsu(CompiledGame):
         return f"{'GEC'[(m >> 4) - 12]}*{target}" if m >> 4 >= 12 else f"{source}-{target}"
 
     def draw_svg(self, state, last=None):
-        """The board (gote's pieces turned round), a square clickable with the first legal
-        move onto it; the hands and the side to move below."""
-        legal = {}
-        for m in self.moves(state) if self.outcome(state) is None else []:
-            legal.setdefault(m & 15, self.format_move(m))
+        """The board (gote's pieces upside down), a square clickable with a move onto it."""
+        ended = self.outcome(state) is not None
+        legal = {m & 15: self.format_move(m) for m in ([] if ended else self.moves(state)[::-1])}
         pieces = [at(state, q) for q in range(3 * self.height)]
         return letter_grid(3, [LETTERS[v].upper() * (v > 0) for v in pieces], legal,
                            last=None if last is None else last & 15,

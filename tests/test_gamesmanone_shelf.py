@@ -5,6 +5,9 @@ compares them position by position; the figures below are its output, kept)."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 import reference
 from examples_loader import load
@@ -51,3 +54,16 @@ def test_tictactoe_starts_as_gamesmanone_says() -> None:
     assert (solution.value(edge), solution.remoteness(edge)) == (WIN, 5)
     assert solution.value(game.play(corner, 4)) == TIE
     assert LOSS not in {solution.value(game.play(start, m)) for m in game.moves(start)}
+
+
+def test_the_shelf_table_gives_each_example_its_size_within_200_lines() -> None:
+    """The results page's table of the shelf names each example with its length, the
+    file's own, and no example of the shelf passes the 200 lines the shelf allows."""
+    root = Path(__file__).resolve().parents[1]
+    page = (root / "docs" / "results" / "gamesmanone.md").read_text()
+    rows = re.findall(r"^\| [^|]+ \| `(\w+\.py)` \| (\d+) \|", page, flags=re.MULTILINE)
+    assert len(rows) >= 11, rows
+    for name, lines in rows:
+        actual = len((root / "examples" / name).read_text().splitlines())
+        assert (name, int(lines)) == (name, actual)
+        assert actual <= 200, name
