@@ -10,51 +10,23 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "perfectplay"
 
-# Each layer may import itself and the layers before it, never a later one.
-# The tier engine (``tiers``) is one package whose modules sit in the layers of what they
-# do: its records with the basics, its graph and ranking with the spaces, its solvers with
-# the solvers, its builds with the tablebases.
+# The packages are the layers (a top-level module counts as a package of its own). Each
+# layer may import itself and the layers before it, never a later one; between packages of
+# one layer the cycle test below keeps the arrows one way.
 LAYERS = [
-    (
-        "errors",
-        "values",
-        "progress",
-        "periods",
-        "boards",
-        "books",
-        "core",
-    ),
-    ("protocol", "drawing"),
-    ("cgt",),
-    ("rules", "terminals", "identity", "notebook"),
-    (
-        "spaces",
-        "compiled_games",
-        "tiers.files",
-        "tiers.resume_points",
-        "tiers.reached_set",
-        "tiers.counted",
-        "tiers.graph",
-        "tiers.sweeps",
-        "tiers.marking",
-    ),
-    (
-        "solvers",
-        "tiers.one_pass",
-        "tiers.methods",
-        "tiers.solve",
-        "tiers.retrograde_by_edges",
-        "tiers.slot_codes",
-        "tiers.retrograde_in_records",
-        "tiers.children_beside",
-        "tiers.retrograde_by_unmoves",
-        "tiers.value_iteration",
-        "tiers.scored",
-    ),
-    ("answers", "tablebase.header", "tablebase.write", "solution", "proof_tree"),
-    ("solve", "sums", "outcomes", "selftest", "tiers.sweep_check", "book", "proof_search"),
-    ("tablebase", "statistics", "plots"),
-    ("__init__", "tiers.__init__"),
+    ("errors", "values", "progress", "periods", "drawing", "books", "core"),  # the basics
+    ("protocol",),  # what a game says: the hooks and their typed groups
+    ("rules", "terminals", "boards", "cgt", "games"),  # reading a game; the toolkit; games
+    ("spaces", "identity", "notebook", "proof_tree"),  # state graphs, in and out of memory
+    ("tiers", "answers"),  # tier solving: graph, chunks, reach, methods, files
+    ("compiled_games",),  # the compiled form: loops, rankings, the engine's tiers
+    ("solvers", "selftest"),  # whole-graph solvers and search; the self-checks
+    ("solution", "proof_search"),  # what a solve answers
+    ("solve",),  # the one entry: a game in, a Solution out
+    ("tablebase", "outcomes", "sums"),  # tablebases built, read and probed; sums
+    ("__init__", "book", "statistics", "plots"),  # the public package
+    ("web", "contest", "openspiel"),  # front ends: the explorer, the judge, OpenSpiel
+    ("cli",),  # the command line, over all of them
 ]
 GAMES_MAY_IMPORT = ("protocol", "drawing", "values", "core", "games")
 FRONT_ENDS = ("cli", "contest", "openspiel", "web")
@@ -98,13 +70,10 @@ def top(name: str) -> str:
 
 
 def layer_of(name: str) -> int | None:
-    """The layer of a module: the one naming it, else the one naming its package."""
-    parts = name.split(".")
-    for length in range(len(parts), 0, -1):
-        prefix = ".".join(parts[:length])
-        for i, layer in enumerate(LAYERS):
-            if prefix in layer:
-                return i
+    """The layer of a module: the one naming its package."""
+    for i, layer in enumerate(LAYERS):
+        if top(name) in layer:
+            return i
     return None
 
 
@@ -116,14 +85,14 @@ def test_the_walk_sees_the_known_imports() -> None:
 
 
 def test_every_module_is_placed() -> None:
-    """A library module in no layer would escape the test below: each is in one, or is a
-    front end's or a built-in game's (held by the tests after it)."""
-    unplaced = [
-        name
-        for name in all_modules()
-        if layer_of(name) is None and top(name) not in (*FRONT_ENDS, "games")
-    ]
+    """A module in no layer would escape the test below: every package is in one."""
+    unplaced = sorted(name for name in all_modules() if layer_of(name) is None)
     assert unplaced == []
+
+
+def test_each_package_is_in_one_layer() -> None:
+    named = [package for layer in LAYERS for package in layer]
+    assert len(named) == len(set(named))
 
 
 LONGEST_FUNCTION = 60
@@ -176,12 +145,11 @@ def test_every_long_module_is_named_on_the_design_page() -> None:
     assert long_modules - named == set()
 
 
-def test_library_layers_import_only_downwards() -> None:
+def test_packages_import_only_downwards() -> None:
     wrong = []
     for name, targets in all_modules().items():
         mine = layer_of(name)
-        if mine is None:  # (a front end or a game: their own tests)
-            continue
+        assert mine is not None, name
         for target in targets:
             theirs = layer_of(target)
             if theirs is None or theirs > mine:
@@ -305,3 +273,12 @@ def test_a_command_loads_its_own_modules_only() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "['perfectplay.cli.contest']"
+
+
+def test_the_design_page_draws_the_layers_as_the_test_holds_them() -> None:
+    """The picture of docs/design.md: a line a layer, the top one first, each naming
+    exactly that layer's packages."""
+    design = (PACKAGE.parents[1] / "docs" / "design.md").read_text()
+    picture = design.split("## Layers", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    drawn = [set(line.split()) for line in picture.splitlines() if line.strip()[:1] != "-"]
+    assert drawn == [set(layer) for layer in reversed(LAYERS)]

@@ -23,7 +23,7 @@ from ..core.packed_codes import unpack
 from ..core.sorting import bucket_starts, rank_in_order
 from ..errors import TablebaseError
 
-if TYPE_CHECKING:  # the loops a compiled game hands the engine (compiled_games imports us)
+if TYPE_CHECKING:  # (a type only: the loops a compiled game hands the engine)
     from .building import Loops
 
 CODES_PER_BUCKET = 8

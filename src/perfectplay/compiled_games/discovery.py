@@ -39,7 +39,7 @@ from ..progress import ProgressCallback
 from .code_sets import CodeSet
 from .ranking import Ranking, finish_ranking, joined, save_tier
 
-if TYPE_CHECKING:  # the loops a compiled game hands the engine (compiled_games imports us)
+if TYPE_CHECKING:  # (a type only: the loops a compiled game hands the engine)
     from .building import Loops
 
 EMPTY = np.zeros(0, dtype=np.int64)
