@@ -282,3 +282,10 @@ def test_the_design_page_draws_the_layers_as_the_test_holds_them() -> None:
     picture = design.split("## Layers", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
     drawn = [set(line.split()) for line in picture.splitlines() if line.strip()[:1] != "-"]
     assert drawn == [set(layer) for layer in reversed(LAYERS)]
+
+
+def test_each_test_folder_is_named_for_the_package_it_tests() -> None:
+    tests = PACKAGE.parents[1] / "tests"
+    folders = {p.name for p in tests.iterdir() if p.is_dir() and not p.name.startswith("__")}
+    packages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
+    assert folders - packages == {"data"}

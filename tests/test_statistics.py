@@ -80,7 +80,7 @@ def test_draws_are_counted_but_have_no_remoteness(tmp_path: Path) -> None:
         assert stats.values["draw"] > 0 and "draw" not in stats.remoteness
         counted = sum(sum(by.values()) for by in stats.remoteness.values())
         assert counted + stats.values["draw"] == stats.positions
-    source = Path(__file__).resolve().parents[1] / "compiled_random.py"
+    source = Path(__file__).resolve().parent / "compiled_random.py"
     done = run_cli("analyze", f"{source}:TierGame", "-p", f"seed={seed}", "--stats", "--json")
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)["statistics"]
