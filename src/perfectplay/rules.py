@@ -61,6 +61,15 @@ def _name(game: object, hooks: dict[str, Any]) -> str:
     return name if isinstance(name, str) else type(game).__name__
 
 
+def name_of(game: object) -> str:
+    """A game's name as ``Rules`` gives it (its ``name``, else its class's), for a game
+    or a game class, without reading its other hooks."""
+    name = getattr(game, "name", None)
+    return (
+        name if isinstance(name, str) else (game if isinstance(game, type) else type(game)).__name__
+    )
+
+
 _LOOSE_PARTS = tuple(
     (f.name, hook, kind)
     for hook, kind in (("speed", BatchRules), ("tiers", TierRules))

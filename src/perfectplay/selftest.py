@@ -248,7 +248,7 @@ class Check:
         codes = np.fromiter(self.states, dtype=np.int64, count=len(self.states))
         compiled, plain = loops_of(True), loops_of(False)
         for name in ("outcomes", "keys", "tiers"):
-            scored = name == "outcomes" and bool(getattr(self.rules.game, "scored", False))
+            scored = name == "outcomes" and bool(self.rules.declared_scored)
             kind = np.float64 if scored else np.int64
             got, want = np.empty(codes.shape[0], kind), np.empty(codes.shape[0], kind)
             getattr(compiled, name)(codes, got)
@@ -278,7 +278,7 @@ class Check:
         from .compiled_games.loop_check import check_tier_loops  # (only compiled games)
 
         codes = np.fromiter(self.states, dtype=np.int64, count=len(self.states))
-        scored = bool(getattr(self.rules.game, "scored", False))
+        scored = bool(self.rules.declared_scored)
         check_tier_loops(loops_of(False), codes, partial(self.add, "engine"), scored=scored)
 
     def plain_children(self, state: Any, detail: bool) -> Counter[Any]:

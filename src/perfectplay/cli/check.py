@@ -13,7 +13,7 @@ from ..compiled_games import CompiledGame
 from ..compiled_games.profile import RulesProfile, profile_rules
 from ..errors import UsageProblem
 from ..protocol import hook_summary
-from ..rules import Rules
+from ..rules import Rules, name_of
 from ..selftest import check_game
 from .common import emit_json, game_options, json_option, out, print_rows
 from .loader import build_game
@@ -108,7 +108,7 @@ def profile_command(
             f"{game} is not a compiled game: --profile times the rule functions of a "
             "perfectplay.compiled_games.CompiledGame"
         )
-    name = str(getattr(instance, "name", type(instance).__name__))
+    name = name_of(instance)
     with working(f"timing {name}'s rules", quiet=quiet):
         found = profile_rules(instance, samples=samples, seed=seed)
     if as_json:

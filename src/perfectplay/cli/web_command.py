@@ -14,7 +14,7 @@ import click
 
 from ..errors import UsageProblem
 from ..games import BUILTINS
-from ..rules import Rules
+from ..rules import Rules, name_of
 from .common import db_option, full_solve, out, params_option, solve_options
 from .list_command import show_default, summary
 from .loader import OPENSPIEL, build_game, find_game_class
@@ -139,18 +139,12 @@ def user_games(specs: Sequence[str]) -> dict[str, tuple[str, type]]:
             raise UsageProblem(f"{seen[same]} and {spec} are the same game: give it once")
         seen[same] = spec
         found.append((spec, cls))
-    names = [_own_name(cls) for _, cls in found]
+    names = [name_of(cls) for _, cls in found]
     shared = {name for name in names if names.count(name) > 1}
     listed: dict[str, tuple[str, type]] = {}
     for name, (spec, cls) in zip(names, found, strict=True):
         listed[spec if name in shared else name] = (spec, cls)
     return listed
-
-
-def _own_name(cls: type) -> str:
-    """A game class's name as ``Rules`` names its games: its ``name``, else the class's."""
-    name = getattr(cls, "name", None)
-    return name if isinstance(name, str) else cls.__name__
 
 
 def home_games(games: Mapping[str, type] | None = None) -> list[dict[str, Any]]:

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GameError, UsageProblem
+from ..rules import name_of
 from .building import RULES, jitted, numba_problem, users_own
 from .form import CompiledGame
 
@@ -113,7 +114,7 @@ def profile_rules(game: Any, samples: int = 1000, seed: int = 0) -> RulesProfile
     the module docstring); a game that is not a compiled game is a UsageProblem."""
     if not isinstance(game, CompiledGame):
         raise UsageProblem(
-            f"{getattr(game, 'name', type(game).__name__)} is not a compiled game: the "
+            f"{name_of(game)} is not a compiled game: the "
             "profile times the rule functions of a perfectplay.compiled_games.CompiledGame"
         )
     if samples < 1:
@@ -134,7 +135,7 @@ def profile_rules(game: Any, samples: int = 1000, seed: int = 0) -> RulesProfile
         for name in per_call
     )
     return RulesProfile(
-        game=str(getattr(game, "name", type(game).__name__)),
+        game=name_of(game),
         positions=len(sample.positions),
         every_position=sample.every_position,
         mean_moves=sample.mean_moves,
