@@ -20,7 +20,7 @@ LAYERS = [
     ("spaces", "identity", "notebook", "proof_tree"),  # state graphs, in and out of memory
     ("tiers", "answers"),  # tier solving: graph, chunks, reach, methods, files
     ("compiled_games",),  # the compiled form: loops, rankings, the engine's tiers
-    ("solvers", "selftest"),  # whole-graph solvers and search; the self-checks
+    ("solvers", "checking"),  # whole-graph solvers and search; the self-checks
     ("solution", "proof_search"),  # what a solve answers
     ("solve",),  # the one entry: a game in, a Solution out
     ("tablebase", "outcomes", "sums"),  # tablebases built, read and probed; sums

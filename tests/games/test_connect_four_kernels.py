@@ -18,11 +18,11 @@ import numpy as np
 import pytest
 
 from perfectplay import build_tablebase
+from perfectplay.checking import check_game
 from perfectplay.core import compiled
 from perfectplay.games import ConnectFour
 from perfectplay.games.connect_four import kernels
 from perfectplay.games.connect_four.children import ranked_children
-from perfectplay.selftest import check_game
 from perfectplay.tablebase.header import read_header
 
 Grid = list[list[str]]

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from perfectplay import LOSS, WIN, build_tablebase, open_tablebase, solve
+from perfectplay.checking import check_game
 from perfectplay.games import Dobutsu
 from perfectplay.games.dobutsu import ends, moves, ranking
-from perfectplay.selftest import check_game
 
 VARIANTS = [(3, ""), (3, "c"), (3, "g"), (4, "c"), (3, "ge"), (4, "g")]
 

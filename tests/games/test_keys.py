@@ -16,10 +16,10 @@ from compiled_keyed import CornerStart, Counters, SwappedCounters, TicTacToe
 from compiled_random import TierSwapKeyTurnsGame
 
 from perfectplay import LOSS, TIE, WIN, build_tablebase, open_tablebase, solve
+from perfectplay.checking import check_game, presolve_problem
+from perfectplay.checking.loops import check_tier_loops
 from perfectplay.compiled_games import form
-from perfectplay.compiled_games.loop_check import check_tier_loops
 from perfectplay.rules import Rules
-from perfectplay.selftest import check_game, presolve_problem
 
 KEYED = Path(__file__).resolve().parents[1] / "compiled_keyed.py"
 

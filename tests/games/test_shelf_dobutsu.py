@@ -18,8 +18,8 @@ import reference
 from examples_loader import load
 
 from perfectplay import build_tablebase, open_tablebase, solve
+from perfectplay.checking import check_game
 from perfectplay.games import Dobutsu as BuiltIn
-from perfectplay.selftest import check_game
 from perfectplay.statistics import statistics
 from perfectplay.tablebase.header import read_header
 from perfectplay.values import DRAW, LOSS, WIN

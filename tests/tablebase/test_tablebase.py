@@ -386,7 +386,7 @@ def test_a_move_inside_an_undeclared_loopy_tier_is_refused(tmp_path: Path) -> No
 
 
 def test_check_tests_unmoves_against_moves() -> None:
-    from perfectplay.selftest import check_game
+    from perfectplay.checking import check_game
 
     table = {0: [1, 1, 2], 1: [0, 2], 2: [3], 3: [2]}
     sound = LayeredGameWithUnmoves(table, {}, width=2)

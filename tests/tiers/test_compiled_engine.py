@@ -16,9 +16,9 @@ import reference
 from examples_loader import load
 
 from perfectplay import LOSS, TablebaseError, build_tablebase, open_tablebase, solve
+from perfectplay.checking import check_game
 from perfectplay.compiled_games import ONGOING, CompiledGame, code_sets, discovery
 from perfectplay.core.packed_codes import pack, unpack
-from perfectplay.selftest import check_game
 from perfectplay.tablebase.blocks import compress
 from perfectplay.tablebase.header import read_header
 

@@ -268,7 +268,7 @@ def test_tier_index_of_one_code_agrees_with_the_batch_hooks(width: int, height: 
 
 
 def test_check_finds_a_tier_index_that_lies() -> None:
-    from perfectplay.selftest import check_game
+    from perfectplay.checking import check_game
 
     class Lying(ConnectFour):
         def tier_index(self, code: int) -> tuple[int, int]:

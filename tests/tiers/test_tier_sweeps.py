@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from perfectplay import build_tablebase
+from perfectplay.checking import check_game
 from perfectplay.core import compiled
 from perfectplay.core.records import (
     TOO_REMOTE,
@@ -25,7 +26,6 @@ from perfectplay.core.records import (
     tally_records,
 )
 from perfectplay.games import ConnectFour
-from perfectplay.selftest import check_game
 from perfectplay.tablebase.header import read_header
 from perfectplay.tiers.one_pass import combine
 from perfectplay.values import Value

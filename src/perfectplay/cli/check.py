@@ -9,12 +9,12 @@ from typing import Any
 import click
 from rich.table import Table
 
+from ..checking import check_game
 from ..compiled_games import CompiledGame
 from ..compiled_games.profile import RulesProfile, profile_rules
 from ..errors import UsageProblem
 from ..protocol import hook_summary
 from ..rules import Rules, name_of
-from ..selftest import check_game
 from .common import emit_json, game_options, json_option, out, print_rows
 from .loader import build_game
 from .progress import working

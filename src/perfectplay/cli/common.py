@@ -11,11 +11,11 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from ..checking import presolve_problem
 from ..core.memory import default_budget, parse_size, resident_bytes, show_size
 from ..errors import GameError, UsageProblem
 from ..games import BUILTINS
 from ..rules import Rules
-from ..selftest import presolve_problem
 from ..solution import Solution
 from ..solve import solve_for
 from .estimates import announce_last_solve, remember_solve

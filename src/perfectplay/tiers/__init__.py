@@ -20,5 +20,4 @@ tiers, so only a tier and its children are in memory. Read in this order:
   ``value_iteration`` (rounds, a pass over the tier each: no un-moves needed).
 - ``tablebase.build``: a solve into a tablebase directory, resumed from finished tiers;
   ``tablebase.on_dask``: the same on a Dask cluster, with the same bytes.
-- ``sweep_check``: a game's sweeps checked against its plain rules.
 """

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .code_sets import CodeSet
+from ..compiled_games.code_sets import CodeSet
 
 Report = Callable[[str], None]
 """Takes one problem, a sentence naming the loop, the tier and the position."""

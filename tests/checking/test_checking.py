@@ -9,8 +9,8 @@ import numpy.typing as npt
 import pytest
 
 from perfectplay import Expansion
+from perfectplay.checking import check_game
 from perfectplay.games import BUILTINS, ConnectFour, Subtraction, TicTacToe
-from perfectplay.selftest import check_game
 from perfectplay.values import LOSS, WIN
 
 Codes = npt.NDArray[np.int64]
