@@ -364,6 +364,13 @@ def test_a_database_of_every_position_writes_on_dask_the_bytes_one_process_write
 ) -> None:
     """A game of every_position (Morris' midgame: each placed-out position, reached or
     not) is marked in this process, then solved by the workers, byte for byte as here."""
+    game = _morris().MorrisMidgame(points=16, stones=3)
+    build_tablebase(game, tmp_path / "here")
+    build_on_dask(Rules(game), tmp_path / "dask", workers=2)
+    assert checksums(tmp_path / "dask") == checksums(tmp_path / "here")
+
+
+def _morris() -> Any:
     import importlib.util
 
     path = Path(__file__).resolve().parents[2] / "examples" / "morris.py"
@@ -372,7 +379,37 @@ def test_a_database_of_every_position_writes_on_dask_the_bytes_one_process_write
     module = importlib.util.module_from_spec(spec)
     sys.modules["morris_on_dask"] = module
     spec.loader.exec_module(module)
-    game = module.MorrisMidgame(points=16, stones=3)
+    return module
+
+
+def test_tiers_that_wait_for_none_of_each_other_are_solved_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two sectors of Morris' midgame that the plan readies together (each waiting only
+    for sectors of fewer stones) each wait, as they start, for the other to start: only
+    tiers solved at the same time get past; the bytes are those of one process."""
+    import threading
+
+    from perfectplay.tablebase import on_dask
+    from perfectplay.tiers.graph import TierGraph
+    from perfectplay.tiers.plan import TierPlan
+
+    game = _morris().MorrisMidgame(points=16, stones=5)
+    plan = TierPlan(TierGraph(Rules(game)), set())
+    while len(plan.ready()) < 2:
+        tier = plan.ready()[0]
+        plan.start(tier)
+        plan.finish(tier)
+    pair = set(plan.ready()[:2])
+    both_started = threading.Barrier(2, timeout=120)
+    solve = on_dask._Run._solve
+
+    def meeting(run: Any, tier: int) -> None:
+        if tier in pair:
+            both_started.wait()
+        solve(run, tier)
+
+    monkeypatch.setattr(on_dask._Run, "_solve", meeting)
     build_tablebase(game, tmp_path / "here")
     build_on_dask(Rules(game), tmp_path / "dask", workers=2)
     assert checksums(tmp_path / "dask") == checksums(tmp_path / "here")

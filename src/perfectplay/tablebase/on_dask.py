@@ -1,22 +1,24 @@
 """Tier solving on a Dask cluster: the same tablebase, byte for byte, from one process or many.
 
-The tier graph becomes a task graph. Marking what play reaches: a tier without moves
-inside it is cut into spans of indices, and a task per span expands its reached positions
-and writes what it found in each child tier as a bit set of its own (``reach-T-K-S.bits``);
-a merge task per tier ors its parents' bit sets into its marks once they are all there; a
-loopy tier is marked whole by one task. A span marked by the game's sweep
-(batch_mark_tier) also leaves its marks with its ends recorded (``tier-T.ends-S``); when
-every span of a tier left them, this process copies them into the tier's marks before
-solving, and the tier's span tasks solve by batch_solve_tier. Solving, leaves first: a
-task per span of a tier without moves inside reads the tier's marks and its children's
-final records and writes the records of its span to a file of its own (``tier-T.span-S``);
-a finishing task joins the spans into the tier's file (fsync, hash, rename); a loopy tier
-is solved whole by one task. No two tasks write the same file at once, every task writes
-through a temporary name renamed when complete, so a task run again after its worker died
-starts clean, and only this process (the client) writes ``progress.json``: a solve run
-again goes on from the tiers, merges and spans it records as finished (their files
-checked by hash). A small tier's tasks run in this process instead (HERE_AT_MOST): their
-round trips through the scheduler would cost more than their work.
+The tier graph becomes a task graph. Marking what play reaches: a tier without moves inside
+it is cut into spans of indices, and a task per span expands its reached positions and
+writes what it found in each child tier as a bit set of its own (``reach-T-K-S.bits``); a
+merge task per tier ors its parents' bit sets into its marks once they are all there; a
+loopy tier is marked whole by one task. A span marked by the game's sweep (batch_mark_tier)
+also leaves its marks with its ends recorded (``tier-T.ends-S``); when every span of a tier
+left them, this process copies them into the tier's marks before solving, and the tier's
+span tasks solve by batch_solve_tier. Solving, leaves first, every tier as soon as the plan
+(``tiers.plan``) has its children finished, so that tiers that do not wait for one another
+are solved at once (the sectors of one level of Nine Men's Morris): a task per span of a
+tier without moves inside reads the tier's marks and its children's final records and
+writes the records of its span to a file of its own (``tier-T.span-S``); a finishing task
+joins the spans into the tier's file (fsync, hash, rename); a loopy tier is solved whole by
+one task, within its worker's memory limit. No two tasks write the same file at once, every
+task writes through a temporary name renamed when complete, so a task run again after its
+worker died starts clean, and only this process (the client) writes ``progress.json``: a
+solve run again goes on from the tiers, merges and spans it records as finished (their
+files checked by hash). A small tier's tasks run in this process instead (HERE_AT_MOST):
+their round trips through the scheduler would cost more than their work.
 
 Precondition: the directory is on a file system every worker and this process see.
 """
@@ -28,15 +30,17 @@ import importlib
 import importlib.util
 import itertools
 import os
+import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor
+from concurrent.futures import wait as wait_for_any
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..core.memory import MemoryWatch, show_size
+from ..core.memory import MemoryWatch, default_budget, show_size
 from ..core.parallel import THREADS
 from ..core.records import RecordFormat, TierSummary, format_for
 from ..errors import GameError, InterruptedSolve, ParameterError, TablebaseError
@@ -54,6 +58,7 @@ from ..tiers.graph import CHUNK, TierGraph
 from ..tiers.marking import mark_every_position, reach_inside, reach_span
 from ..tiers.methods import SWEEPS, TierJob, choose, method_named, refuse_idle, solve_tier
 from ..tiers.one_pass import solve_span, solve_span_by_sweep
+from ..tiers.plan import TierPlan
 from ..tiers.solve import still_solved
 from .build import build_header
 from .header import Header, existing
@@ -241,6 +246,7 @@ class _Run:
         self.threads = max(1, sum(client.nthreads().values()))
         self.done_tasks = 0
         self.total_tasks = 0
+        self.noting = threading.RLock()  # progress.json and the counts: one tier at a time
         progress = files.progress
         progress.setdefault("merged", [])
         progress.setdefault("spans", {})
@@ -282,16 +288,35 @@ class _Run:
         write_json_atomically(files.progress_path, files.progress)
         for path in files.directory.glob("*.ends-*"):
             path.unlink()
-        for tier in reversed(graph.order):
-            if tier not in solved:
-                self._solve(tier)
+        self._solve_as_ready(TierPlan(graph, solved))
+
+    def _solve_as_ready(self, plan: TierPlan) -> None:
+        """Solve every tier of the plan as soon as its children are finished, each in a
+        thread of this process that submits its tasks and waits for them: tiers that do
+        not wait for one another run on the workers at once."""
+        pool = ThreadPoolExecutor(max(1, self.threads), thread_name_prefix="perfectplay-tier")
+        running: dict[Future[None], int] = {}
+        try:
+            while not plan.done:
+                for tier in plan.ready():
+                    plan.start(tier)
+                    running[pool.submit(self._solve, tier)] = tier
+                finished, _ = wait_for_any(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    future.result()  # (a tier's failure raised here, the others let go)
+                    plan.finish(running.pop(future))
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def spans(self, tier: int) -> list[tuple[int, int]]:
         """The spans of a tier for this cluster's threads."""
         return spans(self.graph.sizes[tier], self.threads)
 
     def _tick(self, count: int) -> None:
-        self.done_tasks += count
+        with self.noting:
+            self.done_tasks += count
+            done = self.done_tasks
+            tiers = len(self.files.progress["solved"])  # as noted: no hashing
         if self.report is not None:
             memory = sum(
                 w.get("metrics", {}).get("memory", 0)
@@ -299,9 +324,9 @@ class _Run:
             )
             self.report(
                 {
-                    "tasks": self.done_tasks,
+                    "tasks": done,
                     "total": self.total_tasks,
-                    "tiers": len(self.files.progress["solved"]),  # as noted: no hashing
+                    "tiers": tiers,
                     "all_tiers": len(self.graph.order),
                     "memory": memory,
                 }
@@ -395,8 +420,10 @@ class _Run:
                 self.tier_method,
             )
         for name, future in futures.items():
-            files.progress["spans"][name] = future.result()
-            write_json_atomically(files.progress_path, files.progress)
+            result = future.result()
+            with self.noting:
+                files.progress["spans"][name] = result
+                write_json_atomically(files.progress_path, files.progress)
             self._tick(1)
         self._join(tier, [_span_name(tier, span) for span in cut])
 
@@ -412,8 +439,9 @@ class _Run:
         """A tier's spans, all solved, joined into its file by one task; their summaries
         merged into its entry; the spans' files and notes let go."""
         files = self.files
-        summaries = [files.progress["spans"][name]["summary"] for name in names]
-        methods = {files.progress["spans"][name].get("method") for name in names}
+        with self.noting:
+            summaries = [files.progress["spans"][name]["summary"] for name in names]
+            methods = {files.progress["spans"][name].get("method") for name in names}
         joined = self._submit(tier, _join_task, self.directory, tier, names)
         _wait([joined])
         summary = TierSummary()
@@ -421,15 +449,17 @@ class _Run:
             summary.merge_json(part)
         method = methods.pop() if len(methods) == 1 else None
         self._finished(tier, {**joined.result(), **summary.as_json(), "method": method})
-        for name in names:
-            del files.progress["spans"][name]
-            (files.directory / name).unlink(missing_ok=True)
-        write_json_atomically(files.progress_path, files.progress)
+        with self.noting:
+            for name in names:
+                del files.progress["spans"][name]
+                (files.directory / name).unlink(missing_ok=True)
+            write_json_atomically(files.progress_path, files.progress)
         self._tick(1)
 
     def _finished(self, tier: int, entry: dict[str, Any]) -> None:
-        self.files.progress["solved"][str(tier)] = entry
-        write_json_atomically(self.files.progress_path, self.files.progress)
+        with self.noting:
+            self.files.progress["solved"][str(tier)] = entry
+            write_json_atomically(self.files.progress_path, self.files.progress)
         for path in self.files.directory.glob(f"reach-*-{tier}-*.bits"):
             path.unlink()
 
@@ -589,7 +619,7 @@ def _solve_loopy_task(
     rules = packed.load()
     graph = TierGraph(rules)
     files = _files(directory, record_bytes, rules)
-    job = TierJob(graph, files, Terminals(rules.name), tier, watch=MemoryWatch())
+    job = TierJob(graph, files, Terminals(rules.name), tier, watch=MemoryWatch(_worker_budget()))
     records, summary, method = solve_tier(job, forced)
     if isinstance(records, np.memmap):
         records.flush()
@@ -599,6 +629,20 @@ def _solve_loopy_task(
     hashes = file_hashes(partial)
     os.replace(partial, files.directory / tier_file_name(tier, "rec"))
     return {**hashes, **summary.as_json(), "method": method}
+
+
+def _worker_budget() -> int | None:
+    """The memory limit of the Dask worker running this task, where it is below the
+    machine's default budget (tiers solved at once share the machine: a LocalCluster gives
+    each worker its part); None (the default) outside a worker or with no limit."""
+    try:
+        limit = _dask().get_worker().memory_manager.memory_limit
+    except (ValueError, AttributeError):  # (not in a worker)
+        return None
+    default = default_budget()
+    if not limit or (default is not None and limit >= default):
+        return None
+    return int(limit)
 
 
 def describe_memory(report: dict[str, Any]) -> str:

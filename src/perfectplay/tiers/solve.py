@@ -36,6 +36,7 @@ from .files import TierFiles
 from .graph import TierGraph
 from .marking import in_bits, reach
 from .methods import TierJob, method_named, refuse_idle, solve_tier
+from .plan import TierPlan
 
 
 def solve_tiers(
@@ -67,9 +68,7 @@ def solve_tiers(
     if progress is not None:
         progress(0, 0)  # the marking is over: (0, 0) with no level, then the tiers' counts
     try:
-        for tier in reversed(graph.order):
-            if tier in solved:
-                continue
+        for tier in TierPlan(graph, solved).in_order():
             if progress is not None:  # (a tier's start: a method may tell nothing inside)
                 progress(done, done, level=tier)
             job = TierJob(graph, files, terminals, tier, progress, watch, done)
