@@ -1,6 +1,7 @@
 """Tiered solves on Dask: speed-up with two workers, and the overhead of the cluster.
 
-Run: make bench-dask   (or .venv/bin/python bench/on_dask.py [--board 6x4] [--small 4x4])
+Run: make bench-dask   (or .venv/bin/python bench/on_dask.py [--board 6x4] [--small 4x4],
+or [--morris STONES] for Nine Men's Morris's midgame database alone)
 Side by side in one run, each in a fresh directory: Connect Four of --board solved on a
 LocalCluster of 1 worker, then of 2 (the machine's cores shared out between them), with
 the checksums of every tier compared; Connect Four of --small solved in this process and on
@@ -35,6 +36,7 @@ import time
 from pathlib import Path
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "connect_four.py"
+MORRIS = Path(__file__).resolve().parents[1] / "examples" / "morris.py"
 
 
 def checksums(directory: Path) -> dict[int, str]:
@@ -62,6 +64,27 @@ def by_path(spec: str, board: str, room: Path) -> None:
     print(f"warm: 2 workers take {ratio:.1f}x one process (target: at most 2x)")
 
 
+def morris(stones: int, room: Path) -> None:
+    """Nine Men's Morris's midgame database of ``stones`` a side (--morris): its sectors of
+    one level solved at once on 2 workers of one thread each, against one process on both
+    cores, whole commands, fresh processes one after the other; checksums compared."""
+    command = [str(Path(sys.executable).with_name("perfectplay")), "solve",
+               f"{MORRIS}:MorrisMidgame", "-p", "points=24", "-p", f"stones={stones}",
+               "--quiet", "--save"]  # fmt: skip
+    subprocess.run([*command[:-2], "--save", str(room / "warm")], check=True,
+                   capture_output=True)  # (compiled once, here)  # fmt: skip
+    found = {}
+    for how, extra in (("one process, 2 threads", []), ("2 workers", ["--workers", "2"])):
+        directory = room / f"morris-{len(found)}"
+        started = time.perf_counter()
+        subprocess.run([*command, str(directory), *extra], check=True, capture_output=True)
+        seconds = time.perf_counter() - started
+        found[how] = checksums(directory)
+        print(f"Morris midgame, {stones} stones, {how}: {seconds:.1f} s")
+    same = len({json.dumps(sums, sort_keys=True) for sums in found.values()}) == 1
+    print(f"checksums {'equal' if same else 'DIFFER'} ({len(found['2 workers'])} tiers)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--board", default="6x4", help="WIDTHxHEIGHT for the speed-up")
@@ -69,7 +92,16 @@ def main() -> None:
     parser.add_argument("--threads-per-worker", type=int, default=1)
     parser.add_argument("--file", default=f"{EXAMPLE}:ConnectFour", help="FILE.py:Class")
     parser.add_argument("--file-only", action="store_true", help="only the game by path")
+    parser.add_argument("--morris", type=int, metavar="STONES",
+                        help="only Morris' midgame database of STONES a side")  # fmt: skip
     args = parser.parse_args()
+    if args.morris:
+        room = Path(tempfile.mkdtemp(prefix="perfectplay-bench-dask-"))
+        try:
+            morris(args.morris, room)
+        finally:
+            shutil.rmtree(room, ignore_errors=True)
+        return
     if args.file_only:
         room = Path(tempfile.mkdtemp(prefix="perfectplay-bench-dask-"))
         try:
