@@ -2,10 +2,10 @@
 
 A tier is solved from its child tiers' final records, so it waits for each child other
 than itself (a loopy tier lists itself). Tiers that do not wait for one another may be
-solved at once: the sectors of one level of Nine Men's Morris (the same stones on the
-board), or the tiers of one ply of Connect Four. Both executors follow one plan: the local
-solve (``tiers.solve``) one tier after another in ``in_order``, the Dask executor
-(``tablebase.on_dask``) every tier as soon as ``ready`` gives it.
+solved at once: the sectors of one level of Nine Men's Morris (as many stones on the
+board). Every executor follows one plan: the local solves (``tiers.solve``, and
+``tiers.scored`` for scored games) one tier after another in ``in_order``, the Dask
+executor (``tablebase.on_dask``) every tier as soon as ``ready`` gives it.
 """
 
 from __future__ import annotations

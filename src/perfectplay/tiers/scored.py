@@ -44,6 +44,7 @@ from ..values import Value
 from .files import TierFiles, file_sha256, tier_file_name
 from .graph import CHUNK, Chunk, TierGraph, expand_chunk
 from .marking import reach, reached_indices
+from .plan import TierPlan
 from .solve import check_room, still_solved
 
 WINDOW = 1 << 20
@@ -67,9 +68,7 @@ def solve_scored_tiers(
     terminals = Terminals(graph.rules.name)
     done = 0
     try:
-        for tier in reversed(graph.order):
-            if tier in sound:
-                continue
+        for tier in TierPlan(graph, sound).in_order():
             size = graph.sizes[tier]
             records = files.all_reached(tier, size) if engine else files.reopen(tier, size)
             summary, kept = _solve_tier(graph, files, terminals, tier, records, progress, done,
