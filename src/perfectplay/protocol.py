@@ -357,38 +357,12 @@ class TierRules:
             "a loopy tier solved in its records ranks every child to count each once",
         ),
     )
-    parents_lay_out_moves: bool = field(
-        default=False,
-        metadata=_part(
-            "parents_lay_out_moves: bool (batch_parents costs as much memory as the tier's "
-            "moves laid out: un-moves derived from the moves)",
-            "batch_parents is taken to cost little memory",
-        ),
-    )
     engine: EngineRanking | None = field(
         default=None,
         metadata=_part(
             "engine: EngineRanking (the engine's ranking of a compiled game's tiers, which "
             "owns it; perfectplay.compiled_games.engine_tiers)",
             "the tier solver marks what play reaches; a tablebase holds records only",
-        ),
-    )
-    tier_moves: Callable[[int, Callable[[Any], None]], Any] | None = field(
-        default=None,
-        metadata=_part(
-            "tier_moves(tier, take_out) -> (outcome, offsets, parents, pending): every move "
-            "of a loopy tier laid out, the moves inside it backward, the moves out handed to "
-            "take_out((rows, children, slots, same)) a part at a time (see "
-            "perfectplay.tiers.retrograde_by_edges)",
-            "a loopy tier is solved through un-moves or by rounds",
-        ),
-    )
-    rank_near: Callable[[int, Any, Any], Any] | None = field(
-        default=None,
-        metadata=_part(
-            "rank_near(tier, codes, slots) -> batch_rank of tier_moves' children, each looked "
-            "for first near the last child by the same move slot",
-            "the children are ranked by batch_rank",
         ),
     )
 
@@ -421,6 +395,24 @@ class EngineRanking(Protocol):
 
     def warm(self, work: int) -> None:
         """Load the loops work of this size runs, before it is timed or spread."""
+
+    @property
+    def lays_out_moves(self) -> bool:
+        """Whether ``tier_moves`` serves the game (its ends are outcomes, not scores)."""
+
+    @property
+    def parents_lay_out_moves(self) -> bool:
+        """Whether the tiers' ``batch_parents`` are the moves laid out and turned round (the
+        game writes no un-moves): they cost as much memory as the tier's moves."""
+
+    def tier_moves(self, tier: int, take_out: Callable[[Any], None]) -> Any:
+        """(outcome, offsets, parents, pending): every move of a loopy tier laid out, the
+        moves inside it backward, the moves out handed to take_out((rows, children, slots,
+        same)) a part at a time (``tiers.retrograde_by_edges``)."""
+
+    def rank_near(self, tier: int, codes: Any, slots: Any) -> Any:
+        """``batch_rank`` of ``tier_moves``' children, each looked for first near the last
+        child by the same move slot."""
 
 
 HookGroup = Literal["required", "optional", "speed", "tiers"]

@@ -4,6 +4,7 @@ user's game object."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from typing import Any
@@ -44,9 +45,12 @@ def test_rules_take_the_compiled_games_groups_whole(cls: Any) -> None:
     assert rules.engine_loops == rules.batch.engine_loops
     # Moves that keep the turn, or scores, take no un-moves derived from the moves.
     derived = cls is TierGame
-    assert rules.tiers.parents_lay_out_moves is derived
+    assert rules.tiers.engine.parents_lay_out_moves is derived
     assert (rules.tiers.batch_parents is not None) is derived
-    assert (rules.tiers.tier_moves is None) is (cls is TierScoredGame)
+    assert rules.tiers.engine.lays_out_moves is (cls is not TierScoredGame)
+    # The engine's own plumbing is the engine's, not fields of the public tier protocol.
+    fields = {f.name for f in dataclasses.fields(TierRules)}
+    assert fields.isdisjoint(("tier_moves", "rank_near", "parents_lay_out_moves"))
 
 
 def test_a_tablebase_answers_from_its_codes_and_leaves_the_game_as_it_was(

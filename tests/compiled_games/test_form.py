@@ -364,7 +364,7 @@ def test_extra_turns_in_loopy_tiers_are_solved_from_the_moves_laid_out(
         loopy += len(tiers)
         for tier in tiers:
             outside: list[Any] = []
-            _, _, parents, _ = tier_rules.tier_moves(tier, outside.append)
+            _, _, parents, _ = tier_rules.engine.tier_moves(tier, outside.append)
             turns_inside += int((np.asarray(parents) < 0).sum())
             turns_out += sum(int(np.asarray(moves[3]).sum()) for moves in outside)
         with open_tablebase(tmp_path / f"edges-{seed}", TierTurnsGame(seed=seed, mode=1)) as base:

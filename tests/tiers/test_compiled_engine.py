@@ -496,7 +496,7 @@ def test_the_edges_estimate_is_near_the_moves_laid_out(monkeypatch: Any) -> None
     tier = max(graph.loopy, key=lambda t: graph.sizes[t])
     assert graph.sizes[tier] > 4 * edges.SAMPLE  # the estimate is from a sample
     outside: list[Any] = []
-    _, offsets, _, _ = game.tiers().tier_moves(tier, outside.append)
+    _, offsets, _, _ = game.tiers().engine.tier_moves(tier, outside.append)
     out = sum(int(moves[1].shape[0]) for moves in outside)
     exact = edges.layout_bytes(graph.sizes[tier], int(offsets[-1]), out)
     assert 0.8 * exact <= edges.estimated_bytes(graph, tier) <= 1.25 * exact

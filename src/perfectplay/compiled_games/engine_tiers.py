@@ -107,8 +107,6 @@ class EngineTiers:
     def rules(self) -> TierRules:
         """The tier protocol answered from this object's ranking."""
         game = self.game
-        plays_ours = "to_move" not in game.rule_functions and not game.scored
-        derived = "unmoves" not in game.rule_functions and plays_ours
         return TierRules(
             initial_tier=game.root_tier(),
             child_tiers=self.child_tiers,
@@ -116,15 +114,26 @@ class EngineTiers:
             batch_rank=self.batch_rank,
             batch_unrank=self.batch_unrank,
             batch_tier=game.tiers_of,
-            batch_parents=self.derived_parents if derived else game.parents_by_unmoves(),
-            parents_lay_out_moves=derived,
+            batch_parents=(
+                self.derived_parents if self.parents_lay_out_moves else game.parents_by_unmoves()
+            ),
             tier_index=self.tier_index,
             batch_expand_tier=self.batch_expand_tier,
             batch_solve_tier=self.batch_solve_tier,
             engine=self,
-            tier_moves=None if game.scored else self.tier_moves,
-            rank_near=self.rank_near,
         )
+
+    @property
+    def lays_out_moves(self) -> bool:
+        """Whether ``tier_moves`` serves the game: not a scored one."""
+        return not self.game.scored
+
+    @property
+    def parents_lay_out_moves(self) -> bool:
+        """Whether the un-moves are derived from the moves (the game writes none, passes
+        the turn at every move and ends in outcomes)."""
+        rules = self.game.rule_functions
+        return "unmoves" not in rules and "to_move" not in rules and not self.game.scored
 
     def reading(self, ranking: Ranking) -> TierRules:
         """The same tiers answered from a ranking read from a tablebase."""

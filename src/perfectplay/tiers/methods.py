@@ -153,7 +153,7 @@ def _chunks_takes(job: TierJob) -> str | None:
 def _by_edges_takes(job: TierJob) -> str | None:
     why = _not_in_bits(job, loopy=True)
     if why is None and not retrograde_by_edges.fits(job.graph, job.tier):
-        why = "the game lays out no moves (tier_moves)"
+        why = "the engine lays out no moves of the game (a compiled game's, not scored)"
     return why
 
 
@@ -170,6 +170,12 @@ def _unmoves_take(job: TierJob) -> str | None:
     return why
 
 
+def _lays_out_moves(job: TierJob) -> bool:
+    """Whether the game's un-moves are its moves laid out and turned round."""
+    engine = job.graph.hooks.engine
+    return engine is not None and engine.parents_lay_out_moves
+
+
 def _in_records_takes(job: TierJob) -> str | None:
     why = _unmoves_take(job)
     if why is None and not retrograde_in_records.fits(job.graph, job.files, job.tier):
@@ -179,7 +185,7 @@ def _in_records_takes(job: TierJob) -> str | None:
 
 def _unmoves_fit(job: TierJob) -> bool:
     """Un-moves made by laying the moves out fit where the layout does."""
-    if job.graph.hooks.parents_lay_out_moves:
+    if _lays_out_moves(job):
         return _by_edges_takes(job) is not None or job.moves_fit
     return True
 
@@ -190,7 +196,7 @@ def _in_records_fits(job: TierJob) -> bool:
     against 463 s and 16.1 GB with its moves laid out, the same bytes (2026-11-30); its 3-row
     variant 10.2 s against 10.9. Un-moves that are the moves laid out and turned round are
     no cheaper than ``by-edges``, which takes those tiers first."""
-    if job.graph.hooks.parents_lay_out_moves and _by_edges_takes(job) is None:
+    if _lays_out_moves(job) and _by_edges_takes(job) is None:
         return False
     return _unmoves_fit(job)
 

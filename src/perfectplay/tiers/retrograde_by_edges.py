@@ -60,7 +60,8 @@ SAMPLE = 4_096
 
 def fits(graph: TierGraph, tier: int) -> bool:
     """Whether this solver takes the tier (see the precondition)."""
-    return tier in graph.loopy and graph.hooks.tier_moves is not None
+    engine = graph.hooks.engine
+    return tier in graph.loopy and engine is not None and engine.lays_out_moves
 
 
 def fits_in(graph: TierGraph, tier: int, room: int) -> bool:
@@ -101,7 +102,7 @@ def solve_loopy_by_edges(
 ) -> TierSummary:
     """Solve every position of a loopy tier into ``records`` (see the module docstring)."""
     hooks, name = graph.hooks, graph.rules.name
-    assert hooks.tier_moves is not None
+    assert hooks.engine is not None and hooks.engine.lays_out_moves
     n = int(records.shape[0])
     folds = list(_no_moves_out(n))  # (a list: emptied below, to let the arrays go)
     win_out, tie_out, loss_out, draw_out = folds
@@ -115,7 +116,7 @@ def solve_loopy_by_edges(
             piece = tuple(column[start : start + FOLD] for column in moves)
             _fold_outside(graph, files, tier, piece, *folds)
 
-    outcome, offsets, parents, pending = hooks.tier_moves(tier, take_out)
+    outcome, offsets, parents, pending = hooks.engine.tier_moves(tier, take_out)
     if int(outcome.shape[0]) != n:
         raise GameError(
             f"{name}: the moves of tier {tier} cover {outcome.shape[0]:,} of its {n:,} positions"
@@ -169,8 +170,8 @@ def _fold_outside(
                 f"child_tiers({tier}) does not list"
             )
         where = np.flatnonzero(kid_tiers == kid)
-        if hooks.rank_near is not None:  # children by one move come in order: look near
-            index = np.asarray(hooks.rank_near(kid, children[where], slots[where]), np.int64)
+        if hooks.engine is not None:  # children by one move come in order: look near
+            index = np.asarray(hooks.engine.rank_near(kid, children[where], slots[where]), np.int64)
         else:
             index = np.asarray(hooks.batch_rank(kid, children[where]), dtype=np.int64)
         if index.size and index.min() < 0:
