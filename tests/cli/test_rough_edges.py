@@ -6,24 +6,18 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
-import shutil
-import signal
 import subprocess
 import sys
 import time
-import types
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cli_script import one_line_error, run_cli
 
-import perfectplay_entry
 from perfectplay.cli import main
 from perfectplay.cli.params import parameters, parse_assignments
 from perfectplay.cli.present import counted, plies_text
-from perfectplay.cli.progress import TierDisplay
 
 GAMES = '''
 from perfectplay import TIE
@@ -379,7 +373,6 @@ def test_the_explorer_answers_7x6_from_the_book_and_the_search() -> None:
 def test_a_game_far_too_large_for_memory_says_so_at_once(args: list[str], routes: str) -> None:
     """Its tiers' slots are known before any solving: one line with the routes that work,
     not minutes of exploring until the memory runs out."""
-    import time
 
     started = time.perf_counter()
     one_line_error(run_cli(*args, "--memory", "2G"), routes)
@@ -400,288 +393,6 @@ def test_table_takes_the_book_for_a_member_too_large_and_refuses_one_by_name() -
         )
     )
     assert "-p height=5 -p width=6" in refused and "--save DIR" in refused
-
-
-INTERRUPT_IMPORT = """
-import sys
-class Interrupt:  # a Ctrl-C that lands as the import of module number AT begins
-    seen = 0
-    def find_spec(self, name, path, target=None):
-        Interrupt.seen += 1
-        if Interrupt.seen == AT:
-            raise KeyboardInterrupt
-        return None
-import perfectplay_entry
-sys.meta_path.insert(0, Interrupt())
-perfectplay_entry.main()
-print("imports", Interrupt.seen, file=sys.stderr)
-"""
-
-
-def interrupted_at(at: int) -> subprocess.CompletedProcess[str]:
-    """``perfectplay list`` whose start-up is stopped by a Ctrl-C as the import of module
-    number ``at`` begins (counting every import from the entry point's ``main`` on)."""
-    code = INTERRUPT_IMPORT.replace("AT", str(at))
-    return subprocess.run([sys.executable, "-c", code, "list"], capture_output=True,
-                          text=True, timeout=60)  # fmt: skip
-
-
-def test_ctrl_c_at_any_import_of_the_start_up_is_one_line() -> None:
-    """The project's start-up, from its entry point on (what it controls; a signal that
-    lands earlier, inside the interpreter's own start-up, is Python's to report), stopped
-    at imports spread over all of it: one line and exit 130 every time."""
-    finished = interrupted_at(0)  # never interrupted: how many imports the start-up makes
-    assert finished.returncode == 0, finished.stderr
-    total = int(finished.stderr.split("imports")[-1])
-    assert total > 50  # (numpy, click, rich and the package)
-    for at in sorted({1, 2, 3, *range(5, total + 1, max(1, total // 12)), total}):
-        done = interrupted_at(at)
-        assert "Traceback" not in done.stderr, (at, done.stderr)
-        assert (done.returncode, done.stderr) == (130, "perfectplay: error: interrupted\n"), at
-        assert done.stdout == ""
-
-
-SWALLOWED_INTERRUPT = """
-import os, signal, sys
-signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal (a job run in
-# the background, as CI may be, starts with Ctrl-C ignored)
-class Swallowing:  # C code that meets a Ctrl-C and raises an unrelated ImportError
-    seen = 0
-    def find_spec(self, name, path, target=None):
-        Swallowing.seen += 1
-        if Swallowing.seen != 20:
-            return None
-        stopped = False
-        try:
-            os.kill(os.getpid(), signal.SIGINT)
-            for _ in range(1000):
-                pass
-        except KeyboardInterrupt:
-            stopped = True
-        if stopped:
-            raise ImportError("could not import module datetime")
-        return None
-import perfectplay_entry
-sys.meta_path.insert(0, Swallowing())
-perfectplay_entry.main()
-"""
-
-
-def test_a_ctrl_c_an_import_swallows_is_still_one_line() -> None:
-    """A real SIGINT during the start-up, which an extension's C code would turn into an
-    ImportError with no KeyboardInterrupt in its chain: one line and 130 all the same."""
-    done = subprocess.run([sys.executable, "-c", SWALLOWED_INTERRUPT, "list"],
-                          capture_output=True, text=True, timeout=60)  # fmt: skip
-    assert (done.returncode, done.stderr) == (130, "perfectplay: error: interrupted\n")
-    assert done.stdout == ""
-
-
-def test_ctrl_c_in_a_command_is_exactly_one_line(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """A Ctrl-C while a command runs: its one line, with no blank line before it (click's
-    own main writes one)."""
-    from perfectplay.cli import common
-
-    def interrupted(*args: object, **kwargs: object) -> None:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(common, "refuse_hopeless", interrupted)  # (called by every solve)
-    with pytest.raises(SystemExit) as stopped:
-        main(["solve", "tictactoe"])
-    assert stopped.value.code == 130
-    assert capsys.readouterr().err == "perfectplay: error: interrupted\n"
-
-
-def test_ctrl_c_once_the_command_runs_exits_130_in_one_line() -> None:
-    """The real command and a real SIGINT, sent once the project's own code runs (the
-    entry point's first import says so on a pipe: a signal that lands before its ``try``
-    is the caller's to handle): one line and the shells' 130, or done already. Ctrl-C as
-    at a terminal (a job run in the background, as CI may be, starts with it ignored)."""
-    ready, told = os.pipe()
-    code = (
-        "import os, signal, sys\n"
-        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-        "import perfectplay_entry\n"
-        "class Told:\n"
-        "    done = False\n"
-        "    def find_spec(self, name, path, target=None):\n"
-        "        if not Told.done:\n"
-        "            Told.done = True\n"
-        f"            os.write({told}, b'1'); os.close({told})\n"
-        "sys.meta_path.insert(0, Told())\n"
-        "sys.argv = ['perfectplay', 'solve', 'tictactoe']\n"
-        "perfectplay_entry.main()\n"
-    )
-    for delay in (0.0, 0.05, 0.1, 0.2, 0.4):
-        child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True, pass_fds=(told,))  # fmt: skip
-        assert os.read(ready, 1) == b"1"
-        time.sleep(delay)
-        child.send_signal(signal.SIGINT)
-        _out, err = child.communicate(timeout=60)
-        assert "Traceback" not in err, (delay, err)
-        assert child.returncode in (0, 130), (delay, child.returncode, err)
-        if child.returncode == 130:  # one line, saying what was interrupted
-            assert err.startswith("perfectplay: error: interrupted") and err.count("\n") == 1
-    os.close(ready)
-    os.close(told)
-
-
-def test_a_ctrl_c_after_the_command_has_finished_is_ignored() -> None:
-    """Python's shutdown would put the default handler back, and a late Ctrl-C would kill
-    the process by the signal with no line (status -2): once the command is done, none."""
-    code = (
-        "import os, signal, sys\n"
-        "import perfectplay_entry\n"
-        "sys.argv = ['perfectplay', '--help']\n"
-        "try:\n"
-        "    perfectplay_entry.main()\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "os.kill(os.getpid(), signal.SIGINT)\n"
-    )
-    child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert child.returncode == 0, (child.returncode, child.stderr)
-
-
-def test_a_tier_build_shows_the_time_left_from_its_rate() -> None:
-    now = [0.0]
-    display = TierDisplay(clock=lambda: now[0])
-    for tier, done in ((0, 1), (1, 400), (2, 1000)):  # marking: 1,000 positions reached
-        assert "marking" in display.describe(done, tier)
-    now[0] = 100.0
-    first = display.describe(100, 2)  # solving starts: no rate yet
-    assert "left" not in first and "100 of 1,000 positions" in first
-    now[0] = 140.0
-    assert display.describe(500, 1).endswith("about 40 s left")  # 400 in 40 s, 500 to go
-    now[0] = 100.0 + 3 * 3600
-    assert display.describe(900, 0).endswith("about 20 min left")
-    # A build taken up again marked only its last tiers: no "4 of 3 tiers", no estimate
-    # once the positions solved pass those it marked.
-    display = TierDisplay(clock=lambda: now[0])
-    for tier, done in ((1, 10), (2, 30)):
-        display.describe(done, tier)
-    for tier, done in ((2, 5), (1, 20), (0, 40)):
-        line = display.describe(done, tier)
-    assert "(3 tiers), 40 positions" in line and "left" not in line
-
-
-def test_a_tier_solved_without_a_word_inside_is_told_as_solving_not_marking() -> None:
-    """A tier method that tells nothing inside its tier (by-edges) reports the tier's
-    positions once, at its end: as many as the marking found, so no count fell and the
-    display took the solve for more marking ("marking reachable positions" for a solve of
-    five minutes). The build now says when the solving begins; a build taken up again,
-    whose marking said nothing, is told so too."""
-    display = TierDisplay(clock=lambda: 0.0)
-    assert "marking" in display.describe(6_625_480, 0)
-    assert "solving" in display.describe(0, None)
-    assert display.describe(0, 0).startswith("solving tier 0 (1 of 1 tiers), 0 of 6,625,480")
-    assert display.describe(6_625_480, 0).startswith("solving tier 0 (1 of 1 tiers)")
-    taken_up = TierDisplay(clock=lambda: 0.0)
-    assert "solving" in taken_up.describe(0, None)
-    assert taken_up.describe(40, 3).startswith("solving tier 3")
-
-
-def test_marking_and_exploring_show_the_time_left_when_a_last_solve_is_remembered() -> None:
-    """Issue 46, item 18: the phase whose size is unknown until done (the marking, the
-    exploration) is estimated from the size of the last solve of the same game here."""
-    from perfectplay.cli.progress import time_left
-
-    now = [0.0]
-    display = TierDisplay(clock=lambda: now[0], expected=1000)
-    assert "left" not in display.describe(1, 0)
-    now[0] = 10.0
-    assert display.describe(250, 1).endswith("about 30 s left")  # 250 in 10 s, 750 to go
-    unknown = TierDisplay(clock=lambda: now[0])
-    unknown.describe(1, 0)
-    now[0] = 20.0
-    assert "left" not in unknown.describe(250, 1)
-    assert time_left(20.0, 100, 400) == ", about 60 s left"
-    assert time_left(1.0, 100, 400) == ""  # too early for a rate
-    assert time_left(30.0, 500, 400) == ""  # past what was remembered: no estimate
-    assert time_left(30.0, 100, None) == ""
-
-
-def test_a_save_the_disk_cannot_hold_is_refused_at_once_and_its_size_said_otherwise(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """Connect Four 5x4's tiers hold 5,621,939 slots, a byte each: with 1 MB free the save
-    is refused before anything is written; with room, the size is said up front."""
-    from perfectplay.cli import tablebases
-
-    monkeypatch.setenv("PERFECTPLAY_CACHE", str(tmp_path / "cache"))  # no rate known yet
-    monkeypatch.setattr(tablebases, "ANNOUNCE_SLOTS", 0)  # (4x3 is too small to announce)
-    real = shutil.disk_usage
-    monkeypatch.setattr(tablebases.shutil, "disk_usage",
-                        lambda path: real(path)._replace(free=1 << 20))  # fmt: skip
-    target = tmp_path / "c4"
-    with pytest.raises(SystemExit) as stopped:
-        main(["solve", "connect-four", "-p", "width=5", "--save", str(target)])
-    assert stopped.value.code == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "needs about 5 MB more on disk (5,621,939 slots" in err
-    assert not target.exists() or not any(target.iterdir())
-    monkeypatch.setattr(tablebases.shutil, "disk_usage", real)
-    main(["solve", "connect-four", "-p", "width=4", "-p", "height=3", "--save", str(target)])
-    said = capsys.readouterr().err
-    from perfectplay.games import ConnectFour
-
-    slots = sum(ConnectFour(4, 3).tier_size(t) for t in range(13))  # tiers: discs played
-    assert f"connect-four: at most {slots:,} positions (its tiers' slots), about" in said
-    assert f"about {round(slots / 1024)} KB on disk" in said  # a record of one byte a slot
-    assert "on this machine" not in said  # no build of it here yet to take the rate of
-    main(["solve", "connect-four", "-p", "width=4", "-p", "height=3", "--save",
-          str(tmp_path / "again")])  # fmt: skip
-    again = capsys.readouterr().err
-    assert "on this machine (at the rate of its last whole tier-by-tier solve here)" in again
-
-
-def test_a_small_builds_rate_is_not_taken_for_a_large_ones_estimate(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Rates are kept by game name: a small variant's (mostly fixed costs) would make the
-    full game's estimate many times too long, so only builds that announce their size
-    (ANNOUNCE_SLOTS) keep theirs."""
-    from perfectplay.cli import estimates, tablebases
-    from perfectplay.games import ConnectFour
-    from perfectplay.rules import Rules
-
-    monkeypatch.setenv("PERFECTPLAY_CACHE", str(tmp_path / "cache"))
-    rules = Rules(ConnectFour(4, 3))
-    main(["solve", "connect-four", "-p", "width=4", "-p", "height=3", "--save",
-          str(tmp_path / "small"), "--quiet"])  # fmt: skip
-    assert estimates.remembered_rate(rules) is None
-    monkeypatch.setattr(tablebases, "ANNOUNCE_SLOTS", 1000)  # as if 4x3 were large
-    main(["solve", "connect-four", "-p", "width=4", "-p", "height=3", "--save",
-          str(tmp_path / "large"), "--quiet"])  # fmt: skip
-    assert estimates.remembered_rate(rules) is not None
-
-
-def test_a_game_that_learns_its_size_by_solving_says_its_last_solve_up_front(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """A game explored in memory (or ranked by the engine) cannot know its size before it
-    is solved: its last solve here, with the same parameters, is said instead."""
-    from perfectplay.cli import estimates
-
-    monkeypatch.setenv("PERFECTPLAY_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(estimates, "ANNOUNCE_SECONDS", 0.0)  # (these solves are quick)
-    monkeypatch.setattr(estimates, "REMEMBER_SECONDS", 0.0)
-    nim = ["solve", "nim", "-p", "piles=2,3,4"]
-    main(nim)
-    first = capsys.readouterr()
-    assert "last solve" not in first.err  # never solved here yet
-    states = next(line.split()[1] for line in first.out.splitlines() if line.startswith("states"))
-    main(nim)
-    assert capsys.readouterr().err.startswith(f"nim: {states} positions; its last solve here took ")
-    main(["solve", "nim", "-p", "piles=2,3,5"])  # other parameters: another game
-    assert "last solve" not in capsys.readouterr().err
-    main([*nim, "--quiet"])
-    assert capsys.readouterr().err == ""
-    main(["solve", "subtraction", "--save", str(tmp_path / "s1")])
-    main(["solve", "subtraction", "--save", str(tmp_path / "s2")])
-    assert "subtraction: 22 positions; its last solve here took" in capsys.readouterr().err
 
 
 RACE = '''
@@ -730,39 +441,6 @@ def test_a_small_scored_game_of_ones_own_is_solved_without_loading_numba(tmp_pat
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["stats"]["states"] > 4000
     assert done.stderr.strip().splitlines()[-1] == "False"
-
-
-class _StoppedInImport(types.ModuleType):
-    """A module whose ``main`` fails to load as numpy's extension does under a Ctrl-C (an
-    ImportError caused by the KeyboardInterrupt), or, with ``interrupted`` False, fails
-    for another reason."""
-
-    def __init__(self, interrupted: bool) -> None:
-        super().__init__("perfectplay.cli")
-        self.interrupted = interrupted
-
-    def __getattr__(self, name: str) -> Any:
-        if self.interrupted:
-            try:
-                raise KeyboardInterrupt
-            except KeyboardInterrupt as exc:
-                raise ImportError("numpy failed to initialise") from exc
-        raise ImportError("a broken install")
-
-
-def test_ctrl_c_inside_an_extension_import_is_one_line(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The entry point says "interrupted" for an ImportError a Ctrl-C caused, and lets any
-    other ImportError through (a broken install must not pass for a Ctrl-C)."""
-    monkeypatch.setitem(sys.modules, "perfectplay.cli", _StoppedInImport(True))
-    with pytest.raises(SystemExit) as stopped:
-        perfectplay_entry.main()
-    assert stopped.value.code == 130
-    assert capsys.readouterr().err == "perfectplay: error: interrupted\n"
-    monkeypatch.setitem(sys.modules, "perfectplay.cli", _StoppedInImport(False))
-    with pytest.raises(ImportError, match="broken install"):
-        perfectplay_entry.main()
 
 
 def test_a_move_the_games_parser_cannot_read_says_what_a_move_looks_like() -> None:
