@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import GameError
+from .protocol import read_hooks
+from .rules import name_of
 from .solve import solve
 from .values import DRAW, LOSS, WIN, Value
 
@@ -82,25 +84,22 @@ class _Turns:
     """A partizan game with the player to move in the state: ``(position, Left to move)``."""
 
     def __init__(self, game: Any, start: tuple[Any, bool], misere: bool) -> None:
-        left = getattr(game, "left_moves", None)
-        right = getattr(game, "right_moves", None)
-        both = getattr(game, "moves", None)
-        play = getattr(game, "play", None)
-        if callable(left) and callable(right):
-            self._left: Callable[[Any], Iterable[Any]] = left
-            self._right: Callable[[Any], Iterable[Any]] = right
-        elif callable(both):
-            self._left = self._right = both
+        partizan, plain = read_hooks(game, "partizan"), read_hooks(game, "game")
+        if "left_moves" in partizan and "right_moves" in partizan:
+            self._left: Callable[[Any], Iterable[Any]] = partizan["left_moves"]
+            self._right: Callable[[Any], Iterable[Any]] = partizan["right_moves"]
+        elif "moves" in plain:
+            self._left = self._right = plain["moves"]
         else:
             raise GameError(
                 f"{type(game).__name__} has neither left_moves and right_moves nor moves"
             )
-        if not callable(play):
+        if "play" not in plain:
             raise GameError(f"{type(game).__name__} has no play(state, move)")
-        self._play: Callable[[Any, Any], Any] = play
+        self._play: Callable[[Any, Any], Any] = plain["play"]
         self._start = start
         self._misere = misere
-        self.name = str(getattr(game, "name", type(game).__name__))
+        self.name = name_of(game)
 
     def initial(self) -> tuple[Any, bool]:
         return self._start
@@ -141,8 +140,8 @@ def outcome_class(
     exploration (``StateBudgetExceeded`` past it).
     """
     if position is None:
-        initial = getattr(game, "initial", None)
-        if not callable(initial):
+        initial = read_hooks(game, "game").get("initial")
+        if initial is None:
             raise GameError(f"{type(game).__name__} has no initial(): give a position")
         position = initial()
     try:
