@@ -33,7 +33,7 @@ def check_protocol(game: object) -> None:
     missing = [m for m in REQUIRED_METHODS if m not in hooks]
     if missing:
         raise GameError(
-            f"{_name(game, hooks)} is not a game: it lacks "
+            f"{name_of(game)} is not a game: it lacks "
             f"{', '.join(m + '()' for m in missing)}"
             f" (a game needs {', '.join(m + '()' for m in REQUIRED_METHODS)})"
         )
@@ -54,11 +54,6 @@ def _drawing(hook: Callable[..., str] | None) -> Callable[[Any, Any], str] | Non
     if takes_last:
         return lambda state, last: str(hook(state, last=last))
     return lambda state, last: str(hook(state))
-
-
-def _name(game: object, hooks: dict[str, Any]) -> str:
-    name = hooks.get("name")
-    return name if isinstance(name, str) else type(game).__name__
 
 
 def name_of(game: object) -> str:
@@ -124,7 +119,7 @@ class Rules(Generic[S, M]):
         check_protocol(game)
         hooks = _read_hooks(game)
         self.game = game
-        self.name = _name(game, hooks)
+        self.name = name_of(game)
         self.initial: Callable[[], S] = hooks["initial"]
         self.moves: Callable[[S], Iterable[M]] = hooks["moves"]
         self.play: Callable[[S, M], S] = hooks["play"]
