@@ -1010,3 +1010,18 @@ def test_the_command_line_tells_a_bad_parameter_of_the_example() -> None:
     assert result.returncode != 0
     assert "depth" in result.stderr + result.stdout
     assert "Traceback" not in result.stderr
+
+
+def test_cached_loops_are_keyed_by_the_library_kernels_they_inline() -> None:
+    """A game's cached loops and search rules inline the board toolkit, the count of bits
+    and (the search's probe) the ranking by stones: each source is in the cache's key, so
+    a change there compiles them again rather than loading stale machine code."""
+    from pathlib import Path
+
+    from perfectplay.boards import hexagon, morris, square
+    from perfectplay.compiled_games import building, stones
+    from perfectplay.core import bits
+
+    keyed = set(building._toolkit_sources())
+    for module in (hexagon, morris, square, bits, stones):
+        assert Path(module.__file__).read_bytes() in keyed, module.__name__

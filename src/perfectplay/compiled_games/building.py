@@ -111,11 +111,13 @@ def _identity(cls: type, functions: dict[str, Any], max_moves: int, scored: bool
 
 
 def _toolkit_sources() -> list[bytes]:
-    """The sources of the kernels a game's rules may call from the library (the board
-    toolkit, the count of bits): compiled into the game's loops, so a change there must
-    not load loops cached before it."""
+    """The sources of the library's kernels compiled into a game's loops and search rules
+    (the board toolkit and the count of bits its rules may call, the ranking by stones the
+    search inlines to probe a tablebase): a change there must not load code cached before
+    it."""
     package = Path(__file__).resolve().parents[1]
-    files = [*sorted((package / "boards").glob("*.py")), package / "core" / "bits.py"]
+    files = [*sorted((package / "boards").glob("*.py")), package / "core" / "bits.py",
+             package / "compiled_games" / "stones.py"]  # fmt: skip
     return [path.read_bytes() for path in files]
 
 
