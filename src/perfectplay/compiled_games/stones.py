@@ -399,13 +399,6 @@ def least_under(images: Any, stable: int, bits: int) -> int:
     return int(best)
 
 
-@inlined_kernel
-def bit_count(bits: int) -> int:
-    """How many bits are set (cells in a set: at most 32, bits >= 0): the machine's count
-    (``core.bits``)."""
-    return int(popcount(bits))
-
-
 @kernel
 def bytes_rank(byte_rank: Any, bits: int) -> int:
     """The rank of a set of cells among the sets of its size (colex), a byte at a time."""
@@ -414,7 +407,7 @@ def bytes_rank(byte_rank: Any, bits: int) -> int:
     for byte in range(4):
         value = (bits >> (8 * byte)) & 255
         rank += byte_rank[byte, value, below]
-        below += bit_count(value)
+        below += popcount(value)
     return int(rank)
 
 
@@ -511,8 +504,8 @@ def rank_code(
     cells = (1 << n) - 1
     mover = code & cells
     other = (code >> theirs_at) & cells
-    mine = bit_count(mover)
-    theirs = bit_count(other)
+    mine = popcount(mover)
+    theirs = popcount(other)
     rest = code >> rest_at
     part = -1
     for q in range(first, last):
@@ -531,7 +524,7 @@ def rank_code(
     for byte in range(4):  # the opponent's cells among the empty ones, packed
         h = (held >> (8 * byte)) & 255
         packed |= squeeze[h, (best >> (8 * byte)) & 255] << at
-        at += 8 - bit_count(h)  # the empty cells of this byte
+        at += 8 - popcount(h)  # the empty cells of this byte
     empty_sets = binomials[n - mine, theirs]
     return int(offsets[part] + j * empty_sets + bytes_rank(byte_rank, packed))
 
@@ -557,7 +550,7 @@ def least_code(
     more stones than they hold keeps its own code (then no image shares its key)."""
     cells = (1 << n) - 1
     mover = code & cells
-    mine = bit_count(mover)
+    mine = popcount(mover)
     if mine + 2 > set_at.shape[0]:
         return code
     other = (code >> theirs_at) & cells
@@ -606,8 +599,8 @@ def rank_span(
         code = codes[i]
         mover = code & cells
         other = (code >> theirs_at) & cells
-        mine = bit_count(mover)
-        theirs = bit_count(other)
+        mine = popcount(mover)
+        theirs = popcount(other)
         rest = code >> rest_at
         part = -1
         for q in range(first, last):
@@ -630,7 +623,7 @@ def rank_span(
         for byte in range(4):  # the opponent's cells among the empty ones, packed
             h = (held >> (8 * byte)) & 255
             packed |= squeeze[h, (best >> (8 * byte)) & 255] << at
-            at += 8 - bit_count(h)  # the empty cells of this byte
+            at += 8 - popcount(h)  # the empty cells of this byte
         empty_sets = binomials[n - mine, theirs]
         out[i] = offsets[part] + j * empty_sets + bytes_rank(byte_rank, packed)
 
@@ -657,7 +650,7 @@ def orbit_size_span(
     for i in range(codes.shape[0]):
         code = codes[i]
         mover = code & cells
-        mine = bit_count(mover)
+        mine = popcount(mover)
         if mine + 2 > set_at.shape[0]:  # (more stones than the parts hold: no orbit)
             out[i] = 0
             continue
@@ -694,7 +687,7 @@ def unrank_part(
     if least.shape[0] == 0:
         out[:] = -1
         return
-    mine = bit_count(least[0])
+    mine = popcount(least[0])
     empty_sets = binomials[n - mine, theirs]
     before = -2  # the index before, and its packed set: the next index's set is the next
     set_before = 0  # set of as many cells as an integer (colex order), not unranked again
@@ -713,7 +706,7 @@ def unrank_part(
         other = 0
         for byte in range(4):  # the packed cells put back among the empty ones
             h = (held >> (8 * byte)) & 255
-            free = 8 - bit_count(h)
+            free = 8 - popcount(h)
             other |= spread[h, packed & ((1 << free) - 1)] << (8 * byte)
             packed >>= free
         fixed = stabiliser[j] >> 1
