@@ -170,7 +170,7 @@ def _unmoves_take(job: TierJob) -> str | None:
     return why
 
 
-def _lays_out_moves(job: TierJob) -> bool:
+def _unmoves_laid_out(job: TierJob) -> bool:
     """Whether the game's un-moves are its moves laid out and turned round."""
     engine = job.graph.hooks.engine
     return engine is not None and engine.parents_lay_out_moves
@@ -185,7 +185,7 @@ def _in_records_takes(job: TierJob) -> str | None:
 
 def _unmoves_fit(job: TierJob) -> bool:
     """Un-moves made by laying the moves out fit where the layout does."""
-    if _lays_out_moves(job):
+    if _unmoves_laid_out(job):
         return _by_edges_takes(job) is not None or job.moves_fit
     return True
 
@@ -196,7 +196,7 @@ def _in_records_fits(job: TierJob) -> bool:
     against 463 s and 16.1 GB with its moves laid out, the same bytes (2026-11-30); its 3-row
     variant 10.2 s against 10.9. Un-moves that are the moves laid out and turned round are
     no cheaper than ``by-edges``, which takes those tiers first."""
-    if _lays_out_moves(job) and _by_edges_takes(job) is None:
+    if _unmoves_laid_out(job) and _by_edges_takes(job) is None:
         return False
     return _unmoves_fit(job)
 
