@@ -71,8 +71,7 @@ def morris(stones: int, room: Path) -> None:
     command = [str(Path(sys.executable).with_name("perfectplay")), "solve",
                f"{MORRIS}:MorrisMidgame", "-p", "points=24", "-p", f"stones={stones}",
                "--quiet", "--save"]  # fmt: skip
-    subprocess.run([*command[:-2], "--save", str(room / "warm")], check=True,
-                   capture_output=True)  # (compiled once, here)  # fmt: skip
+    subprocess.run([*command, str(room / "warm")], check=True, capture_output=True)  # compiles
     found = {}
     for how, extra in (("one process, 2 threads", []), ("2 workers", ["--workers", "2"])):
         directory = room / f"morris-{len(found)}"
