@@ -1,7 +1,7 @@
 """Gates position by position: perfectplay's examples/gates.py against GamesmanOne's gates.
 
 Run: .venv/bin/python bench/formal_gates.py [--positions N] [--plies P] [--seed S]
-     .venv/bin/python bench/formal_gates.py --record tests/games/golden/gates-gamesmanone.txt \
+     .venv/bin/python bench/formal_gates.py --record tests/examples/golden/gates-gamesmanone.txt \
          --plies 45 --seed 0   (the tests' recorded playout)
 
 GamesmanOne v1.3.0 (commit 1969986) gives Gates no ``query``: its game has no UWAPI (``gamesman
@@ -28,7 +28,7 @@ Values: neither tool solves Gates here. GamesmanOne's solve (``OMP_NUM_THREADS=1
 75609 tiers ... of total size 1977526345897 (positions)" (a tier of the full board holds up
 to 1.8 billion), finished 5,663 small end tiers (663,764,640 positions) at a peak of 340 MB
 and estimated 20 days for the rest; perfectplay keeps 8 bytes a reachable position. The
-tests (tests/games/test_shelf_gates.py) solve small variants (the ring of 6 cells) and
+tests (tests/examples/test_gates.py) solve small variants (the ring of 6 cells) and
 endgames of the real board against the reference search instead. The run of 2026-11-29
 (``--positions 1000 --plies 300 --seed 0``): 1,037 playout positions, 80,443 positions
 printed and compared, none differ.

@@ -16,7 +16,14 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "perfectplay"
 LAYERS = [
     ("errors", "values", "progress", "periods", "drawing", "books", "core"),  # the basics
     ("protocol",),  # what a game says: the hooks and their typed groups
-    ("rules", "terminals", "boards", "cgt", "games"),  # reading a game; the toolkit; games
+    (
+        "rules",
+        "diagnosis",
+        "terminals",
+        "boards",
+        "cgt",
+        "games",
+    ),  # reading a game; the toolkit; games
     ("spaces", "identity", "notebook", "proof_tree"),  # state graphs, in and out of memory
     ("tiers", "answers"),  # tier solving: graph, chunks, reach, methods, files
     ("compiled_games",),  # the compiled form: loops, rankings, the engine's tiers
@@ -288,4 +295,45 @@ def test_each_test_folder_is_named_for_the_package_it_tests() -> None:
     tests = PACKAGE.parents[1] / "tests"
     folders = {p.name for p in tests.iterdir() if p.is_dir() and not p.name.startswith("__")}
     packages = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()}
-    assert folders - packages == {"data"}
+    assert folders - packages == {"data", "examples"}
+
+
+ACROSS_MODULES = {
+    "cli/test_bad_input_sweep.py": "bad input, swept over every command",
+    "cli/test_cli.py": "the installed console script, run as a user runs it",
+    "cli/test_cli_people.py": "analyze, solve, table and games from files, end to end",
+    "cli/test_interrupts.py": "Ctrl-C at any moment of any command",
+    "cli/test_rough_edges.py": "what a new user met, through the command line",
+    "games/test_builtin_games.py": "every built-in game against published facts",
+    "games/test_golden.py": "every built-in game's seeded playthrough",
+    "games/test_tier_ranking.py": "the tier protocol of the built-in games",
+    "openspiel/test_openspiel.py": "the bridge both ways: games in, games and bots out",
+    "solvers/test_solvers_agree.py": "every solver against plain references",
+    "examples/test_shelf.py": "the shelf of examples against its page",
+    "test_layout.py": "the package's shape",
+    "test_no_skips.py": "the suite itself: no test skips",
+    "test_readme.py": "the README's promises",
+}
+"""Test modules that test across modules, each with what it holds; every other test
+module is named for what it tests (below)."""
+
+
+def test_each_test_module_is_named_for_the_module_it_tests() -> None:
+    """``tests/<package>/test_<module>[_<aspect>].py`` for a module (or subpackage) of
+    ``perfectplay.<package>`` (``tests/examples/``: of ``examples/``), unless listed above."""
+    tests = PACKAGE.parents[1] / "tests"
+    unnamed = []
+    for path in sorted(tests.rglob("test_*.py")):
+        where = path.relative_to(tests)
+        if str(where) in ACROSS_MODULES or where.parts[0] == "data":
+            continue
+        if where.parts[0] == "examples":
+            source = PACKAGE.parents[1] / "examples"
+        else:
+            source = PACKAGE.joinpath(*where.parts[:-1])
+        words = path.stem.removeprefix("test_").split("_")
+        prefixes = ("_".join(words[:k]) for k in range(len(words), 0, -1))
+        if not any((source / f"{p}.py").exists() or (source / p).is_dir() for p in prefixes):
+            unnamed.append(str(where))
+    assert unnamed == []
+    assert all((tests / name).exists() for name in ACROSS_MODULES)

@@ -28,7 +28,8 @@ def test_a_solved_position_shows_its_board_value_and_every_move(tmp_path: Path) 
     rules = Rules(game)
     state = rules.play(game.initial(), 0)  # X in a corner: O has one move that ties
     page = solution.position(state)._repr_html_()
-    assert rules.draw_svg is not None and rules.draw_svg(state, None) in page
+    drawing = rules.presentation.draw_svg
+    assert drawing is not None and drawing(state, None) in page
     assert f"to move: <b>{solution.value(state)}, {solution.remoteness(state)} plies" in page
     table = rows(page)
     options = solution.move_values(state)

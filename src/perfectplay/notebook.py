@@ -29,8 +29,8 @@ class Board:
     """The move that led here (games that mark it), or None."""
 
     def _repr_svg_(self) -> str:
-        if self.rules.draw_svg is not None:
-            return self.rules.draw_svg(self.state, self.last)
+        if self.rules.presentation.draw_svg is not None:
+            return self.rules.presentation.draw_svg(self.state, self.last)
         return letters(self.rules.show(self.state))
 
     def __str__(self) -> str:

@@ -30,13 +30,18 @@ whose moves lead into at most one other tier in one loop of its own (``batch_mar
 ``batch_solve_tier``), reading and writing records through the ``SweepCodes`` it is handed
 (``perfectplay.core.records``), never their format.
 
-``HOOKS`` lists every method and attribute perfectplay looks for, as required, optional,
-speed (``speed()``, and ``compiled_rules()`` for the compiled search) or tiers
-(``tiers()``), with what happens when a game lacks it; the hooks of a partizan game
-(``perfectplay.cgt``: Left's and Right's moves) are in the same table, marked
-``protocol="partizan"``. ``read_hooks`` reads either set from an object; two adapters use
-it, ``perfectplay.rules.Rules`` for games and ``perfectplay.cgt.PartizanRules`` for
-partizan games, and nothing else looks at a user's game.
+``HOOKS`` lists every method and attribute perfectplay looks for, with what happens when a
+game lacks it, in six groups: the four required methods; the rules (``to_move``,
+``reward``, ``key``, ``partizan``: what play means beyond them); the game's kind (its
+name, aliases, whether impartial or scored: one ``GameKind`` record); its presentation
+(``show``, ``format_move``, ``parse_move``, ``parse_state``, ``draw_svg``,
+``published_plies``: one ``Presentation`` record, for the front ends); speed (``speed()``,
+and ``compiled_rules()`` for the compiled search); tiers (``tiers()``). The hooks of a
+partizan game (``perfectplay.cgt``: Left's and Right's moves) are in the same table,
+marked ``protocol="partizan"``. ``read_hooks`` reads either set from an object; two
+adapters use it, ``perfectplay.rules.Rules`` for games and
+``perfectplay.cgt.PartizanRules`` for partizan games, and nothing else looks at a user's
+game.
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, NamedTuple, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Literal, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -62,8 +67,11 @@ __all__ = [
     "EngineRanking",
     "Expansion",
     "Game",
+    "GameKind",
     "Hook",
+    "Presentation",
     "SearchRules",
+    "StoneProbing",
     "TierRules",
     "read_hooks",
 ]
@@ -357,6 +365,14 @@ class TierRules:
             "a loopy tier solved in its records ranks every child to count each once",
         ),
     )
+    probing: StoneProbing | None = field(
+        default=None,
+        metadata=_part(
+            "probing: StoneProbing (how a compiled search reads a tablebase of these tiers "
+            "at its leaves; a compiled game ranked by its stones gives itself)",
+            "no search reads a tablebase of the game (analyze --db searches nothing)",
+        ),
+    )
     engine: EngineRanking | None = field(
         default=None,
         metadata=_part(
@@ -370,6 +386,29 @@ class TierRules:
     def ranked_by_engine(self) -> bool:
         """Every index is a position play reaches (the engine's ranking of its codes)."""
         return self.engine is not None
+
+
+class StoneProbing(Protocol):
+    """What a compiled search needs to read a tablebase at its leaves (``TierRules.probing``,
+    ``perfectplay.tablebase.probes``): a compiled game ranked by its stones, whose
+    ranking's tables the search's probe reads as arrays."""
+
+    @property
+    def scored(self) -> bool:
+        """Whether the game ends in scores (a search reads a tablebase of values only)."""
+
+    @property
+    def stone_ranking(self) -> Any:
+        """The ranking by stones (``compiled_games.stones.StoneRanking``)."""
+
+    def checked_tier(self, code: Any) -> int:
+        """The tier of one code (an int), or one line naming what is wrong with it."""
+
+    def checked_parts(self, tier: int) -> tuple[tuple[int, int, int], ...]:
+        """A tier's parts (the mover's stones, the opponent's, the rest), checked."""
+
+    def search_rules(self, max_plies: int, probing: bool = False) -> SearchRules:
+        """The compiled rules of a search ``max_plies`` deep, probing a tablebase if asked."""
 
 
 class EngineRanking(Protocol):
@@ -415,8 +454,40 @@ class EngineRanking(Protocol):
         child by the same move slot."""
 
 
-HookGroup = Literal["required", "optional", "speed", "tiers"]
+HookGroup = Literal["required", "rules", "kind", "presentation", "speed", "tiers"]
 HookProtocol = Literal["game", "partizan"]
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """What a game is, read once from its "kind" hooks by ``Rules`` (``rules.kind``): its
+    name (else its class's), the other names the command line takes, whether both players
+    have the same moves (Grundy values), and whether it ends in scores where it says so
+    (None: the ends met tell)."""
+
+    name: str
+    aliases: tuple[str, ...] = ()
+    impartial: bool = False
+    scored: bool | None = None
+
+
+@dataclass(frozen=True)
+class Presentation(Generic[S, M]):
+    """How people see a game: its "presentation" hooks as ``Rules`` read them
+    (``rules.presentation``), each None where the game lacks it. The front ends (command
+    line, explorer, notebook) read them, through ``Rules.show``, ``format_move``,
+    ``parse_move`` and ``read_position`` where a failure must name the hook; no solver does.
+    ``draw_svg`` is always called with the move that led to the position (None at the
+    start), whichever form the game wrote."""
+
+    show: Callable[[S], str] | None = None
+    format_move: Callable[[M], str] | None = None
+    parse_move: Callable[[str], M] | None = None
+    parse_state: Callable[[str], S] | None = None
+    draw_svg: Callable[[S, M | None], str] | None = None
+    published_plies: Callable[[S], int] | None = None
+    """The plies a published count adds past a position the rules end (Tanaka's Dobutsu
+    counts the lion's capture)."""
 
 
 @dataclass(frozen=True)
@@ -435,46 +506,46 @@ class Hook:
     ``perfectplay.cgt`` from a partizan game (Left's and Right's moves, values that add)."""
 
 
-HOOKS: tuple[Hook, ...] = (
+_LISTED: tuple[Hook, ...] = (
     Hook("initial", "required", "initial() -> state", "not a game"),
     Hook("moves", "required", "moves(state) -> iterable of moves", "not a game"),
     Hook("play", "required", "play(state, move) -> state", "not a game"),
     Hook("outcome", "required", "outcome(state) -> None | WIN | LOSS | TIE | number", "not a game"),
     Hook(
         "to_move",
-        "optional",
+        "rules",
         "to_move(state) -> hashable label of the player to move",
         "every move passes the turn",
     ),
     Hook(
         "reward",
-        "optional",
+        "rules",
         "reward(state, move) -> points the mover collects (scored games)",
         "moves earn nothing; a scored game's value is its final score",
     ),
     Hook(
         "key",
-        "optional",
+        "rules",
         "key(state) -> canonical hashable form (symmetric states share one)",
         "the state is its own key",
     ),
-    Hook("show", "optional", "show(state) -> text", "str(state)"),
-    Hook("format_move", "optional", "format_move(move) -> text", "str(move)"),
+    Hook("show", "presentation", "show(state) -> text", "str(state)"),
+    Hook("format_move", "presentation", "format_move(move) -> text", "str(move)"),
     Hook(
         "parse_move",
-        "optional",
+        "presentation",
         "parse_move(text) -> move",
         "a move is read by matching the text format_move gives",
     ),
     Hook(
         "parse_state",
-        "optional",
+        "presentation",
         "parse_state(text) -> state",
         "positions are reached by moves only (analyze --moves)",
     ),
     Hook(
         "draw_svg",
-        "optional",
+        "presentation",
         "draw_svg(state, last=None) -> str: an <svg> of the position for the web explorer, "
         "last the move that led to it (the parameter may be left out); elements with "
         'data-move="MOVE" (a move as format_move gives it) become clickable, class "last" '
@@ -483,37 +554,37 @@ HOOKS: tuple[Hook, ...] = (
     ),
     Hook(
         "partizan",
-        "optional",
+        "rules",
         "partizan(state) -> (partizan game, its position, True when Left is to move); "
         "ValueError when the state is no such game (see perfectplay.cgt.games)",
         "no combinatorial values of positions (analyze --cgt)",
     ),
     Hook(
         "published_plies",
-        "optional",
+        "presentation",
         "published_plies(state) -> int: the plies a published count of the game adds past "
         "this position, where perfectplay's rules end it (Dobutsu shogi: 1 where the "
         "mover's capture of the lion is left to play, as Tanaka counts it)",
         "distances are given as perfectplay counts them only",
     ),
-    Hook("name", "optional", "name: str", "the class name", method=False),
+    Hook("name", "kind", "name: str", "the class name", method=False),
     Hook(
         "aliases",
-        "optional",
+        "kind",
         "aliases: tuple of other names the command line takes (built-in games)",
         "the name alone",
         method=False,
     ),
     Hook(
         "impartial",
-        "optional",
+        "kind",
         "impartial: bool (both players have the same moves, normal play)",
         "no Grundy values unless asked for",
         method=False,
     ),
     Hook(
         "scored",
-        "optional",
+        "kind",
         "scored: bool",
         "told by the ends met (only alpha-beta search can need it)",
         method=False,
@@ -564,44 +635,44 @@ HOOKS: tuple[Hook, ...] = (
     ),
     Hook(
         "components",
-        "optional",
+        "rules",
         "components(state) -> independent parts (their values add up)",
         "each position is valued whole",
         protocol="partizan",
     ),
     Hook(
         "key",
-        "optional",
+        "rules",
         "key(state) -> hashable; positions with equal keys have equal values",
         "the state is its own key",
         protocol="partizan",
     ),
     Hook(
         "swap",
-        "optional",
+        "rules",
         "swap(state) -> the state with the players exchanged (its value negated)",
         "a position and its swap are valued apart",
         protocol="partizan",
     ),
     Hook(
         "initial",
-        "optional",
+        "presentation",
         "initial() -> the start position (command line)",
         "the command line needs --position",
         protocol="partizan",
     ),
     Hook(
         "parse_position",
-        "optional",
+        "presentation",
         "parse_position(text) -> state (the command line's --position)",
         "positions come from initial() only",
         protocol="partizan",
     ),
-    Hook("show", "optional", "show(state) -> text", "str(state)", protocol="partizan"),
-    Hook("name", "optional", "name: str", "the class name", method=False, protocol="partizan"),
+    Hook("show", "presentation", "show(state) -> text", "str(state)", protocol="partizan"),
+    Hook("name", "kind", "name: str", "the class name", method=False, protocol="partizan"),
     Hook(
         "aliases",
-        "optional",
+        "kind",
         "aliases: tuple of other names the command line takes (built-in games)",
         "the name alone",
         method=False,
@@ -609,7 +680,7 @@ HOOKS: tuple[Hook, ...] = (
     ),
     Hook(
         "players",
-        "optional",
+        "kind",
         "players: (Left's name, Right's name), as reports name them (e.g. White, Black)",
         'reports say "Left" and "Right"',
         method=False,
@@ -617,6 +688,14 @@ HOOKS: tuple[Hook, ...] = (
     ),
 )
 
+_ORDER = ("required", "rules", "kind", "presentation", "speed", "tiers")
+HOOKS: tuple[Hook, ...] = tuple(
+    sorted(_LISTED, key=lambda h: (h.protocol != "game", _ORDER.index(h.group)))
+)
+"""Every hook, a game's first, then a partizan game's, each by group: required, rules (what
+the game means beyond its four methods), kind (what it is: one ``GameKind``),
+presentation (how people see it: one ``Presentation``, read by the front ends), speed,
+tiers."""
 GAME_HOOKS = tuple(h for h in HOOKS if h.protocol == "game")
 """The hooks of a game, read by ``Rules``."""
 PARTIZAN_HOOKS = tuple(h for h in HOOKS if h.protocol == "partizan")
@@ -640,7 +719,7 @@ def read_hooks(game: object, protocol: HookProtocol) -> dict[str, Any]:
 def hook_table(protocol: HookProtocol = "game") -> str:
     """One protocol's hooks as text, one a line: group, signature, what happens without."""
     return "\n".join(
-        f"{h.group:<9} {h.signature}  [without: {h.without}]"
+        f"{h.group:<12} {h.signature}  [without: {h.without}]"
         for h in HOOKS
         if h.protocol == protocol
     )

@@ -14,7 +14,17 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Generic, TypeVar
 
 from .errors import GameError, PerfectplayError, UsageProblem, describe
-from .protocol import REQUIRED_METHODS, BatchRules, Game, M, S, TierRules, read_hooks
+from .protocol import (
+    REQUIRED_METHODS,
+    BatchRules,
+    Game,
+    GameKind,
+    M,
+    Presentation,
+    S,
+    TierRules,
+    read_hooks,
+)
 from .values import GameValue, Value
 
 G = TypeVar("G", "BatchRules", "TierRules")
@@ -127,22 +137,30 @@ class Rules(Generic[S, M]):
         self.to_move: Callable[[S], Hashable] | None = hooks.get("to_move")
         self.key: Callable[[S], Hashable] | None = hooks.get("key")
         self.reward: Callable[[S, M], float] | None = hooks.get("reward")
-        self.parse_state: Callable[[str], S] | None = hooks.get("parse_state")
         self.partizan: Callable[[S], tuple[Any, Any, bool]] | None = hooks.get("partizan")
         """The state as a partizan game for CGT (analyze --cgt), or None."""
-        self.published_plies: Callable[[S], int] | None = hooks.get("published_plies")
-        """The plies a published count adds past a position the rules end, or None."""
         self.compiled_rules: Callable[[], Any] | None = hooks.get("compiled_rules")
         """Called only by the compiled search (it builds numba code)."""
-        self._show: Callable[[S], str] | None = hooks.get("show")
-        self.draw_svg: Callable[[S, M | None], str] | None = _drawing(hooks.get("draw_svg"))
-        """The position as SVG for the web explorer, given the move that led to it (None
-        at the start), or None: a hook written as draw_svg(state) is called without it."""
-        self._format_move: Callable[[M], str] | None = hooks.get("format_move")
-        self._parse_move: Callable[[str], M] | None = hooks.get("parse_move")
-        self.impartial = bool(hooks.get("impartial", False))
+        self.compiled_form = hasattr(game, "rule_functions")
+        """Whether the game is written in the compiled form (``CompiledGame``: its rules as
+        functions over int64 states), for advice on what it may add."""
         declared = hooks.get("scored")
-        self.declared_scored: bool | None = declared if isinstance(declared, bool) else None
+        self.kind = GameKind(
+            name=self.name,
+            aliases=tuple(hooks.get("aliases", ())),
+            impartial=bool(hooks.get("impartial", False)),
+            scored=declared if isinstance(declared, bool) else None,
+        )
+        """What the game is (its "kind" hooks)."""
+        self.presentation: Presentation[S, M] = Presentation(
+            show=hooks.get("show"),
+            format_move=hooks.get("format_move"),
+            parse_move=hooks.get("parse_move"),
+            parse_state=hooks.get("parse_state"),
+            draw_svg=_drawing(hooks.get("draw_svg")),
+            published_plies=hooks.get("published_plies"),
+        )
+        """How people see it (its "presentation" hooks), for the front ends."""
         self._playout_scored: bool | None = None  # (``ends_in_scores``, once found)
         _no_loose_parts(game, self.name, hooks)
         self.batch: BatchRules | None = _group(self.name, hooks, "speed", BatchRules)
@@ -164,9 +182,9 @@ class Rules(Generic[S, M]):
         """Whether the game ends in scores rather than WIN/LOSS/TIE: declared (``scored``),
         earned by moves (``reward``), else as the end of one playout (first moves) says;
         False when that playout does not end."""
-        if self.reward is not None or self.declared_scored:
+        if self.reward is not None or self.kind.scored:
             return True
-        if self.declared_scored is False:
+        if self.kind.scored is False:
             return False
         if self._playout_scored is None:
             found = False
@@ -190,8 +208,7 @@ class Rules(Generic[S, M]):
         without building the rules (that compiles)."""
         if self.compiled_rules is None:
             return False
-        compiled_form = hasattr(self.game, "rule_functions")
-        return not compiled_form or callable(getattr(self.game, "max_plies", None))
+        return not self.compiled_form or callable(getattr(self.game, "max_plies", None))
 
     def starting_at(self, state: S) -> Rules[S, M]:
         """The same rules played from ``state``; a declared universe may not hold it, so
@@ -225,13 +242,15 @@ class Rules(Generic[S, M]):
 
     def show(self, state: S) -> str:
         """The state as a person sees it; GameError when the game's show() fails."""
-        return str(state) if self._show is None else self._text("show", self._show, state)
+        show = self.presentation.show
+        return str(state) if show is None else self._text("show", show, state)
 
     def format_move(self, move: M) -> str:
         """A move as a person sees it; GameError when the game's format_move() fails."""
-        if self._format_move is None:
+        format_move = self.presentation.format_move
+        if format_move is None:
             return str(move)
-        return self._text("format_move", self._format_move, move)
+        return self._text("format_move", format_move, move)
 
     def _text(self, hook: str, function: Callable[[Any], Any], argument: Any) -> str:
         """A hook that draws text, called as every hook of the game is: its failure, or a
@@ -262,9 +281,10 @@ class Rules(Generic[S, M]):
             raise GameError("the game is over: there are no moves")
         text = text.strip()
         shown = ", ".join(self.format_move(m) for m in legal)
-        if self._parse_move is not None:
+        parse = self.presentation.parse_move
+        if parse is not None:
             try:
-                move = self._parse_move(text)
+                move = parse(text)
             except Exception as exc:  # the user's parser: any failure means text it cannot read
                 said = f"{exc}; legal moves here" if _raised_in_words(exc) else (
                     "a move is written as one of the legal moves here")  # fmt: skip
@@ -279,12 +299,13 @@ class Rules(Generic[S, M]):
 
     def read_position(self, text: str) -> S:
         """A state from the game's parse_state(text); UsageProblem when it cannot be read."""
-        if self.parse_state is None:
+        parse = self.presentation.parse_state
+        if parse is None:
             raise UsageProblem(
                 f"{self.name} cannot read positions (it has no parse_state()); use --moves"
             )
         try:
-            return self.parse_state(text)
+            return parse(text)
         except (ValueError, KeyError, IndexError, TypeError) as exc:
             raise UsageProblem(f"cannot read position {text!r}: {exc}") from None
 
@@ -314,73 +335,3 @@ def _raised_in_words(error: BaseException) -> bool:
         return False
     line = linecache.getline(trace.tb_frame.f_code.co_filename, trace.tb_lineno)
     return line.strip().startswith("raise")
-
-
-def diagnose(rules: Rules[Any, Any], state: Any, error: BaseException) -> GameError:
-    """Turn an exception raised while expanding ``state`` into a GameError naming its cause.
-
-    Exploration runs a tight loop without bookkeeping; when it fails, this replays the
-    state step by step to find which method broke.
-    """
-    try:
-        hash(rules.key_of(state))
-    except Exception as exc:
-        return GameError(f"{rules.name}: state {describe(state)}, {rules.unhashable(exc)}")
-    try:
-        rules.outcome(state)
-    except Exception as exc:
-        return _raised(rules, "outcome", state, None, exc)
-    try:
-        moves = list(rules.moves(state))
-    except Exception as exc:
-        return _raised(rules, "moves", state, None, exc)
-    for move in moves:
-        problem = _replay_move(rules, state, move)
-        if problem is not None:
-            return problem
-    if rules.to_move is not None:
-        try:
-            rules.to_move(state)
-        except Exception as exc:
-            return _raised(rules, "to_move", state, None, exc)
-    return GameError(
-        f"{rules.name}: expanding state {describe(state)} failed ({type(error).__name__}: {error})"
-    )
-
-
-def _replay_move(rules: Rules[Any, Any], state: Any, move: Any) -> GameError | None:
-    """The error one move of ``state`` raises, or None when it plays cleanly."""
-    try:
-        child = rules.play(state, move)
-    except Exception as exc:
-        return _raised(rules, "play", state, move, exc)
-    try:
-        hash(rules.key_of(child))
-    except Exception as exc:
-        return GameError(
-            f"{rules.name}: play(state, {describe(move)}) from {describe(state)} returned "
-            f"{describe(child)}, {rules.unhashable(exc)}"
-        )
-    if rules.reward is not None:
-        try:
-            rules.reward(state, move)
-        except Exception as exc:
-            return _raised(rules, "reward", state, move, exc)
-    if rules.to_move is not None:
-        try:
-            rules.to_move(child)
-        except Exception as exc:
-            return _raised(rules, "to_move", child, None, exc)
-    return None
-
-
-def _raised(
-    rules: Rules[Any, Any], method: str, state: object, move: object, exc: BaseException
-) -> GameError:
-    if isinstance(exc, GameError):  # the game's own words already name the rule and state
-        return exc
-    args = "state" if move is None else f"state, {describe(move)}"
-    return GameError(
-        f"{rules.name}.{method}({args}) raised {type(exc).__name__}: {exc} "
-        f"(state {describe(state)})"
-    )

@@ -101,7 +101,7 @@ def choose_method(graph: StateGraph) -> str:
     """The full solver that fits an explored game."""
     if graph.kind == "scored":
         return "negamax"
-    acyclic = graph.rules.impartial and graph.children_first.shape[0] == graph.n_states
+    acyclic = graph.rules.kind.impartial and graph.children_first.shape[0] == graph.n_states
     if acyclic and grundy_problem(graph) is None:
         return "grundy"
     return "retrograde"

@@ -71,7 +71,7 @@ class BatchCheck(Check):
         codes = np.fromiter(self.states, dtype=np.int64, count=len(self.states))
         compiled, plain = loops_of(True), loops_of(False)
         for name in ("outcomes", "keys", "tiers"):
-            scored = name == "outcomes" and bool(self.rules.declared_scored)
+            scored = name == "outcomes" and bool(self.rules.kind.scored)
             kind = np.float64 if scored else np.int64
             got, want = np.empty(codes.shape[0], kind), np.empty(codes.shape[0], kind)
             getattr(compiled, name)(codes, got)
@@ -101,7 +101,7 @@ class BatchCheck(Check):
         from .loops import check_tier_loops  # (only compiled games)
 
         codes = np.fromiter(self.states, dtype=np.int64, count=len(self.states))
-        scored = bool(self.rules.declared_scored)
+        scored = bool(self.rules.kind.scored)
         check_tier_loops(loops_of(False), codes, partial(self.add, "engine"), scored=scored)
 
 

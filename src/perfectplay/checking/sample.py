@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..diagnosis import diagnose
 from ..errors import describe
-from ..rules import Rules, diagnose
+from ..rules import Rules
 
 MAX_PLIES = 1000  # a playout stops here (a game with cycles may never end)
 SHOWN = 5  # problems told per hook; the rest are counted

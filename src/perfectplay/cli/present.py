@@ -42,12 +42,12 @@ def published_remoteness(answers: Answers[Any, Any]) -> int | None:
     ``published_plies`` added at the end of perfect play), or None without that hook."""
     rules = answers.rules
     plies = answers.remoteness()
-    if rules.published_plies is None or plies is None:
+    if rules.presentation.published_plies is None or plies is None:
         return None
     state = answers.initial
     for move in answers.principal_variation(max_plies=plies):
         state = rules.play(state, move)
-    return plies + rules.published_plies(state)
+    return plies + rules.presentation.published_plies(state)
 
 
 def remoteness_row(answers: Answers[Any, Any]) -> str:

@@ -152,7 +152,7 @@ def _summary_json(
             "reused": built.reused,
             "bytes": files_bytes(directory),
         }
-    if base.rules.published_plies is not None:
+    if base.rules.presentation.published_plies is not None:
         summary["published_remoteness"] = published_remoteness(base)
     return summary
 

@@ -164,7 +164,7 @@ def _solution_rows(rules: Rules[Any, Any], solution: Solution[Any, Any]) -> list
     ]
     if solution.has_grundy:
         rows.append(("grundy value", str(solution.grundy())))
-    elif rules.impartial:  # declared impartial, yet no Grundy values: say why
+    elif rules.kind.impartial:  # declared impartial, yet no Grundy values: say why
         problem = grundy_problem(solution.graph) or f"solved by {solution.method}"
         rows.append(("grundy value", f"none: {problem}"))
     rows += [

@@ -155,6 +155,7 @@ class CompiledGame:
             ranks_images_alike=True,
             batch_orbit_sizes=None if "key" in self.rule_functions else self._stone_orbits,
             every_position=bool(getattr(self, "every_position", False)),
+            probing=self,
         )
 
     # ----- the tier protocol, ranked by stones (optional) ---------------------------------

@@ -16,10 +16,11 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Generic
 
+from ..diagnosis import diagnose
 from ..errors import CycleError, GameError, InterruptedSolve, StateBudgetExceeded, describe
 from ..progress import ProgressCallback
 from ..protocol import Game, M
-from ..rules import Rules, diagnose
+from ..rules import Rules
 from ..terminals import Kind, Terminals
 from ..values import GameValue, Value, is_score
 
@@ -80,7 +81,7 @@ class _Searcher:
         self.current: Any = None
         self.parent: tuple[Any, Any] | None = None
         self.table: dict[Hashable, tuple[float, float, Any]] = {}
-        declared = rules.declared_scored
+        declared = rules.kind.scored
         if declared is None and rules.reward is not None:
             declared = True
         kind: Kind | None = None if declared is None else "scored" if declared else "outcome"

@@ -420,10 +420,7 @@ def compiled_rules_of(rules: Rules[Any, Any]) -> SearchRules:
 
 def why_not_searched(rules: Rules[Any, Any]) -> str:
     """What keeps a game from the compiled search, and what to do, in words."""
-    from ..compiled_games.form import CompiledGame  # (not loaded by `import perfectplay`)
-
-    game = rules.game
-    if not isinstance(game, CompiledGame):
+    if not rules.compiled_form:
         if rules.compiled_rules is not None:
             return "its compiled rules serve no search for these parameters"
         return (

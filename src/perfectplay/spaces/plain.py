@@ -15,9 +15,10 @@ from typing import Any
 import numpy as np
 
 from ..core.memory import MemoryWatch, exploring_advice
+from ..diagnosis import diagnose
 from ..errors import GameError, InterruptedSolve, StateBudgetExceeded, describe
 from ..progress import ProgressCallback
-from ..rules import Rules, diagnose
+from ..rules import Rules
 from ..terminals import Kind, Terminals
 from ..values import Value
 from .graph import StateGraph

@@ -31,7 +31,7 @@ from ..core.compiled import read_only
 from ..core.packed_records import DECODE, PackedRecords
 from ..errors import SolverChoiceError, TablebaseError, TablebaseMismatch
 from ..identity import fingerprint, identity_of
-from ..protocol import SearchRules
+from ..protocol import SearchRules, StoneProbing
 from ..rules import Rules
 from ..solvers.compiled_search import CompiledSearch, log_size_within
 from ..values import GameValue, Value
@@ -79,15 +79,13 @@ def open_for_probing(path: str | Path, rules: Rules[Any, Any]) -> Tablebase[Any,
 
 def can_probe(rules: Rules[Any, Any], header: Header) -> bool:
     """Whether a search of ``rules`` may read the tablebase of ``header`` at its leaves: a
-    tiered tablebase of values (not an opening book) and a compiled game ranked by stones."""
-    from ..compiled_games.form import CompiledGame
-
-    game = rules.game
+    tiered tablebase of values (not an opening book) of tiers a search can read
+    (``TierRules.probing``: a compiled game ranked by stones)."""
     return (
         header.book is None
         and header.layout == "tiers"
-        and isinstance(game, CompiledGame)
-        and game.stone_ranking is not None
+        and rules.tiers is not None
+        and rules.tiers.probing is not None
     )
 
 
@@ -97,17 +95,15 @@ def holds_tier(base: Tablebase[Any, Any], state: Any) -> bool:
     return place is not None and place[0] in base.header.tiers
 
 
-def _stone_game(rules: Rules[Any, Any]) -> Any:
-    """The compiled game ranked by stones behind ``rules``, or SolverChoiceError."""
-    from ..compiled_games.form import CompiledGame
-
-    game = rules.game
-    if not isinstance(game, CompiledGame) or game.stone_ranking is None:
+def _stone_game(rules: Rules[Any, Any]) -> StoneProbing:
+    """How a search reads a tablebase of ``rules``' tiers, or SolverChoiceError."""
+    probing = None if rules.tiers is None else rules.tiers.probing
+    if probing is None:
         raise SolverChoiceError(
             f"{rules.name}: a search reads a tablebase at its leaves for compiled games "
             "ranked by their stones (stone_board, tier_parts, child_tiers)"
         )
-    return game
+    return probing
 
 
 def plies_outside(
@@ -155,7 +151,7 @@ def plies_outside(
     return longest[tier]
 
 
-def probe_tables(base: Tablebase[Any, Any], game: Any) -> ProbeTables:
+def probe_tables(base: Tablebase[Any, Any], game: StoneProbing) -> ProbeTables:
     """What ``search_probe`` reads (its ``db``), every tier file verified first."""
     import numba.typed
 
@@ -179,10 +175,10 @@ def probe_tables(base: Tablebase[Any, Any], game: Any) -> ProbeTables:
         slot_of[tier] = slot
         records.append(read_only(_held(base, tier, packed)))
         offset = 0
-        for mine, theirs, rest in game.checked_parts(tier):
-            parts.append((mine, theirs, rest, offset))
-            offset += ranking.part_size(mine, theirs)
-            largest = max(largest, mine)
+        for movers, others, rested in game.checked_parts(tier):
+            parts.append((movers, others, rested, offset))
+            offset += ranking.part_size(movers, others)
+            largest = max(largest, movers)
         part_from.append(len(parts))
     columns = np.array(parts, dtype=np.int64).reshape(-1, 4)
     stack = ranking.stacked(largest)

@@ -16,6 +16,6 @@ from ..rules import Rules
 def draw(rules: Rules[Any, Any], state: Any, last: Any = None) -> str:
     """The SVG of a position; ``last`` is the move that led here (the game's own move
     object; None at the start)."""
-    if rules.draw_svg is not None:
-        return rules.draw_svg(state, last)
+    if rules.presentation.draw_svg is not None:
+        return rules.presentation.draw_svg(state, last)
     return letters(rules.show(state))

@@ -26,7 +26,7 @@ from perfectplay.rules import Rules
 from perfectplay.solvers.compiled_search import CompiledSearch, compiled_rules_of
 from perfectplay.values import LOSS, TIE, WIN
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 OUTCOME_SCORE = {WIN: 1.0, TIE: 0.0, LOSS: -1.0}
 
 

@@ -284,7 +284,7 @@ def test_dobutsu_draws_its_pieces_hands_and_last_move() -> None:
     state = rules.initial()
     move = rules.parse_move(state, "B3-B2")
     after = rules.play(state, move)
-    svg = rules.draw_svg(after, move) if rules.draw_svg else ""
+    svg = rules.presentation.draw_svg(after, move) if rules.presentation.draw_svg else ""
     pieces = re.findall(r'<g class="piece (sente|gote)"[^>]*>.*?<text[^>]*>(\w)</text>', svg)
     # the chick took gote's: gote keeps three pieces on the board, sente holds a chick
     assert sorted(pieces) == sorted([("gote", c) for c in "GLE"] + [("sente", c) for c in "GLEC"])
