@@ -29,7 +29,6 @@ import contextlib
 import importlib
 import importlib.util
 import itertools
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -52,6 +51,7 @@ from ..tiers.files import (
     file_hashes,
     file_sha256,
     tier_file_name,
+    write_atomically,
     write_json_atomically,
 )
 from ..tiers.graph import CHUNK, TierGraph
@@ -497,20 +497,10 @@ def _files(directory: str, record_bytes: int, rules: Rules[Any, Any]) -> TierFil
     return TierFiles(Path(directory), RecordFormat(record_bytes), identity_of(rules))
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    """Write a file whole or not at all: a temporary name, fsync, rename."""
-    temporary = path.with_name(path.name + ".tmp")
-    with temporary.open("wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
-
-
 def _bit_sets(directory: Path, tier: int, kids: dict[int, Any], n: int) -> None:
     for kid, marked in kids.items():
         path = directory / f"reach-{tier}-{kid}-{n}.bits"
-        _write_atomically(path, np.packbits(marked.astype(np.bool_)).tobytes())
+        write_atomically(path, np.packbits(marked.astype(np.bool_)).tobytes())
 
 
 def _warm_task(packed: Packed, work: int) -> None:
@@ -537,7 +527,7 @@ def _reach_span_task(
     start, stop = span
     count, ends = reach_span(graph, files, Terminals(rules.name), tier, marks, (start, stop), kids)
     if ends is not None:  # the span's marks with its ends recorded, for the coordinator
-        _write_atomically(files.directory / _ends_name(tier, (start, stop)), ends.tobytes())
+        write_atomically(files.directory / _ends_name(tier, (start, stop)), ends.tobytes())
     _bit_sets(files.directory, tier, kids, n)
     return count
 
@@ -590,7 +580,7 @@ def _solve_span_task(
     else:
         raise GameError(f"tier method {method.name} does not solve a tier in spans")
     path = files.directory / name
-    _write_atomically(path, out.tobytes())
+    write_atomically(path, out.tobytes())
     return {"sha256": file_sha256(path), "summary": summary.as_json(), "method": method.name}
 
 
@@ -598,14 +588,8 @@ def _join_task(directory: str, tier: int, names: list[str]) -> dict[str, Any]:
     """Join a tier's spans into its final file; its hashes."""
     folder = Path(directory)
     final = folder / tier_file_name(tier, "rec")
-    temporary = final.with_name(final.name + ".tmp")
-    with temporary.open("wb") as handle:
-        for name in names:
-            handle.write((folder / name).read_bytes())
-        handle.flush()
-        os.fsync(handle.fileno())
-    hashes = file_hashes(temporary)
-    os.replace(temporary, final)
+    write_atomically(final, ((folder / name).read_bytes() for name in names))
+    hashes = file_hashes(final)
     (folder / tier_file_name(tier, "partial")).unlink(missing_ok=True)
     return hashes
 
@@ -621,13 +605,8 @@ def _solve_loopy_task(
     files = _files(directory, record_bytes, rules)
     job = TierJob(graph, files, Terminals(rules.name), tier, watch=MemoryWatch(_worker_budget()))
     records, summary, method = solve_tier(job, forced)
-    if isinstance(records, np.memmap):
-        records.flush()
-    partial = files.directory / tier_file_name(tier, "partial")
-    with partial.open("rb+") as handle:
-        os.fsync(handle.fileno())
-    hashes = file_hashes(partial)
-    os.replace(partial, files.directory / tier_file_name(tier, "rec"))
+    hashes = files.settle(tier, records, durable=True)
+    files.on_disk()
     return {**hashes, **summary.as_json(), "method": method}
 
 

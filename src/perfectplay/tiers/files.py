@@ -22,6 +22,7 @@ import mmap
 import os
 import re
 import time
+from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -95,20 +96,27 @@ def _hex_sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def write_atomically(path: Path, parts: bytes | Iterable[bytes]) -> None:
+    """Replace ``path`` by ``parts`` (bytes, or pieces of them written one after another)
+    so that a reader sees the old file or the new, whole: a temporary name, fsync, rename."""
+    temporary = path.with_name(path.name + ".tmp")
+    with temporary.open("wb") as handle:
+        for part in [parts] if isinstance(parts, bytes) else parts:
+            handle.write(part)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
 def write_json_atomically(path: Path, data: dict[str, Any], *, readable: bool = False) -> None:
     """Replace ``path`` by ``data`` so that a reader sees the old file or the new, whole.
     ``readable`` indents it for people (Python's encoder); else it is compact, written by
     the C encoder: progress is written again after every tier, and grows with them."""
-    temporary = path.with_suffix(path.suffix + ".tmp")
     if readable:
         text = json.dumps(data, indent=1, sort_keys=True)
     else:
         text = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    with temporary.open("w") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
+    write_atomically(path, text.encode())
 
 
 def fsync_file(path: Path) -> None:
@@ -381,7 +389,16 @@ class TierFiles:
                 self.drop_bit_sets(tier)
 
     def finish(self, tier: int, records: Any, summary: dict[str, Any], durable: bool) -> None:
-        """Make a solved tier final: hash, rename, then record it as done. ``records`` is
+        """Make a solved tier final (``settle``), then record it as done with ``summary``;
+        the progress is written at most every NOTE_EVERY seconds."""
+        hashes = self.settle(tier, records, durable)
+        self.progress["solved"][str(tier)] = {**hashes, **summary}
+        if time.monotonic() - self._noted >= NOTE_EVERY:
+            self.note_progress()
+
+    def settle(self, tier: int, records: Any, durable: bool) -> dict[str, Any]:
+        """Make a solved tier final: hash, rename; its hashes (``finish`` records them as
+        done, a Dask worker hands them to the coordinator). ``records`` is
         the mapping the tier was solved through, read through the same page cache by the
         hash (None for a tier written through its file: ``write_partial``, settled slots).
         ``durable``: flushed and fsync'd first, for a tier whose positions a pass marked (a
@@ -408,9 +425,7 @@ class TierFiles:
             os.replace(partial, final)
         if not durable:  # on the disk by the end of the build, waited for there (``on_disk``)
             self._syncing.append(self._fsync_later(final))
-        self.progress["solved"][str(tier)] = {**hashes, **summary}
-        if time.monotonic() - self._noted >= NOTE_EVERY:
-            self.note_progress()
+        return hashes
 
     @staticmethod
     def _packed(partial: Path, final: Path, durable: bool) -> bool:
