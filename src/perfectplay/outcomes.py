@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import GameError
-from .protocol import read_hooks
-from .rules import name_of
+from .protocol import name_of, read_hooks
 from .solve import solve
 from .values import DRAW, LOSS, WIN, Value
 

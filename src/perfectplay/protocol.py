@@ -73,6 +73,7 @@ __all__ = [
     "SearchRules",
     "StoneProbing",
     "TierRules",
+    "name_of",
     "read_hooks",
 ]
 
@@ -714,6 +715,15 @@ def read_hooks(game: object, protocol: HookProtocol) -> dict[str, Any]:
             if callable(value) if hook.method else value is not None:
                 found[hook.name] = value
     return found
+
+
+def name_of(game: object) -> str:
+    """A game's name as ``Rules`` gives it (its ``name``, else its class's), for a game
+    or a game class, without reading its other hooks."""
+    name = getattr(game, "name", None)
+    return (
+        name if isinstance(name, str) else (game if isinstance(game, type) else type(game)).__name__
+    )
 
 
 def hook_table(protocol: HookProtocol = "game") -> str:

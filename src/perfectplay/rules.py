@@ -2,7 +2,8 @@
 
 It reads every hook of ``protocol.HOOKS`` once, fills in the defaults the table promises,
 and wraps calls so that a failing game gets a ``GameError`` naming the method and the
-state. Nothing else in perfectplay calls ``getattr`` on a game.
+state. Nothing else in perfectplay reads a game's attributes (beside it, the protocol's own
+``read_hooks``, which it calls, and ``name_of``, a game's name before it is read).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .protocol import (
     Presentation,
     S,
     TierRules,
+    name_of,
     read_hooks,
 )
 from .values import GameValue, Value
@@ -64,15 +66,6 @@ def _drawing(hook: Callable[..., str] | None) -> Callable[[Any, Any], str] | Non
     if takes_last:
         return lambda state, last: str(hook(state, last=last))
     return lambda state, last: str(hook(state))
-
-
-def name_of(game: object) -> str:
-    """A game's name as ``Rules`` gives it (its ``name``, else its class's), for a game
-    or a game class, without reading its other hooks."""
-    name = getattr(game, "name", None)
-    return (
-        name if isinstance(name, str) else (game if isinstance(game, type) else type(game)).__name__
-    )
 
 
 _LOOSE_PARTS = tuple(

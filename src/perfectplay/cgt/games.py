@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from ..errors import CycleError, GameError, StateBudgetExceeded, describe
-from ..protocol import PARTIZAN_HOOKS, read_hooks
+from ..protocol import PARTIZAN_HOOKS, name_of, read_hooks
 from .canonical import ZERO, CanonicalGame, add, negate
 from .canonical.reduction import _canonical
 
@@ -123,7 +123,7 @@ class PartizanRules:
             raise GameError(f"{type(game).__name__}.players names {len(players)} players, not 2")
         return cls(
             game=game,
-            name=str(hooks.get("name", type(game).__name__)),
+            name=name_of(game),
             left_moves=hooks["left_moves"],
             right_moves=hooks["right_moves"],
             play=hooks["play"],

@@ -13,8 +13,8 @@ from ..checking import check_game
 from ..compiled_games import CompiledGame
 from ..compiled_games.profile import RulesProfile, profile_rules
 from ..errors import UsageProblem
-from ..protocol import hook_summary
-from ..rules import Rules, name_of
+from ..protocol import hook_summary, name_of
+from ..rules import Rules
 from .common import emit_json, game_options, json_option, out, print_rows
 from .loader import build_game
 from .progress import working

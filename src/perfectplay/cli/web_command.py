@@ -14,7 +14,8 @@ import click
 
 from ..errors import UsageProblem
 from ..games import BUILTINS
-from ..rules import Rules, name_of
+from ..protocol import name_of
+from ..rules import Rules
 from .common import db_option, full_solve, out, params_option, solve_options
 from .list_command import show_default, summary
 from .loader import OPENSPIEL, build_game, find_game_class

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GameError, UsageProblem
-from ..rules import name_of
+from ..protocol import name_of
 from .building import RULES, jitted, numba_problem, users_own
 from .form import CompiledGame
 
