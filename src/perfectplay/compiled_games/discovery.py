@@ -179,7 +179,11 @@ class _Pending:
                             with self._layout_lock:
                                 self._dedup.setdefault(tier, fewer)
                         codes = distinct
-                    slot.add(tier, scatter_by_bucket(codes, layout.low, layout.shift, layout.table))
+                    # (the work is the codes: the cell table is large for any tier)
+                    scattered = scatter_by_bucket.run(
+                        codes.shape[0], codes, layout.low, layout.shift, layout.table
+                    )
+                    slot.add(tier, scattered)
         finally:
             self._free.put(slot)
 
