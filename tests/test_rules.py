@@ -10,7 +10,7 @@ import pytest
 
 from perfectplay import Expansion, GameError, solve
 from perfectplay.games import Subtraction, TicTacToe
-from perfectplay.protocol import BatchRules, TierRules
+from perfectplay.protocol import BatchRules, GameKind, TierRules
 from perfectplay.rules import Rules
 
 
@@ -98,3 +98,38 @@ def test_a_built_in_gives_its_groups_and_overrides_reach_them() -> None:
     assert Rules(Fewer(stones=9)).batch.batch_expand(np.array([9])).children.size == 0  # type: ignore[union-attr]
     tiers = Rules(TicTacToe()).tiers
     assert tiers is not None and tiers.initial_tier == 0 and tiers.tier_size(9) > 0
+
+
+def test_the_kind_and_presentation_are_read_into_their_records() -> None:
+    """What a game is (``rules.kind``) and how people see it (``rules.presentation``), each
+    read once from its hooks; one alias given as a string is one name."""
+
+    class Counting:
+        name = "counting"
+        aliases = "count"
+        impartial = True
+
+        def initial(self) -> int:
+            return 0
+
+        def moves(self, s: int) -> list[int]:
+            return [1] if s < 2 else []
+
+        def play(self, s: int, m: int) -> int:
+            return s + m
+
+        def outcome(self, s: int) -> None:
+            return None
+
+        def show(self, s: int) -> str:
+            return f"at {s}"
+
+        def draw_svg(self, s: int) -> str:
+            return f"<svg>{s}</svg>"
+
+    rules = Rules(Counting())
+    assert rules.kind == GameKind("counting", ("count",), impartial=True, scored=None)
+    assert rules.show(1) == "at 1"
+    drawing = rules.presentation.draw_svg
+    assert drawing is not None and drawing(1, 1) == "<svg>1</svg>"  # (its older form)
+    assert rules.presentation.parse_state is None and rules.presentation.format_move is None

@@ -68,6 +68,11 @@ def _drawing(hook: Callable[..., str] | None) -> Callable[[Any, Any], str] | Non
     return lambda state, last: str(hook(state))
 
 
+def _aliases(given: Any) -> tuple[str, ...]:
+    """A game's ``aliases`` as names: one string is one name (not its letters)."""
+    return (given,) if isinstance(given, str) else tuple(str(name) for name in given)
+
+
 _LOOSE_PARTS = tuple(
     (f.name, hook, kind)
     for hook, kind in (("speed", BatchRules), ("tiers", TierRules))
@@ -140,7 +145,7 @@ class Rules(Generic[S, M]):
         declared = hooks.get("scored")
         self.kind = GameKind(
             name=self.name,
-            aliases=tuple(hooks.get("aliases", ())),
+            aliases=_aliases(hooks.get("aliases", ())),
             impartial=bool(hooks.get("impartial", False)),
             scored=declared if isinstance(declared, bool) else None,
         )
