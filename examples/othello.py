@@ -15,10 +15,13 @@ Othello Federation's rule).
 A state: word 0 holds the mover's discs (bit r * size + c for row r, column c) and, in bit
 62, whether O is the mover; word 1 the opponent's discs and, in bit 62, whether the move
 that led here was a pass (a pass after a pass ends the game). A move is a cell r * size + c,
-or size * size to pass. ``moves`` gives corners first, then the moves that leave the
-opponent the fewest replies, a reply on a corner counted three times (fastest first: the
-order endgame solvers use), down to 4 empty cells. ``key``
-folds the eight symmetries of the board (``perfectplay.boards.square``).
+or size * size to pass. ``moves`` orders its moves, down to 4 empty cells: those that
+leave the opponent the fewest replies first, a reply on a corner counted three times
+(fastest first: the order endgame solvers use), a move onto a corner favoured. From 14 empty
+cells it looks a reply further (the opponent's best reply, by their moves less mine after
+it), and from 22 a reply and my answer further: far from the end, the better order saves
+more positions than it costs. ``key`` folds the eight symmetries of the board
+(``perfectplay.boards.square``).
 
 Fits one int64 word per board up to size 7 (49 bits).
 """
@@ -93,6 +96,57 @@ def corners(n):
     return 1 | (1 << (n - 1)) | (1 << (n * (n - 1))) | (1 << (n * n - 1))
 
 
+def first_cell(x):
+    """The lowest cell of a set that is not empty."""
+    return popcount((x & -x) - 1)
+
+
+def weighed(moves, n):
+    """Moves counted, a corner three times."""
+    return popcount(moves) + 2 * popcount(moves & corners(n))
+
+
+def after_reply(me, them, n):
+    """How bad a move of mine is (``me`` after it, ``them`` to move), one reply on: the most
+    the opponent can make of their weighed moves less mine; -60 when they must pass."""
+    replies = mobility(them, me, n)
+    if replies == 0:
+        return -60
+    worst = -1000
+    while replies:
+        r = first_cell(replies)
+        replies &= replies - 1
+        turned = flips(them, me, r, n)
+        mine, theirs = me & ~turned, them | turned | (1 << r)
+        worst = max(
+            worst, weighed(mobility(theirs, mine, n), n) - weighed(mobility(mine, theirs, n), n)
+        )
+    return worst
+
+
+def after_two_replies(me, them, n):
+    """``after_reply`` a reply and my answer further on: the most the opponent can make of
+    my best answer's ``after_reply``; 50 when I must pass, -60 when they must."""
+    replies = mobility(them, me, n)
+    if replies == 0:
+        return -60
+    worst = -1000
+    while replies:
+        r = first_cell(replies)
+        replies &= replies - 1
+        turned = flips(them, me, r, n)
+        mine, theirs = me & ~turned, them | turned | (1 << r)
+        answers = mobility(mine, theirs, n)
+        best = 50 if answers == 0 else 1000
+        while answers:
+            q = first_cell(answers)
+            answers &= answers - 1
+            taken = flips(mine, theirs, q, n)
+            best = min(best, after_reply(mine | taken | (1 << q), theirs & ~taken, n))
+        worst = max(worst, best)
+    return worst
+
+
 class Othello(WideGame):
     """Othello on a size x size board (4 to 7), two words a state (see the module)."""
 
@@ -118,15 +172,20 @@ class Othello(WideGame):
             return 1
         count = 0
         ranks = out[n * n + 1 :]  # (out's second half: scratch for the moves' ranks)
-        near_end = n * n - popcount(mine | theirs) <= 3
+        empty = n * n - popcount(mine | theirs)
         for cell in range(n * n):
             if (can >> cell) & 1:
                 rank = 0
-                if not near_end:  # (near the end, ordering costs more than it saves)
+                if empty > 3:  # (near the end, ordering costs more than it saves)
                     turned = flips(mine, theirs, cell, n)
                     after = theirs & ~turned
-                    replies = mobility(after, mine | turned | (1 << cell), n)
-                    rank = popcount(replies) + 2 * popcount(replies & corners(n))
+                    me = mine | turned | (1 << cell)
+                    if empty >= 22:  # (far from the end, a deeper look pays)
+                        rank = 64 + after_two_replies(me, after, n)
+                    elif empty >= 14:
+                        rank = 64 + after_reply(me, after, n)
+                    else:
+                        rank = weighed(mobility(after, me, n), n)
                 if (corners(n) >> cell) & 1:
                     rank -= 64
                 i = count
