@@ -127,7 +127,14 @@ class Rules(Generic[S, M]):
         check_protocol(game)
         hooks = _read_hooks(game)
         self.game = game
-        self.name = name_of(game)
+        declared = hooks.get("scored")
+        self.kind = GameKind(
+            name=name_of(game),
+            aliases=_aliases(hooks.get("aliases", ())),
+            impartial=bool(hooks.get("impartial", False)),
+            scored=declared if isinstance(declared, bool) else None,
+        )
+        """What the game is (its "kind" hooks)."""
         self.initial: Callable[[], S] = hooks["initial"]
         self.moves: Callable[[S], Iterable[M]] = hooks["moves"]
         self.play: Callable[[S, M], S] = hooks["play"]
@@ -142,14 +149,6 @@ class Rules(Generic[S, M]):
         self.compiled_form = hasattr(game, "rule_functions")
         """Whether the game is written in the compiled form (``CompiledGame``: its rules as
         functions over int64 states), for advice on what it may add."""
-        declared = hooks.get("scored")
-        self.kind = GameKind(
-            name=self.name,
-            aliases=_aliases(hooks.get("aliases", ())),
-            impartial=bool(hooks.get("impartial", False)),
-            scored=declared if isinstance(declared, bool) else None,
-        )
-        """What the game is (its "kind" hooks)."""
         self.presentation: Presentation[S, M] = Presentation(
             show=hooks.get("show"),
             format_move=hooks.get("format_move"),
@@ -175,6 +174,11 @@ class Rules(Generic[S, M]):
             None if self.batch is None else self.batch.engine_loops
         )
         """A CompiledGame's loops, compiled (True) or plain Python (False); for check."""
+
+    @property
+    def name(self) -> str:
+        """The game's name (``kind.name``), as every message names it."""
+        return self.kind.name
 
     def ends_in_scores(self, plies: int = 1000) -> bool:
         """Whether the game ends in scores rather than WIN/LOSS/TIE: declared (``scored``),
