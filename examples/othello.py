@@ -96,6 +96,12 @@ def corners(n):
     return 1 | (1 << (n - 1)) | (1 << (n * (n - 1))) | (1 << (n * n - 1))
 
 
+def put(mine, theirs, cell, n):
+    """Both boards after the owner of ``mine`` puts a disc on ``cell``: (mine, theirs)."""
+    turned = flips(mine, theirs, cell, n)
+    return mine | turned | (1 << cell), theirs & ~turned
+
+
 def first_cell(x):
     """The lowest cell of a set that is not empty."""
     return popcount((x & -x) - 1)
@@ -114,10 +120,8 @@ def after_reply(me, them, n):
         return -60
     worst = -1000
     while replies:
-        r = first_cell(replies)
+        theirs, mine = put(them, me, first_cell(replies), n)
         replies &= replies - 1
-        turned = flips(them, me, r, n)
-        mine, theirs = me & ~turned, them | turned | (1 << r)
         worst = max(
             worst, weighed(mobility(theirs, mine, n), n) - weighed(mobility(mine, theirs, n), n)
         )
@@ -132,17 +136,14 @@ def after_two_replies(me, them, n):
         return -60
     worst = -1000
     while replies:
-        r = first_cell(replies)
+        theirs, mine = put(them, me, first_cell(replies), n)
         replies &= replies - 1
-        turned = flips(them, me, r, n)
-        mine, theirs = me & ~turned, them | turned | (1 << r)
         answers = mobility(mine, theirs, n)
         best = 50 if answers == 0 else 1000
         while answers:
-            q = first_cell(answers)
+            me_after, them_after = put(mine, theirs, first_cell(answers), n)
             answers &= answers - 1
-            taken = flips(mine, theirs, q, n)
-            best = min(best, after_reply(mine | taken | (1 << q), theirs & ~taken, n))
+            best = min(best, after_reply(me_after, them_after, n))
         worst = max(worst, best)
     return worst
 
@@ -177,9 +178,7 @@ class Othello(WideGame):
             if (can >> cell) & 1:
                 rank = 0
                 if empty > 3:  # (near the end, ordering costs more than it saves)
-                    turned = flips(mine, theirs, cell, n)
-                    after = theirs & ~turned
-                    me = mine | turned | (1 << cell)
+                    me, after = put(mine, theirs, cell, n)
                     if empty >= 22:  # (far from the end, a deeper look pays)
                         rank = 64 + after_two_replies(me, after, n)
                     elif empty >= 14:
@@ -207,9 +206,9 @@ class Othello(WideGame):
             t[0] = theirs | ((1 - o_moves) << FLAG)
             t[1] = mine | (1 << FLAG)
             return
-        turned = flips(mine, theirs, m, n)
-        t[0] = (theirs & ~turned) | ((1 - o_moves) << FLAG)
-        t[1] = mine | turned | (1 << m)
+        mine, theirs = put(mine, theirs, m, n)
+        t[0] = theirs | ((1 - o_moves) << FLAG)
+        t[1] = mine
 
     def key(p, s, t):
         """The position without its colours, as its least image under the eight symmetries
