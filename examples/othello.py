@@ -21,7 +21,8 @@ leave the opponent the fewest replies first, a reply on a corner counted three t
 cells it looks a reply further (the opponent's best reply, by their moves less mine after
 it), and from 22 a reply and my answer further: far from the end, the better order saves
 more positions than it costs. ``key`` folds the eight symmetries of the board
-(``perfectplay.boards.square``).
+(``perfectplay.boards.square``); ``tabled`` keeps the search's table for positions with
+more than 7 empty cells.
 
 Fits one int64 word per board up to size 7 (49 bits).
 """
@@ -216,6 +217,12 @@ class Othello(WideGame):
         mine, theirs = least_pair(s[0] & BOARD, s[1] & BOARD, p[0])
         t[0] = mine
         t[1] = theirs | (s[1] & ~BOARD)  # (the pass flag)
+
+    def tabled(p, s):
+        """Whether the search keeps the position in its table: not with 7 empty cells or
+        fewer, whose subtrees are searched again faster than their key is made and found."""
+        n = p[0]
+        return n * n - popcount((s[0] | s[1]) & BOARD) > 7
 
     def outcome(p, s):
         n = p[0]

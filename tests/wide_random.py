@@ -118,3 +118,22 @@ class WideRewardTurnsKeyed(WideRewardTurns):
     def key(p, s, t):
         t[0] = s[0]
         t[1] = s[1] & ~NOISE
+
+
+class WideOutcomesTabled(WideOutcomesKeyed):
+    """The table keeps about half the positions (the ``tabled`` rule), a random half."""
+
+    def tabled(p, s):
+        return rnd(p[0], logical(s), 7) % 2 == 0
+
+
+class WideRewardTurnsTabled(WideRewardTurnsKeyed):
+    def tabled(p, s):
+        return rnd(p[0], logical(s), 7) % 2 == 0
+
+
+class WideScoredUntabled(WideScored):
+    """The table keeps no position."""
+
+    def tabled(p, s):
+        return False

@@ -137,6 +137,15 @@ class SearchRules(NamedTuple):
     """``fold(s, p, db) -> int``, optional: row p's table key read through ``db``, in place
     of ``key`` (a game ranked by stones: the least of its images, by the tablebase's tables,
     so that a position and its images share an entry); unique like ``key``'s."""
+    tabled: Any = None
+    """``tabled(s, p) -> bool``, optional: whether the search keeps row p's position in its
+    table (asked before ``key``); without it, every position. Near the end a position is
+    searched faster than its key is made and looked up (6x6 Othello: twice as fast with no
+    entry for 6 empty cells or fewer)."""
+    table_pairs: bool = True
+    """Whether the table's entries go in pairs, the first kept for the larger subtree
+    (``perfectplay.solvers.compiled_search``); False: one entry an index, always replaced
+    (the scheme of Connect Four's C reference, whose node counts the bench compares)."""
 
 
 Codes = npt.NDArray[np.int64]

@@ -113,7 +113,7 @@ def test_a_memory_bound_sizes_the_table_to_the_largest_that_fits() -> None:
         assert (1 << log_size) * per_entry <= budget
         assert (2 << log_size) * entry_bytes(compiled, log_size + 1) > budget
     search = CompiledSearch(compiled, log_size_within(compiled, 5 << 20))
-    used = search.keys.nbytes + search.vals.nbytes + search.hints.nbytes
+    used = search.keys.nbytes + search.vals.nbytes + search.hints.nbytes + search.works.nbytes
     assert used <= 5 << 20
     assert used > 5 << 19
     with pytest.raises(SolverChoiceError, match="give more --memory"):

@@ -14,10 +14,13 @@ from cli_script import run_cli
 from wide_random import (
     WideOutcomes,
     WideOutcomesKeyed,
+    WideOutcomesTabled,
     WideOutcomesTurns,
     WideRewardTurns,
     WideRewardTurnsKeyed,
+    WideRewardTurnsTabled,
     WideScored,
+    WideScoredUntabled,
 )
 
 from perfectplay import solve
@@ -42,7 +45,9 @@ def _searched(game: Any, log_size: int) -> tuple[CompiledSearch, Any]:
     return CompiledSearch(rules, log_size), rules.encode
 
 
-@pytest.mark.parametrize("cls", [WideScored, WideRewardTurns, WideRewardTurnsKeyed])
+@pytest.mark.parametrize(
+    "cls", [WideScored, WideRewardTurns, WideRewardTurnsKeyed, WideRewardTurnsTabled]
+)
 def test_every_state_of_random_wide_scored_games_scores_as_exhaustive_search(cls: Any) -> None:
     """Scores, rewards, extra turns, a key merging positions whose words differ: every
     reachable state's score equals the reference's. A small table (2**6 entries) makes
@@ -58,7 +63,9 @@ def test_every_state_of_random_wide_scored_games_scores_as_exhaustive_search(cls
     assert checked > 250
 
 
-@pytest.mark.parametrize("cls", [WideOutcomes, WideOutcomesKeyed, WideOutcomesTurns])
+@pytest.mark.parametrize(
+    "cls", [WideOutcomes, WideOutcomesKeyed, WideOutcomesTurns, WideOutcomesTabled]
+)
 def test_every_state_of_random_wide_win_loss_games_has_the_references_value(cls: Any) -> None:
     checked = 0
     for seed in range(8):
@@ -69,6 +76,20 @@ def test_every_state_of_random_wide_win_loss_games_has_the_references_value(cls:
             assert search.score(encode(state)) == OUTCOME_SCORE[value], (seed, state)
             checked += 1
     assert checked > 250
+
+
+def test_a_position_the_tabled_rule_refuses_is_neither_kept_nor_trusted() -> None:
+    """``tabled`` false everywhere: the search scores as exhaustive search and leaves its
+    table empty; the same game without the rule fills it."""
+    for seed in range(4):
+        expected = reference.upward_scores(WideScoredUntabled(seed=seed, n=60))
+        untabled, encode = _searched(WideScoredUntabled(seed=seed, n=60), 8)
+        tabled, _ = _searched(WideScored(seed=seed, n=60), 8)
+        for state, (score, _) in expected.items():
+            assert untabled.score(encode(state)) == _as_search_score(score), (seed, state)
+            tabled.score(encode(state))
+        assert untabled.table_fill() == 0.0
+        assert tabled.table_fill() > 0.0
 
 
 def test_the_strong_solve_of_the_same_rules_agrees_and_a_best_move_is_proven() -> None:

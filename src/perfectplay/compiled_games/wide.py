@@ -15,6 +15,8 @@ the parameters ``p`` (a tuple of ints) first::
     key(p, s, t)                     write a canonical state into t (symmetric states share it)
     to_move(p, s) -> int             who moves (a move keeping it gives another turn)
     reward(p, s, m) -> float         points the mover collects (scored games)
+    tabled(p, s) -> bool             whether the search keeps s in its table (near the end,
+                                     searching a position again is faster than its key)
 
 and a plain method ``max_plies(self) -> int``, the most moves a game can last, which opens
 the compiled alpha-beta search (``analyze --method search``): there the table keeps each
@@ -40,7 +42,7 @@ from ..values import Value
 from .building import code_identity
 from .declared import check_required, declare, read_parameters
 
-WIDE_RULES = ("start", "moves", "play", "outcome", "key", "to_move", "reward")
+WIDE_RULES = ("start", "moves", "play", "outcome", "key", "to_move", "reward", "tabled")
 """The rule functions a wide game may write (the first four are required)."""
 REQUIRED = ("start", "moves", "play", "outcome")
 ONGOING = 0
@@ -209,6 +211,7 @@ class WideGame:
             ident=ident,
             keeps=hooks.search_keeps if "to_move" in self.rule_functions else None,
             reward=hooks.search_reward if "reward" in self.rule_functions else None,
+            tabled=hooks.search_tabled if "tabled" in self.rule_functions else None,
             fail_soft=self.scored,
             key_words=width,
             table_moves=True,
@@ -248,7 +251,8 @@ class WideGame:
                 except Exception as exc:
                     raise GameError(numba_problem(type(self), rule, function, exc)) from None
         jit_in_place(hooks, ("whole", "search_end", "search_bounds", "search_keeps",
-                             "search_reward", "search_moves", "search_play", "search_key"),
+                             "search_reward", "search_moves", "search_play", "search_tabled",
+                             "search_key"),
                      cache=True)  # fmt: skip
         self._compiled.update(hooks=hooks, ident=ident)
         return hooks, ident

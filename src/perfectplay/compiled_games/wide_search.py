@@ -34,6 +34,7 @@ _outcome: Any = None
 _key: Any = None
 _to_move: Any = None
 _reward: Any = None
+_tabled: Any = None
 
 
 def whole(x: float) -> int:
@@ -89,6 +90,11 @@ def search_moves(s: Any, p: int, out: Any) -> int:
 def search_play(s: Any, p: int, move: int) -> None:
     """Row p + 1: row p after ``move``."""
     _play(P, s[p, :W], move, s[p + 1, :W])
+
+
+def search_tabled(s: Any, p: int) -> bool:
+    """Whether the search keeps row p in its table (the game's ``tabled`` rule)."""
+    return bool(_tabled(P, s[p, :W]))
 
 
 def search_key(s: Any, p: int) -> int:

@@ -42,11 +42,20 @@ as a general engine):
   a window near the extremes asks for a quick win, which a shallow tree proves), and every
   pass reuses the table of the previous ones.
 - **Negamax alpha-beta**, on an explicit stack (no recursion: depth ``<= max_plies``).
-- **A transposition table** of a prime number of entries (``2 ** log_size`` or the next
-  prime above), indexed by ``key % size``, always replacing. An entry holds one bound: an
-  upper bound after a search that failed low, a lower bound after a cut. It keeps the key
-  modulo ``2 ** 32`` when ``key_bits <= 32 + log_size`` (the index and the kept bits then
-  tell keys apart: Chinese remainders), else the whole key.
+- **A transposition table** of ``2 ** log_size`` entries or a few more, in pairs
+  (``table_pairs``, the default; Connect Four's one entry an index, always replaced, as
+  its C reference): a prime number of pairs, a key's pair ``key % pairs``. An entry
+  holds one bound: an upper bound after a search that failed low, a lower bound after a
+  cut, and the size of the subtree that proved it (the bits of its node count, a byte).
+  A key sits in either entry of its pair: the first keeps the larger subtree, the second
+  the latest (a bound that displaces the first entry moves that entry to the second).
+  Large searches fill the table many times over; always replacing, they lost the bounds
+  of the subtrees near the root, which cost the most to search again (6x6 Othello 4 plies
+  in: 3.5 billion nodes with one entry an index, 1.2 billion in pairs, the same memory).
+  An entry keeps the key modulo ``2 ** 32`` when ``key_bits <= 32 + log_size - 1`` (the
+  pair's index and the kept bits then tell keys apart: Chinese remainders), else the
+  whole key. Where the rules' ``tabled`` says no (positions near the end), the search
+  neither looks the position up nor keeps it: searching it again costs less than its key.
 
 Contract: the exact score, equal to plain negamax over every move; a best move; the nodes
 searched (calls of the search on a state, counted like the C reference in ``bench/``).
@@ -104,10 +113,12 @@ class TableLayout:
     val_type: Any
     hint_type: Any
     table_moves: bool
+    pairs: bool
 
     @staticmethod
     def of(rules: SearchRules, log_size: int) -> TableLayout:
-        wide = rules.key_bits > 32 + log_size or rules.key_words > 0
+        index_bits = log_size - 1 if rules.table_pairs else log_size
+        wide = rules.key_bits > 32 + index_bits or rules.key_words > 0
         codes = 2 * (rules.max_score - rules.min_score + 1)
         return TableLayout(
             wide_keys=wide,
@@ -116,14 +127,26 @@ class TableLayout:
             val_type=np.int8 if codes < 128 else np.int16 if codes < 1 << 15 else np.int32,
             hint_type=np.uint8 if rules.max_moves < 256 else np.uint16,
             table_moves=rules.table_moves,
+            pairs=rules.table_pairs,
         )
 
     def entry_bytes(self, threads: int = 1) -> int:
-        """The bytes of one entry (a table shared by threads: 8 more, the seal)."""
+        """The bytes of one entry: its key, bound, move, the size of its subtree (a byte),
+        and, in a table shared by threads, 8 more (the seal)."""
         move = np.dtype(self.hint_type).itemsize if self.table_moves else 0
         keys = self.key_words * np.dtype(self.key_type).itemsize
         seal = 8 if threads > 1 else 0
-        return int(keys + np.dtype(self.val_type).itemsize + move + seal)
+        work = 1 if self.pairs else 0
+        return int(keys + np.dtype(self.val_type).itemsize + move + work + seal)
+
+
+def table_entries(log_size: int, pairs: bool = True) -> int:
+    """The entries of a table at ``log_size``: the least prime at least ``2 ** log_size``,
+    or in ``pairs`` twice the least prime at least ``2 ** (log_size - 1)`` (odd, so the
+    kept key bits and the pair's index are Chinese remainders)."""
+    if pairs:
+        return 2 * prime_at_least(1 << (log_size - 1))
+    return prime_at_least(1 << log_size)
 
 
 def prime_at_least(n: int) -> int:
@@ -147,7 +170,8 @@ def _engine(rules: Any, shared: bool = False) -> Any:
     settings = (rules.min_score, rules.max_score, rules.fail_soft, rules.key_words,
                 rules.key_from, rules.table_moves, rules.keeps is not None,
                 rules.reward is not None, rules.probe is not None,
-                rules.fold is not None, shared)  # fmt: skip
+                rules.fold is not None, rules.tabled is not None, rules.table_pairs,
+                shared)  # fmt: skip
     made_for = f"{ident}|{settings}"  # (the module's globals: a copy compiled for each)
     name = f"perfectplay_search_{fingerprint(Path(search_engine.__file__).read_bytes(), made_for)}"
     module: Any = template_copy(Path(search_engine.__file__), name, "search", bool(ident))
@@ -157,7 +181,7 @@ def _engine(rules: Any, shared: bool = False) -> Any:
     for name in ("end", "bounds", "moves", "play", "key"):
         setattr(module, name, getattr(rules, name))
     made = []
-    for name in ("probe", "keeps", "reward", "fold"):  # optional: else the template's
+    for name in ("probe", "keeps", "reward", "fold", "tabled"):  # optional: else the template's
         given = getattr(rules, name)
         if given is None:
             made.append(name)
@@ -168,9 +192,11 @@ def _engine(rules: Any, shared: bool = False) -> Any:
     module.TABLE_MOVES = rules.table_moves
     module.SHARED = shared
     module.FOLD = rules.fold is not None
-    made += ["table_key", "held", "hold", "seal", "reverse_after_first", "first_hint",
-             "hint_of", "child_end", "descend", "half", "negamax", "known_at_root",
-             "root_bounds", "next_window", "key_after", "key_of"]  # callees first  # fmt: skip
+    module.PAIRS = rules.table_pairs
+    made += ["table_key", "held", "hold", "seal", "index_of", "log_work", "move_entry", "keep",
+             "reverse_after_first", "first_hint", "hint_of", "child_end", "descend", "half",
+             "negamax", "known_at_root", "root_bounds", "next_window", "key_after",
+             "key_of"]  # callees first  # fmt: skip
     module.TURNS = rules.keeps is not None
     module.REWARDS = rules.reward is not None
     # Once a node or a move: inlined (the template's probe, keeps and reward then fold
@@ -178,7 +204,7 @@ def _engine(rules: Any, shared: bool = False) -> Any:
     # (The table's helpers, held, hold, first_hint and hint_of, and child_end are left to
     # LLVM: inlined by numba too, Connect Four's search no longer compiled: RecursionError
     # in numba's control-flow analysis.)
-    inlined = ("descend", "probe", "keeps", "reward", "fold", "table_key")
+    inlined = ("descend", "probe", "keeps", "reward", "fold", "tabled", "table_key")
     jit_in_place(module, tuple(made), cache=bool(ident), inline=inlined)
     return module
 
@@ -198,7 +224,7 @@ class Lane:
         return Lane(
             s=np.zeros((rows, rules.words), dtype=np.int64),
             out=np.zeros((rows, rules.max_moves), dtype=np.int64),
-            stack=np.zeros((rows, 10), dtype=np.int64),
+            stack=np.zeros((rows, 11), dtype=np.int64),
         )
 
 
@@ -217,7 +243,7 @@ def parallel(search: CompiledSearch, med: int) -> tuple[int, int, bool, int]:
         lane = search.lanes[i]
         try:
             results[i] = search.engine.negamax(
-                lane.s, med, med + 1, search.keys, search.vals, search.hints,
+                lane.s, med, med + 1, search.keys, search.vals, search.hints, search.works,
                 search.key_mask, lane.out, lane.stack, search.db, search.progress,
                 search.checks, search.halt, i > 0,
             )  # fmt: skip
@@ -240,8 +266,9 @@ def parallel(search: CompiledSearch, med: int) -> tuple[int, int, bool, int]:
 class CompiledSearch:
     """The compiled search of one game with its transposition table (kept across calls).
 
-    ``log_size`` sets the table: a prime number of entries at least ``2 ** log_size``, 5 to
-    9 bytes each, or 8 a word kept and 1 to 4 for wide states (24: 16.8 million entries,
+    ``log_size`` sets the table: ``2 ** log_size`` entries or a few more
+    (``table_entries``), in pairs unless the rules say not (``table_pairs``), 5 to 10
+    bytes each, or 8 a word kept and 1 to 5 for wide states (24: 16.8 million entries,
     84 MB for Connect Four; pages are zeroed lazily by the system, so a small search
     touches little of it). ``threads`` > 1: that many threads search each window on one
     table (8 bytes an entry more, its seal), the first to finish giving the answer
@@ -254,7 +281,7 @@ class CompiledSearch:
         self.rules = rules
         self.db: Any = NO_TABLEBASE if db is None else db
         """What the rules' ``probe`` reads (a tablebase's records and ranking, as arrays)."""
-        self.size = prime_at_least(1 << log_size)
+        self.size = table_entries(log_size, rules.table_pairs)
         self.layout = TableLayout.of(rules, log_size)
         self.key_mask = -1 if self.layout.wide_keys else 0xFFFFFFFF
         simple = rules.keeps is None and rules.reward is None
@@ -283,6 +310,8 @@ class CompiledSearch:
             self.size if layout.table_moves else 1, dtype=layout.hint_type
         )
         self.checks = np.zeros(self.size if self.threads > 1 else 1, dtype=np.int64)
+        self.works = np.zeros(self.size if layout.pairs else 1, dtype=np.uint8)
+        """Each entry's subtree: the bits of the nodes searched under it."""
 
     def table_fill(self) -> float:
         """The share of the table's entries in use (a pass over it: ms for millions)."""
@@ -361,7 +390,7 @@ class CompiledSearch:
         if self.threads == 1:
             lane = self.lanes[0]
             r, n, cut, move = self.engine.negamax(
-                lane.s, med, med + 1, self.keys, self.vals, self.hints, self.key_mask,
+                lane.s, med, med + 1, self.keys, self.vals, self.hints, self.works, self.key_mask,
                 lane.out, lane.stack, self.db, self.progress, self.checks, self.halt, False,
             )  # fmt: skip
             return int(r), int(n), bool(cut), int(move)
@@ -397,11 +426,14 @@ def entry_bytes(rules: SearchRules, log_size: int, threads: int = 1) -> int:
 
 
 def log_size_within(rules: SearchRules, table_bytes: int, threads: int = 1) -> int:
-    """The largest ``log_size`` whose table (on ``threads``) fits in ``table_bytes`` (the
-    size being the prime at least 2**log_size: a few entries over, far below a byte per
-    million); SolverChoiceError when not even 2**TABLE_FLOOR entries fit."""
+    """The largest ``log_size`` whose table (on ``threads``) fits in ``table_bytes`` (its
+    entries, ``table_entries``, a few over 2**log_size: far below a byte per million);
+    SolverChoiceError when not even 2**TABLE_FLOOR entries fit."""
     for log_size in range(40, TABLE_FLOOR - 1, -1):
-        if ((1 << log_size) + 1000) * entry_bytes(rules, log_size, threads) <= table_bytes:
+        if (
+            table_entries(log_size, rules.table_pairs) * entry_bytes(rules, log_size, threads)
+            <= table_bytes
+        ):
             return log_size
     least = (1 << TABLE_FLOOR) * entry_bytes(rules, TABLE_FLOOR, threads)
     raise SolverChoiceError(

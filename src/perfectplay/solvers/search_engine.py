@@ -34,6 +34,11 @@ position's canonical words, which ``key`` leaves there), and ``key`` gives their
 which only chooses the entry: states wider than one key (two 36-bit boards)."""
 KEY_FROM = 0
 """The row's first column of the words the table keeps (with KEY_WORDS)."""
+PAIRS = False
+"""Whether the table's entries go in pairs (the rules' ``table_pairs``): a key may sit in
+either entry of its pair; the first keeps the larger subtree (the bits of the nodes
+searched under it), the second the latest; an entry pushed from the first moves to the
+second."""
 PROGRESS_EVERY = 1 << 16
 """Nodes between two updates of the progress count another thread reads."""
 FOLD = False
@@ -85,6 +90,11 @@ def fold(s: Any, p: int, db: Any) -> int:  # the game's when FOLD
     return 0
 
 
+def tabled(s: Any, p: int) -> bool:  # the game's when it gives one
+    """Every position is kept in the table."""
+    return True
+
+
 def table_key(s: Any, p: int, db: Any) -> int:
     """Row p's key in the table: ``fold``'s when the rules give it, else ``key``'s."""
     if FOLD:
@@ -123,6 +133,75 @@ def hold(keys: Any, slot: int, k: int, key_mask: int, s: Any, p: int) -> None:
         at = slot * KEY_WORDS
         for w in range(KEY_WORDS):
             keys[at + w] = s[p, KEY_FROM + w]
+
+
+def index_of(k: int, size: int) -> int:
+    """The table's entry for key k (with PAIRS, the first of its pair)."""
+    if PAIRS:
+        return (k % (size >> 1)) * 2
+    return k % size
+
+
+def log_work(n: int) -> int:
+    """The nodes of a subtree, as the table keeps them: the bits of n, at most 255."""
+    bits = 0
+    while n > 0 and bits < 255:
+        n >>= 1
+        bits += 1
+    return bits
+
+
+def move_entry(keys: Any, vals: Any, hints: Any, checks: Any, works: Any, a: int, b: int) -> None:
+    """Entry a copied onto entry b, whole (its key words, bound, move, seal, work)."""
+    if KEY_WORDS == 0:
+        keys[b] = keys[a]
+    else:
+        for w in range(KEY_WORDS):
+            keys[b * KEY_WORDS + w] = keys[a * KEY_WORDS + w]
+    vals[b] = vals[a]
+    if TABLE_MOVES:
+        hints[b] = hints[a]
+    if SHARED:
+        checks[b] = checks[a]
+    works[b] = works[a]
+
+
+def keep(
+    keys: Any,
+    vals: Any,
+    hints: Any,
+    checks: Any,
+    works: Any,
+    slot: int,
+    k: int,
+    key_mask: int,
+    s: Any,
+    p: int,
+    code: int,
+    hint: int,
+    work: int,
+) -> None:
+    """Row p's bound ``code`` (and move ``hint``) kept in the table at ``slot`` (key k);
+    with PAIRS, in the first entry of the pair when row p holds it already or its subtree
+    is at least as large as the first's (whose entry then moves to the second), else in
+    the second."""
+    if PAIRS:
+        lg = log_work(work)
+        if held(keys, slot, k, key_mask, s, p):
+            if lg < works[slot]:
+                lg = works[slot]
+        elif lg >= works[slot]:
+            if vals[slot] != 0:
+                move_entry(keys, vals, hints, checks, works, slot, slot + 1)
+        else:
+            slot += 1
+        works[slot] = lg
+    hold(keys, slot, k, key_mask, s, p)
+    vals[slot] = code
+    if TABLE_MOVES:
+        hints[slot] = hint
+    if SHARED:
+        checks[slot] = seal(k, code, hint)
 
 
 def seal(k: int, code: int, hint: int) -> int:
@@ -220,6 +299,7 @@ def negamax(
     keys: Any,
     vals: Any,
     hints: Any,
+    works: Any,
     key_mask: int,
     out: Any,
     stack: Any,
@@ -232,7 +312,8 @@ def negamax(
     """One null-window (or any-window) alpha-beta search of row 0 on an explicit stack:
     (score, nodes, whether a root move cut, that move). stack[p] = (alpha, beta, number
     of moves, next move, key, sign and reward of the move being searched, best score, the
-    table's move) of the state on row p; ``db`` goes to ``probe``; ``progress[0]`` grows by
+    table's move, a helper's order, the nodes counted when it was entered or -1 when it is
+    not kept in the table) of the state on row p; ``db`` goes to ``probe``; ``progress[0]`` grows by
     ``PROGRESS_EVERY`` every so many nodes (read by another thread: the search holds no GIL).
     A row's score is its mover's: the reward plus the child's score, negated unless the
     move kept the turn. SHARED: ``checks`` the entries' seals; a thread that finds
@@ -270,11 +351,18 @@ def negamax(
                     if a >= b:
                         ret = b
                         settled = True
+            kept = False
+            k = 0
+            hint = 0
             if not settled:
+                kept = tabled(s, p)
+            if kept:
                 k = table_key(s, p, db)
-                slot = k % size
+                slot = index_of(k, size)
                 code = 0
                 hint = 0
+                if PAIRS and not held(keys, slot, k, key_mask, s, p):
+                    slot += 1
                 if held(keys, slot, k, key_mask, s, p):
                     code = int(vals[slot])
                     if TABLE_MOVES:
@@ -308,6 +396,7 @@ def negamax(
                     stack[p, 2] = n
                     stack[p, 3] = 1
                     stack[p, 4] = k
+                    stack[p, 10] = nodes if kept else -1  # (-1: not kept in the table)
                     if SOFT:
                         stack[p, 7] = NOT_OVER  # (the best score met: none yet)
                     if TABLE_MOVES:
@@ -340,20 +429,31 @@ def negamax(
         if SOFT and score > stack[p, 7]:
             stack[p, 7] = score
         k = stack[p, 4]
-        slot = k % size
+        slot = index_of(k, size)
         if score >= stack[p, 1]:
             if p == 0:
                 cut = True
                 cut_move = out[0, stack[0, 3] - 1]
-            hold(keys, slot, k, key_mask, s, p)
             code = score - LOW + 1 + UPPERS
-            vals[slot] = code
             hint = 0
             if TABLE_MOVES:
                 hint = hint_of(stack, p)
-                hints[slot] = hint
-            if SHARED:
-                checks[slot] = seal(k, code, hint)
+            if stack[p, 10] >= 0:
+                keep(
+                    keys,
+                    vals,
+                    hints,
+                    checks,
+                    works,
+                    slot,
+                    k,
+                    key_mask,
+                    s,
+                    p,
+                    code,
+                    hint,
+                    nodes - stack[p, 10],
+                )
             ret = score
             continue
         if score > stack[p, 0]:
@@ -368,15 +468,26 @@ def negamax(
         ret = stack[p, 0]
         if SOFT:
             ret = stack[p, 7]
-        hold(keys, slot, k, key_mask, s, p)
         code = ret - LOW + 1
-        vals[slot] = code
         hint = 0
         if TABLE_MOVES:
-            hint = stack[p, 8]
-            hints[slot] = hint  # (failed low: the move it had, if any, kept)
-        if SHARED:
-            checks[slot] = seal(k, code, hint)
+            hint = stack[p, 8]  # (failed low: the move it had, if any, kept)
+        if stack[p, 10] >= 0:
+            keep(
+                keys,
+                vals,
+                hints,
+                checks,
+                works,
+                slot,
+                k,
+                key_mask,
+                s,
+                p,
+                code,
+                hint,
+                nodes - stack[p, 10],
+            )
 
 
 def half(x: int) -> int:

@@ -95,6 +95,7 @@ def bit_rules(width: int, height: int, connect: int = 4) -> SearchRules:
         encode=encode,
         plies=plies,
         ident=ident,
+        table_pairs=False,  # (the C reference's table: the bench compares node counts)
     )
 
 
