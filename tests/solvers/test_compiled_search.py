@@ -417,6 +417,13 @@ class _SearchedTiers(TierKeyGame):
         return self.n // self.block + 1
 
 
+class _SearchedTabled(_SearchedTiers):
+    """As ``_SearchedTiers``, the search's table keeping two states in three (``tabled``)."""
+
+    def tabled(p, s):
+        return s % 3 != 1
+
+
 class _SearchedPlain(TierGame):
     """Random tiers, each move one tier up; no key."""
 
@@ -429,15 +436,18 @@ class _SearchedPlain(TierGame):
 SEARCH_SCORE = {WIN: 1, TIE: 0, LOSS: -1}
 
 
-@pytest.mark.parametrize("cls", [_SearchedTiers, _SearchedPlain])
+@pytest.mark.parametrize("cls", [_SearchedTiers, _SearchedPlain, _SearchedTabled])
 def test_a_compiled_games_search_agrees_with_the_reference_on_random_games(cls: Any) -> None:
     """The search that a compiled game's own rules feed (no rules written for it) gives
-    every reachable state's value as an independent solver does, dead ends included."""
+    every reachable state's value as an independent solver does, dead ends included, and
+    where the game's ``tabled`` rule keeps some states out of the table."""
     checked = 0
     for seed in range(12):
         game = cls(seed=seed, n=240, block=12)
         expected = reference.solve_outcomes(game)
-        search = CompiledSearch(compiled_rules_of(Rules(game)), log_size=10)
+        rules = compiled_rules_of(Rules(game))
+        assert (rules.tabled is not None) == (cls is _SearchedTabled)
+        search = CompiledSearch(rules, log_size=10)
         for state, (value, _) in expected.items():
             assert search.score((state,)) == SEARCH_SCORE[value], (seed, state)
             checked += 1

@@ -35,8 +35,10 @@ from ..protocol import SCORE_ENDS
 from . import drivers, search_hooks
 from .stones import least_code, rank_code
 
-RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward", "unmoves")
-"""The rule functions a compiled game may write (the first four are required)."""
+RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward", "unmoves",
+         "tabled")  # fmt: skip
+"""The rule functions a compiled game may write (the first four are required; ``tabled``
+only the search reads)."""
 INLINED = ("moves", "play", "outcome", "key", "tier")
 """Rules bound a second time as ``_inline_NAME``, inlined by numba into the two loops that
 run over every position (``expand_tiers``, ``solve_sweep``): there, Connect Four 6x4's
@@ -53,7 +55,7 @@ TAKE_PARAMETERS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "unmov
 """The loops that run the rules: their first argument is the game's parameters."""
 SEARCH_RULES = (
     "whole", "search_end", "search_bounds", "search_moves", "search_play", "search_key",
-    "search_probe", "search_fold", "search_keeps", "search_reward",
+    "search_probe", "search_fold", "search_keeps", "search_reward", "search_tabled",
 )  # fmt: skip
 
 
@@ -201,7 +203,7 @@ def _search_rules(
         name = f"perfectplay_search_{cls.__name__}_{search_ident}"
         rules: Any = template_copy(Path(search_hooks.__file__), name, "search", on_disk=cache)
         rules.P = params
-        for rule in ("moves", "play", "outcome", "key", "tier", "to_move", "reward"):
+        for rule in ("moves", "play", "outcome", "key", "tier", "to_move", "reward", "tabled"):
             setattr(rules, f"_{rule}", getattr(module, f"_{rule}"))
         rules.SCORED = module.SCORED
         if module.SCORED:
@@ -241,7 +243,7 @@ def _build(
     module.HAS_TO_MOVE = "to_move" in functions
     module.HAS_REWARD = "reward" in functions
     for name in RULES:
-        setattr(module, f"_{name}", bound[name])
+        setattr(module, f"_{name}", bound.get(name))  # (tabled: None unless given)
     for name in INLINED:
         function = bound[name]
         if compiled:  # the same function (its helpers bound) under numba's inline="always"
@@ -308,6 +310,7 @@ def _compiled_rules(
         "to_move": (p, numba.int64),
         "reward": (p, numba.int64, numba.int64),
         "unmoves": (p, numba.int64, numba.int64[::1]),
+        "tabled": (p, numba.int64),
     }
     # A disk cache numba cannot read back was written by a process that named the game's
     # module otherwise (the CLI names a file's module by its path, a script by its import):
@@ -412,6 +415,7 @@ RETURNS = {
     "tier": "an int",
     "to_move": "an int",
     "unmoves": "the count of un-moves (an int)",
+    "tabled": "whether the search's table keeps the state (a bool)",
 }
 """What each rule returns, on every path: an integer (numba's types)."""
 COMPILED_GAMES_PAGE = "docs/tutorial/compiled-games.md"

@@ -401,6 +401,7 @@ class CompiledGame:
             fold=searching.search_fold if probing and "key" not in self.rule_functions else None,
             keeps=searching.search_keeps if "to_move" in self.rule_functions else None,
             reward=searching.search_reward if "reward" in self.rule_functions else None,
+            tabled=searching.search_tabled if "tabled" in self.rule_functions else None,
             fail_soft=self.scored,
         )
 

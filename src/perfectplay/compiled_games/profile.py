@@ -122,7 +122,9 @@ def profile_rules(game: Any, samples: int = 1000, seed: int = 0) -> RulesProfile
     functions = game.rule_functions
     sample = sample_positions(game, samples, random.Random(seed))
     inputs = _inputs(game, sample, samples, random.Random(seed + 1))
-    per_call = {name: _time_rule(game, name, inputs[name]) for name in RULES if name in functions}
+    # (``tabled`` is the search's alone: a solve never calls it, so it is not timed)
+    timed = [name for name in RULES if name in functions and name in inputs]
+    per_call = {name: _time_rule(game, name, inputs[name]) for name in timed}
     calls = {name: _calls(name, sample.mean_moves) for name in per_call}
     total = sum(per_call[name] * calls[name] for name in per_call)
     rules = tuple(

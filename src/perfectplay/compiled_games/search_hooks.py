@@ -33,6 +33,7 @@ HIGH_SCORE = 1
 """The greatest (a scored game's +inf)."""
 _to_move: Any = None
 _reward: Any = None
+_tabled: Any = None
 _moves: Any = None
 _play: Any = None
 _outcome: Any = None
@@ -101,6 +102,11 @@ def search_key(s: Any, p: int) -> int:
     """The canonical key of row p (symmetric positions share a table entry)."""
     k: int = _key(P, s[p, 0])
     return k
+
+
+def search_tabled(s: Any, p: int) -> bool:
+    """Whether the search keeps row p in its table (the game's ``tabled`` rule)."""
+    return bool(_tabled(P, s[p, 0]))
 
 
 def search_fold(s: Any, p: int, db: Any) -> int:
