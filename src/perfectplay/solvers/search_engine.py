@@ -168,17 +168,14 @@ def move_entry(keys: Any, vals: Any, hints: Any, checks: Any, works: Any, a: int
 
 def keep(
     keys: Any, vals: Any, hints: Any, checks: Any, works: Any, slot: int, k: int,
-    key_mask: int, s: Any, p: int, code: int, hint: int, nodes: int, entered: int,
+    key_mask: int, s: Any, p: int, code: int, hint: int, work: int,
 ) -> None:  # fmt: skip
-    """Row p's bound ``code`` (and move ``hint``) kept in the table at ``slot`` (key k),
-    unless row p is not kept there (``entered``, the nodes counted when row p was entered,
-    is -1); with PAIRS, in the first entry of the pair when row p holds it already or its
-    subtree (``nodes - entered``) is at least as large as the first's (whose entry then
-    moves to the second), else in the second."""
-    if entered < 0:
-        return
+    """Row p's bound ``code`` (and move ``hint``) kept in the table at ``slot`` (key k);
+    with PAIRS, in the first entry of the pair when row p holds it already or its subtree
+    is at least as large as the first's (whose entry then moves to the second), else in
+    the second."""
     if PAIRS:
-        lg = log_work(nodes - entered)
+        lg = log_work(work)
         if held(keys, slot, k, key_mask, s, p):
             if lg < works[slot]:
                 lg = works[slot]
@@ -430,8 +427,9 @@ def negamax(
             hint = 0
             if TABLE_MOVES:
                 hint = hint_of(stack, p)
-            keep(keys, vals, hints, checks, works, slot, k, key_mask, s, p, code, hint, nodes,
-                 stack[p, 10])  # fmt: skip
+            if stack[p, 10] >= 0:  # (-1: not kept in the table)
+                keep(keys, vals, hints, checks, works, slot, k, key_mask, s, p, code, hint,
+                     nodes - stack[p, 10])  # fmt: skip
             ret = score
             continue
         if score > stack[p, 0]:
@@ -450,8 +448,9 @@ def negamax(
         hint = 0
         if TABLE_MOVES:
             hint = stack[p, 8]  # (failed low: the move it had, if any, kept)
-        keep(keys, vals, hints, checks, works, slot, k, key_mask, s, p, code, hint, nodes,
-             stack[p, 10])  # fmt: skip
+        if stack[p, 10] >= 0:  # (-1: not kept in the table)
+            keep(keys, vals, hints, checks, works, slot, k, key_mask, s, p, code, hint,
+                 nodes - stack[p, 10])  # fmt: skip
 
 
 def half(x: int) -> int:
