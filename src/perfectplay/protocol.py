@@ -141,7 +141,7 @@ class SearchRules(NamedTuple):
     """``tabled(s, p) -> bool``, optional: whether the search keeps row p's position in its
     table (asked before ``key``); without it, every position. Near the end a position is
     searched faster than its key is made and looked up (6x6 Othello: twice as fast with no
-    entry for 6 empty cells or fewer)."""
+    entry for 7 empty cells or fewer)."""
     table_pairs: bool = True
     """Whether the table's entries go in pairs, the first kept for the larger subtree
     (``perfectplay.solvers.compiled_search``); False: one entry an index, always replaced

@@ -52,10 +52,11 @@ as a general engine):
   Large searches fill the table many times over; always replacing, they lost the bounds
   of the subtrees near the root, which cost the most to search again (6x6 Othello 4 plies
   in: 3.5 billion nodes with one entry an index, 1.2 billion in pairs, the same memory).
-  An entry keeps the key modulo ``2 ** 32`` when ``key_bits <= 32 + log_size - 1`` (the
-  pair's index and the kept bits then tell keys apart: Chinese remainders), else the
-  whole key. Where the rules' ``tabled`` says no (positions near the end), the search
-  neither looks the position up nor keeps it: searching it again costs less than its key.
+  An entry keeps the key modulo ``2 ** 32`` when ``key_bits`` is at most 32 plus the
+  index's bits (``log_size - 1`` in pairs, else ``log_size``): the index and the kept
+  bits then tell keys apart (Chinese remainders); else it keeps the whole key. Where the
+  rules' ``tabled`` says no (positions near the end), the search neither looks the
+  position up nor keeps it: searching it again costs less than its key.
 
 Contract: the exact score, equal to plain negamax over every move; a best move; the nodes
 searched (calls of the search on a state, counted like the C reference in ``bench/``).

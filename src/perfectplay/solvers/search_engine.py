@@ -349,10 +349,11 @@ def negamax(
                 k = table_key(s, p, db)
                 slot = index_of(k, size)
                 code = 0
-                hint = 0
-                if PAIRS and not held(keys, slot, k, key_mask, s, p):
+                found = held(keys, slot, k, key_mask, s, p)
+                if PAIRS and not found:  # (the second entry of the pair)
                     slot += 1
-                if held(keys, slot, k, key_mask, s, p):
+                    found = held(keys, slot, k, key_mask, s, p)
+                if found:
                     code = int(vals[slot])
                     if TABLE_MOVES:
                         hint = int(hints[slot])
