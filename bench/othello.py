@@ -1,7 +1,7 @@
 """Othello from a user's rules (examples/othello.py, two words a state) by compiled search.
 
 Run:  .venv/bin/python bench/othello.py [--plies 12 10 8] [--start] [--log-size 25]
-      [--threads 1 2]
+      [--threads 1 2] [--proof DIR [--proof-leaves 1000]]
 
 1. 4x4: the start by search and by the strong solve of the same rules (the plain path),
    which must agree (published: the second player wins 11-3, -10 with the two empty
@@ -13,9 +13,12 @@ Run:  .venv/bin/python bench/othello.py [--plies 12 10 8] [--start] [--log-size 
    to move, the line being perfect), nodes, seconds, nodes a second. ``--start`` searches
    the start itself (issue 48's target: at most 10 minutes; see the note's figures).
    ``--threads 1 2`` searches each position on each count of threads in turn (one table
-   shared by the threads), side by side in one run.
+   shared by the threads), side by side in one run. ``--proof DIR`` writes each score's
+   proof there after its search (leaves of at most ``--proof-leaves`` nodes) and checks it
+   with the compiled rules: nodes written, bytes, seconds to write and to check.
 
-Exits 1 when a score differs from the strong solve's or from the line's +-4.
+Exits 1 when a score differs from the strong solve's or from the line's +-4, or a proof
+does not prove it.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "examples"))
@@ -43,6 +47,8 @@ def main() -> int:
     parser.add_argument("--start", action="store_true", help="search 6x6 from its start")
     parser.add_argument("--log-size", type=int, default=25, help="table: 2**N entries")
     parser.add_argument("--threads", type=int, nargs="*", default=[1], help="counts to run")
+    parser.add_argument("--proof", type=Path, help="write and check each 6x6 proof here")
+    parser.add_argument("--proof-leaves", type=int, default=1000, help="a leaf's nodes")
     args = parser.parse_args()
 
     from othello import Othello
@@ -83,7 +89,34 @@ def main() -> int:
             rate = found.nodes / found.seconds / 1e6
             print(f"  {plies:2d}  {threads}  {found.score:+d}{'' if right else ' (NOT +-4)'}  "
                   f"{found.nodes:>14,}  {found.seconds:8.1f}  {rate:.2f}")  # fmt: skip
+            if args.proof is not None:
+                failed |= not _proven(game, state, plies, search, found.score, args)
     return 1 if failed else 0
+
+
+def _proven(game: Any, state: Any, plies: int, search: Any, score: int, args: Any) -> bool:
+    """The score's proof written and checked with the compiled rules; its figures printed."""
+    import resource
+
+    from perfectplay.proof_check import check_proof
+    from perfectplay.proof_search import write_proof
+    from perfectplay.rules import Rules
+
+    rules = Rules(game)
+    args.proof.mkdir(parents=True, exist_ok=True)
+    path = args.proof / f"othello6-{plies}.proof"
+    moves = [rules.format_move(cell(name)) for name in FEINSTEIN[:plies]]
+    started = time.perf_counter()
+    nodes = write_proof(rules, state, moves, search, score, path, leaf_nodes=args.proof_leaves)
+    written = time.perf_counter() - started
+    started = time.perf_counter()
+    verdict = check_proof(rules, path)
+    checked = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
+    print(f"      proof: {nodes:,} nodes, {path.stat().st_size:,} bytes, written in "
+          f"{written:.1f} s, checked in {checked:.1f} s ({verdict.at_least:+g}..."
+          f"{verdict.at_most:+g}); peak {peak:.2f} GB so far")  # fmt: skip
+    return verdict.at_least == verdict.at_most == score
 
 
 if __name__ == "__main__":

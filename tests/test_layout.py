@@ -24,11 +24,18 @@ LAYERS = [
         "cgt",
         "games",
     ),  # reading a game; the toolkit; games
-    ("spaces", "identity", "notebook", "proof_tree"),  # state graphs, in and out of memory
+    (
+        "spaces",
+        "identity",
+        "notebook",
+        "proof_tree",
+        "proof_replay",
+        "proof_check",
+    ),  # state graphs, in and out of memory; proofs read and checked
     ("tiers", "answers"),  # tier solving: graph, chunks, reach, methods, files
     ("compiled_games",),  # the compiled form: loops, rankings, the engine's tiers
     ("solvers", "checking"),  # whole-graph solvers and search; the self-checks
-    ("solution", "proof_search"),  # what a solve answers
+    ("solution", "proof_grow", "proof_search"),  # what a solve answers; proofs written
     ("solve",),  # the one entry: a game in, a Solution out
     ("tablebase", "outcomes", "sums"),  # tablebases built, read and probed; sums
     ("__init__", "book", "statistics", "plots"),  # the public package

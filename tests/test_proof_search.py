@@ -1,14 +1,17 @@
 """Issue 48 item 4: proof trees written from the search and checked by the rules alone:
-on random games of every kind they prove the exhaustive reference's score, and a proof
-altered anywhere that matters is refused, naming where."""
+on random games of every kind they prove the exhaustive reference's score, with and
+without searched leaves, the compiled checker and the plain one agreeing; a proof altered
+anywhere that matters is refused by both, naming the same node."""
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 import reference
 from cli_script import run_cli
@@ -20,8 +23,17 @@ from wide_random import (
     WideScored,
 )
 
+from perfectplay.proof_check import check_proof
 from perfectplay.proof_search import write_proof
-from perfectplay.proof_tree import ProofError, ProofRefuted, check_proof
+from perfectplay.proof_tree import (
+    SEARCHED,
+    Header,
+    ProofError,
+    ProofRefuted,
+    Tree,
+    read_proof,
+    write_proof_file,
+)
 from perfectplay.rules import Rules
 from perfectplay.solvers.compiled_search import CompiledSearch, compiled_rules_of
 from perfectplay.values import LOSS, TIE, WIN
@@ -30,13 +42,14 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 OUTCOME_SCORE = {WIN: 1.0, TIE: 0.0, LOSS: -1.0}
 
 
-def _prove(game: Any, state: Any, path: Path, log_size: int = 6) -> tuple[Rules[Any, Any], int]:
-    """Search ``state``, write its proof to ``path``; the rules and the searched score."""
+def _prove(game: Any, state: Any, path: Path, leaves: int, log_size: int = 6) -> Rules[Any, Any]:
+    """Search ``state``, write its proof to ``path`` (leaves searched within ``leaves``
+    nodes); the rules."""
     rules = Rules(game)
     search = CompiledSearch(compiled_rules_of(rules), log_size)
     score = search.score(search.rules.encode(state))
-    write_proof(rules, state, [], search, score, path)
-    return rules, score
+    write_proof(rules, state, [], search, score, path, leaf_nodes=leaves)
+    return rules
 
 
 @pytest.mark.parametrize(
@@ -44,46 +57,41 @@ def _prove(game: Any, state: Any, path: Path, log_size: int = 6) -> tuple[Rules[
 )
 def test_proofs_of_random_games_prove_the_references_scores(cls: Any, tmp_path: Path) -> None:
     """Every reachable non-final state of random games (scores, rewards, extra turns, a key
-    merging positions): its proof checks, and proves exactly the reference's score. A small
-    table (2**6 entries) keeps the search honest: it forgets, the proof must not."""
-    proven = 0
+    merging positions): its proof, whole or with leaves, checks compiled and plain alike,
+    and proves exactly the reference's score. A small table (2**6 entries) keeps the
+    search honest: it forgets, the proof must not."""
+    proven = leafy = 0
     for seed in range(4):
         game = cls(seed=seed) if cls in (WideOutcomes, WideOutcomesTurns) else cls(seed=seed, n=40)
         outcomes = cls in (WideOutcomes, WideOutcomesTurns)
         expected = reference.solve_outcomes(game) if outcomes else reference.upward_scores(game)
-        for state, (value, _) in sorted(expected.items())[:12]:
+        for k, (state, (value, _)) in enumerate(sorted(expected.items())[:12]):
             if game.outcome(state) is not None:
                 continue
             path = tmp_path / f"{seed}-{proven}.proof"
-            rules, _ = _prove(game, state, path)
+            rules = _prove(game, state, path, leaves=(0, 4, 10**6)[k % 3])
             verdict = check_proof(rules.starting_at(state), path)
+            assert check_proof(rules.starting_at(state), path, plain=True) == verdict
             want = OUTCOME_SCORE[value] if outcomes else float(value)
             least, largest = (-1.0, 1.0) if outcomes else (-math.inf, math.inf)
             # (a bound at the range's end holds of any position: no tree claims it)
             assert verdict.at_least == (None if want == least else want), (seed, state)
             assert verdict.at_most == (None if want == largest else want), (seed, state)
             proven += 1
-    assert proven > 20
-
-
-def _lines(path: Path) -> list[Any]:
-    return [json.loads(line) for line in path.read_text().splitlines()]
-
-
-def _write(path: Path, rows: list[Any]) -> None:
-    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+            leafy += int((read_proof(path)[1].edge == SEARCHED).any())
+    assert proven > 20 and leafy > 3
 
 
 @pytest.fixture(scope="module")
 def othello_proof(tmp_path_factory: pytest.TempPathFactory) -> tuple[Rules[Any, Any], Path]:
-    """4x4 Othello's start, proven (-10 for the first player)."""
+    """4x4 Othello's start, proven (-10 for the first player), every node written."""
     from perfectplay.cli.loader import build_game
 
     rules = Rules(build_game(f"{EXAMPLES / 'othello.py'}:Othello", ["size=4"]))
     path = tmp_path_factory.mktemp("proof") / "othello.proof"
     search = CompiledSearch(compiled_rules_of(rules), 16)
     score = search.score(search.rules.encode(rules.initial_state()))
-    write_proof(rules, rules.initial_state(), [], search, score, path)
+    write_proof(rules, rules.initial_state(), [], search, score, path, leaf_nodes=0)
     return rules, path
 
 
@@ -91,86 +99,118 @@ def test_othellos_proof_checks_and_proves_minus_ten(othello_proof: Any) -> None:
     rules, path = othello_proof
     verdict = check_proof(rules, path)
     assert (verdict.at_least, verdict.at_most) == (-10, -10)
-    assert verdict.nodes == len(_lines(path)) - 1
+    header, tree = read_proof(path)
+    assert verdict.nodes == header.nodes == tree.nodes > 100
+    assert not (tree.edge == SEARCHED).any()
+    assert check_proof(rules, path, plain=True) == verdict
 
 
-def _first(rows: list[Any], side: str) -> int:
-    """The line of the first node on ``side`` with a child node (not an end)."""
-    for i, row in enumerate(rows[1:], start=1):
-        if row[1] == side and (row[4] > 0 if side == ">=" else any(c > 0 for c in row[3])):
+def _rewritten(
+    path: Path, to: Path, change: Callable[[dict[str, Any]], None], claims: Any = None
+) -> Path:
+    """``path``'s proof with its arrays changed by ``change`` (nodes 1..N: kind, bound,
+    choice, first; edge), written to ``to`` with a fresh hash, as a forger would."""
+    header, tree = read_proof(path)
+    arrays = {name: getattr(tree, name).copy() for name in ("kind", "bound", "choice", "first")}
+    arrays["edge"] = list(tree.edge)
+    change(arrays)
+    edge = np.array(arrays["edge"], np.int64)
+    altered = Tree.of(arrays["kind"][1:], arrays["bound"][1:], arrays["choice"][1:], edge)
+    fields = dict(header.__dict__, claims=claims or header.claims)
+    fields.update(nodes=altered.nodes, edges=len(edge))
+    write_proof_file(to, Header(**fields), altered)
+    return to
+
+
+def _refused(rules: Rules[Any, Any], path: Path, match: str) -> str:
+    """The compiled checker's refusal, the plain checker's the same."""
+    with pytest.raises(ProofRefuted, match=match) as compiled:
+        check_proof(rules, path)
+    with pytest.raises(ProofRefuted) as plain:
+        check_proof(rules, path, plain=True)
+    assert str(plain.value) == str(compiled.value)
+    return str(compiled.value)
+
+
+def _first(tree: Tree, kind: int) -> int:
+    """The first node of ``kind`` with a child node (not an end)."""
+    for i in range(1, tree.nodes + 1):
+        count = 1 if tree.kind[i] == 0 else int(tree.choice[i])
+        if tree.kind[i] == kind and (tree.edge[tree.first[i] : tree.first[i] + count] > 0).any():
             return i
-    raise AssertionError(side)
+    raise AssertionError(kind)
 
 
 def test_an_altered_proof_is_refused_naming_where(othello_proof: Any, tmp_path: Path) -> None:
-    """Each change that breaks the argument is refused: a stronger root claim, a reply
-    left out, an end claimed where play goes on, a child pointed at another position's
-    node, another move in place of the proven one, the file cut short."""
+    """Each change that breaks the argument is refused, by both checkers alike: a
+    stronger root claim, a reply left out, an end claimed where play goes on, a child
+    pointed at another position's node, another move in place of the proven one, a leaf
+    whose search cannot prove what is claimed; and a child before its parent (a claim
+    resting on itself), a body cut short or not matching its hash."""
     rules, path = othello_proof
-    rows = _lines(path)
+    header, tree = read_proof(path)
     broken = tmp_path / "broken.proof"
+    root, side, value = header.claims[0]
+    stronger = [(root, side, value + 1 if side == ">=" else value - 1), *header.claims[1:]]
 
-    def refused(altered: list[Any], match: str) -> None:
-        _write(broken, altered)
-        with pytest.raises(ProofRefuted, match=match):
-            check_proof(rules, broken)
+    def strengthen(a: dict[str, Any]) -> None:
+        a["bound"][root] = stronger[0][2]
 
-    stronger = json.loads(json.dumps(rows))
-    root_id, side, value = stronger[0]["claims"][0]
-    stronger[0]["claims"][0][2] = value + 1 if side == ">=" else value - 1
-    stronger[root_id][2] = stronger[0]["claims"][0][2]
-    refused(stronger, "is needed|the game ends at")
+    _refused(rules, _rewritten(path, broken, strengthen, stronger), "needed|short")
+    at_most, at_least = _first(tree, 1), _first(tree, 0)
 
-    fewer = json.loads(json.dumps(rows))
-    at = _first(fewer, "<=")
-    fewer[at][3] = fewer[at][3][:-1]
-    refused(fewer, "replies for a position")
+    def fewer(a: dict[str, Any]) -> None:
+        a["choice"][at_most] -= 1
+        del a["edge"][int(a["first"][at_most])]
 
-    ended = json.loads(json.dumps(rows))
-    at = _first(ended, ">=")
-    ended[at][4] = 0
-    refused(ended, "the game goes on")
+    _refused(rules, _rewritten(path, broken, fewer), f"node {at_most} has not one child")
 
-    elsewhere = json.loads(json.dumps(rows))
-    at = _first(elsewhere, "<=")
-    children = [c for c in elsewhere[at][3] if c > 0]
-    target = next(r[0] for r in elsewhere[1:] if r[0] not in children and r[0] != at)
-    elsewhere[at][3] = [target if c == children[0] else c for c in elsewhere[at][3]]
-    refused(elsewhere, r"^node \d+")
+    def ended(a: dict[str, Any]) -> None:
+        a["edge"][int(a["first"][at_least])] = 0
 
-    other_move = json.loads(json.dumps(rows))
-    at = _first(other_move, ">=")
-    node = other_move[at]
-    state = _position_of(rules, other_move, node[0])
-    legal = [rules.format_move(m) for m in rules.legal_moves(state)]
-    replacement = next(m for m in legal if m != node[3])
-    node[3] = replacement
-    refused(other_move, r"^node \d+")
+    _refused(rules, _rewritten(path, broken, ended), f"node {at_least}, .* the game goes on")
+    children = [
+        int(c) for c in tree.edge[tree.first[at_most] : tree.first[at_most] + tree.choice[at_most]]
+    ]
+    child = next(c for c in children if c > 0)
+    target = next(
+        t for t in range(child + 1, tree.nodes + 1)
+        if t not in children and tree.kind[t] == tree.kind[child]
+        and tree.bound[t] == tree.bound[child]
+    )  # fmt: skip
 
-    refused(rows[:-3], "a file cut short")
+    def elsewhere(a: dict[str, Any]) -> None:
+        a["edge"][int(a["first"][at_most]) + children.index(child)] = target
 
+    _refused(rules, _rewritten(path, broken, elsewhere), r"node \d+")
 
-def _position_of(rules: Rules[Any, Any], rows: list[Any], wanted: int) -> Any:
-    """The position node ``wanted`` stands for, found by replaying the tree."""
-    positions = {rows[0]["claims"][0][0]: rules.initial_state()}
-    for ident, _, _ in rows[0]["claims"]:
-        positions[ident] = rules.initial_state()
-    pending = list(positions)
-    while pending:
-        ident = pending.pop()
-        if ident == wanted:
-            return positions[ident]
-        row = rows[ident]
-        state = positions[ident]
-        if row[1] == ">=":
-            pairs = [(rules.parse_move(state, row[3]), row[4])]
-        else:
-            pairs = list(zip(rules.legal_moves(state), row[3], strict=True))
-        for move, child in pairs:
-            if child > 0 and child not in positions:
-                positions[child] = rules.play(state, move)
-                pending.append(child)
-    raise AssertionError(wanted)
+    def other_move(a: dict[str, Any]) -> None:
+        a["choice"][at_least] = (a["choice"][at_least] + 1) % 2
+
+    _refused(rules, _rewritten(path, broken, other_move), r"node \d+")
+
+    def leaf(a: dict[str, Any]) -> None:
+        a["bound"][root] = stronger[0][2]
+        a["edge"][int(a["first"][root])] = SEARCHED
+        if a["kind"][root] == 1:
+            a["edge"][int(a["first"][root]) : int(a["first"][root] + a["choice"][root])] = [
+                SEARCHED
+            ] * int(a["choice"][root])
+
+    _refused(rules, _rewritten(path, broken, leaf, stronger), "leaf whose search does not")
+
+    def backwards(a: dict[str, Any]) -> None:
+        a["edge"][int(a["first"][at_least])] = at_least
+
+    with pytest.raises(ProofRefuted, match="every child follows its parent"):
+        check_proof(rules, _rewritten(path, broken, backwards))
+    data = path.read_bytes()
+    broken.write_bytes(data[:-3])
+    with pytest.raises(ProofRefuted, match="cut short"):
+        check_proof(rules, broken)
+    broken.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
+    with pytest.raises(ProofRefuted, match="SHA-256"):
+        check_proof(rules, broken)
 
 
 def test_a_file_that_is_no_proof_is_a_usage_error(othello_proof: Any, tmp_path: Path) -> None:
@@ -180,28 +220,40 @@ def test_a_file_that_is_no_proof_is_a_usage_error(othello_proof: Any, tmp_path: 
     with pytest.raises(ProofError, match="is not a perfectplay proof") as raised:
         check_proof(rules, garbage)
     assert not isinstance(raised.value, ProofRefuted)
+    older = tmp_path / "older.proof"
+    older.write_text(json.dumps({"format": "perfectplay-proof", "version": 1}) + "\n")
+    with pytest.raises(ProofError, match="write it again"):
+        check_proof(rules, older)
 
 
 def test_the_cli_proves_and_checks_and_refuses_in_one_line(tmp_path: Path) -> None:
-    """analyze --proof writes it, verify-proof checks it (exit 0), refuses a broken one
-    (exit 1, one line) and one of other parameters (exit 2, one line)."""
+    """analyze --proof writes it, verify-proof checks it compiled and plain (exit 0),
+    refuses a broken one (exit 1, one line) and one of other parameters (exit 2, one
+    line)."""
     game = [f"{EXAMPLES / 'othello.py'}:Othello", "-p", "size=4"]
     proof = tmp_path / "o.proof"
-    done = run_cli("analyze", *game, "--method", "search", "--proof", str(proof), "--moves", "b1")
+    done = run_cli("analyze", *game, "--method", "search", "--proof", str(proof), "--moves",
+                   "b1", "--proof-leaves", "20")  # fmt: skip
     assert done.returncode == 0, done.stderr
-    checked = run_cli("verify-proof", *game, str(proof), "--json")
-    assert checked.returncode == 0, checked.stderr
-    report = json.loads(checked.stdout)
     searched = run_cli("analyze", *game, "--method", "search", "--moves", "b1", "--json")
     score = json.loads(searched.stdout)["score"]
-    assert report["proven"] and report["at_least"] == report["at_most"] == score
-    assert report["moves_played"] == ["b1"]
-    rows = _lines(proof)
-    rows[0]["claims"][0][2] += 1 if rows[0]["claims"][0][1] == ">=" else -1
-    rows[rows[0]["claims"][0][0]][2] = rows[0]["claims"][0][2]
-    _write(proof, rows)
+    for plain in ([], ["--plain"]):
+        checked = run_cli("verify-proof", *game, str(proof), "--json", *plain)
+        assert checked.returncode == 0, checked.stderr
+        report = json.loads(checked.stdout)
+        assert report["proven"] and report["at_least"] == report["at_most"] == score
+        assert report["moves_played"] == ["b1"]
+    header, _ = read_proof(proof)
+    root, side, value = header.claims[0]
+    stronger = [(root, side, value + 1 if side == ">=" else value - 1), *header.claims[1:]]
+
+    def strengthen(a: dict[str, Any]) -> None:
+        a["bound"][root] = stronger[0][2]
+
+    _rewritten(proof, proof, strengthen, stronger)
     bad = run_cli("verify-proof", *game, str(proof))
-    assert bad.returncode == 1 and bad.stdout.startswith("not proven: node "), bad.stdout
+    assert bad.returncode == 1 and bad.stdout.startswith("not proven: "), bad.stdout
+    assert bad.stdout.count("\n") == 1
     other = run_cli(
         "verify-proof", f"{EXAMPLES / 'othello.py'}:Othello", "-p", "size=6", str(proof)
     )

@@ -78,6 +78,16 @@ from .tablebases import held
     "'perfectplay verify-proof' checks against the rules alone).",
 )
 @click.option(
+    "--proof-leaves",
+    type=click.IntRange(min=0),
+    default=1000,
+    show_default=True,
+    metavar="NODES",
+    help="With --proof: a claim the checker's own search (plain alpha-beta, no table) "
+    "proves in at most this many nodes is a leaf it searches, not a subtree written out "
+    "(0: the whole tree written).",
+)
+@click.option(
     "--threads",
     type=click.IntRange(min=1),
     default=1,
@@ -103,6 +113,7 @@ def analyze_command(
     as_json: bool,
     from_position: bool = False,
     proof: Path | None = None,
+    proof_leaves: int = 1000,
     threads: int = 1,
 ) -> None:
     """Show a position, its value and remoteness, and every move's value, best first.
@@ -131,7 +142,8 @@ def analyze_command(
         _analyze_probing(rules, position, moves, db, as_json, stats, quiet, memory, threads)
         return
     if searched or (header is not None and header.book is not None):
-        _analyze_searched(rules, position, moves, db, as_json, memory, quiet, proof, threads)
+        proving = None if proof is None else (proof, proof_leaves)
+        _analyze_searched(rules, position, moves, db, as_json, memory, quiet, proving, threads)
         return
     for given, option in ((threads != 1, "--threads"), (proof is not None, "--proof")):
         if given:
@@ -195,12 +207,12 @@ def _analyze_searched(
     as_json: bool,
     memory: int | None = None,
     quiet: bool = False,
-    proof: Path | None = None,
+    proof: tuple[Path, int] | None = None,
     threads: int = 1,
 ) -> None:
     """The position answered by compiled search, from an opening book where one holds it;
-    ``memory`` bounds the search's table; ``proof``: where to write the score's proof;
-    ``threads``: the search's."""
+    ``memory`` bounds the search's table; ``proof``: where to write the score's proof, and
+    its leaves' budget of nodes; ``threads``: the search's."""
     from ..book import shipped_book
     from .search_analysis import Proving, analyze_by_search, search_log_size
 
@@ -210,7 +222,7 @@ def _analyze_searched(
     state, history = _asked(rules, position, moves)
     db = db if db is not None else shipped_book(rules)  # 7x6: the book in the package
     log_size = search_log_size(rules, memory, threads)
-    proving = None if proof is None else Proving(proof, position)
+    proving = None if proof is None else Proving(proof[0], position, proof[1])
     if db is None:
         analyze_by_search(
             rules, state, history, as_json, quiet=quiet, log_size=log_size, proving=proving,

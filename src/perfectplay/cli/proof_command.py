@@ -9,7 +9,8 @@ from pathlib import Path
 
 import click
 
-from ..proof_tree import ProofRefuted, check_proof, read_header
+from ..proof_check import check_proof
+from ..proof_tree import ProofRefuted, read_header
 from ..rules import Rules
 from .common import emit_json, game_options, json_option, out, print_rows
 from .loader import build_game
@@ -19,10 +20,16 @@ from .progress import working
 @click.command("verify-proof")
 @game_options
 @click.argument("proof", metavar="FILE", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--plain",
+    is_flag=True,
+    help="Replay with the plain rules in Python (thousands of nodes a second) rather than "
+    "the game's compiled rules (millions): a check that shares no compiled code.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @json_option
 def verify_proof_command(
-    game: str, params: tuple[str, ...], proof: Path, quiet: bool, as_json: bool
+    game: str, params: tuple[str, ...], proof: Path, plain: bool, quiet: bool, as_json: bool
 ) -> None:
     """Check a proof tree written by 'analyze --method search --proof FILE' with the game's
     rules alone (no search, no table): every move it names legal, every reply there, every
@@ -35,7 +42,7 @@ def verify_proof_command(
     started = time.perf_counter()
     try:
         with working(f"checking the proof {proof}", quiet=quiet):
-            verdict = check_proof(rules, proof)
+            verdict = check_proof(rules, proof, plain)
     except ProofRefuted as exc:
         if as_json:
             emit_json({"proof": str(proof), "game": rules.name, "proven": False,

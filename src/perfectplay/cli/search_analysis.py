@@ -120,11 +120,13 @@ def analyze_by_search(
 
 @dataclass(frozen=True)
 class Proving:
-    """Where to write a searched score's proof (``analyze --proof``), and the position
-    text the search started from (``--position``; None: the game's start)."""
+    """Where to write a searched score's proof (``analyze --proof``), the position text
+    the search started from (``--position``; None: the game's start), and the budget of
+    its leaves' searches (``--proof-leaves``)."""
 
     path: Path
     start: str | None
+    leaf_nodes: int = 1000
 
     def write(
         self,
@@ -143,10 +145,10 @@ class Proving:
         def work() -> None:
             write_proof(rules, state, history, search, score, self.path,
                         progress=lambda n: made.__setitem__(0, n),
-                        start=self.start)  # fmt: skip
+                        start=self.start, leaf_nodes=self.leaf_nodes)  # fmt: skip
 
         def line() -> str:
-            return f"{made[0]:,} nodes of the tree, {int(search.progress[0]):,} searched"
+            return f"{made[0]:,} nodes of the tree expanded, {int(search.progress[0]):,} searched"
 
         stopped = f"interrupted while writing the proof {self.path}"
         _watched(f"proving {rules.name}", quiet, work, lambda: stopped, line)

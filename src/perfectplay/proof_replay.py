@@ -1,0 +1,247 @@
+"""A proof replayed with a game's compiled rules: the template ``proof_tree`` compiles per
+game (see ``perfectplay.core.specialised``).
+
+The rules are the compiled game's own, as the search's hooks call them (``end``, ``moves``,
+``play``, ``keeps``, ``reward``: the game's ``outcome``, ``moves``, ``play``, ``to_move`` and
+``reward`` in its own order); no search, no table. A proof's nodes come in an order where
+every child follows its parent (``proof_tree`` checks that first, so no claim rests on
+itself), and a node's position is known once a parent has reached it: one pass over the
+ids replays the whole proof. Scores are the search's integers, ``LOW`` and ``HIGH`` the
+range's ends (a scored game's -inf and +inf: a mover left with no move, and its opponent).
+"""
+
+from typing import Any
+
+from perfectplay.protocol import NOT_OVER
+
+LOW = -1
+"""The least score: a loss, or a scored game's -inf."""
+HIGH = 1
+"""The greatest: a win, or a scored game's +inf."""
+SW = 1
+"""The words of a position (the row's first; a wide game's canonical words follow)."""
+TURNS = False
+"""Whether a move may keep the turn (the rules give ``keeps``)."""
+REWARDS = False
+"""Whether moves earn points (the rules give ``reward``)."""
+AT_LEAST = 0
+AT_MOST = 1
+
+# What a failed replay found (``fail[2]``); proof_tree words them.
+OK = 0
+OVER = 1
+"""A node at a position the game is over in."""
+NO_SUCH_MOVE = 2
+"""An at-least node naming a move the position does not have."""
+REPLIES = 3
+"""An at-most node whose children are not one a legal move."""
+GOES_ON = 4
+"""A child marked as an end where the game goes on."""
+ENDS_SHORT = 5
+"""A child where the game ends at a score the claim does not meet."""
+WEAK_CHILD = 6
+"""A child node claiming less than its parent needs."""
+OTHER_POSITION = 7
+"""A child node first reached at another position."""
+LEAF_SHORT = 8
+"""A searched leaf whose search does not prove the claim."""
+SEARCHED = -1
+"""A child the checker proves by its own search (``leaf_search``), not a node."""
+UNBOUNDED = 1 << 62
+"""``leaf_search``'s budget for a search that must finish."""
+
+
+def end(s: Any, p: int) -> int:  # the game's, set per copy
+    raise NotImplementedError
+
+
+def moves(s: Any, p: int, out: Any) -> int:  # the game's, set per copy
+    raise NotImplementedError
+
+
+def play(s: Any, p: int, move: int) -> None:  # the game's, set per copy
+    raise NotImplementedError
+
+
+def keeps(s: Any, p: int) -> bool:  # the game's when TURNS
+    return False
+
+
+def reward(s: Any, p: int, move: int) -> int:  # the game's when REWARDS
+    return 0
+
+
+def needed(side: int, bound: int, earned: int, kept: bool) -> tuple[int, int]:
+    """The claim a child must prove for its parent's ``side bound`` through a move that
+    earns ``earned`` and keeps the turn or not (the ends stay ends: -inf less 3 is -inf)."""
+    if bound >= HIGH:
+        b = HIGH
+    elif bound <= LOW:
+        b = LOW
+    else:
+        b = bound - earned
+    if kept:
+        return side, b
+    return 1 - side, -b
+
+
+def holds(side: int, value: int, bound: int) -> bool:
+    """Whether a score (or a stronger claim's bound) ``value`` meets ``side bound``."""
+    if side == AT_LEAST:
+        return value >= bound
+    return value <= bound
+
+
+def trivial(side: int, bound: int) -> bool:
+    """Whether every score meets ``side bound`` (no node needed)."""
+    if side == AT_LEAST:
+        return bound <= LOW
+    return bound >= HIGH
+
+
+def end_of(s: Any, p: int, out: Any) -> int:
+    """Row p's score when the game is over there (a mover without a move: LOW), else
+    NOT_OVER."""
+    e: int = end(s, p)
+    if e == NOT_OVER and moves(s, p, out) == 0:
+        return LOW
+    return e
+
+
+def combined(earned: int, child: int, kept: bool) -> int:
+    """A move's score for its mover from its child's (the ends stay ends)."""
+    if child >= HIGH or child <= LOW:
+        return child if kept else -child
+    return earned + child if kept else earned - child
+
+
+def leaf_search(
+    s: Any, out: Any, stack: Any, alpha: int, beta: int, budget: int
+) -> tuple[int, int]:
+    """Plain alpha-beta (fail-soft, the rules' order, no table) of row 1's score in the
+    window (alpha, beta), on an explicit stack (rows 1, 2, ... of ``s``): (score, nodes),
+    or (NOT_OVER, nodes) past ``budget`` nodes. ``stack[p]``: alpha, beta, moves, the
+    move searched, the best score, that move's reward and whether it kept the turn."""
+    p = 1
+    stack[1, 0], stack[1, 1] = alpha, beta
+    nodes = 0
+    while True:
+        nodes += 1  # (entering row p)
+        if nodes > budget:
+            return NOT_OVER, nodes
+        ret = end_of(s, p, out)
+        descend = ret == NOT_OVER
+        if descend:
+            if p + 2 >= s.shape[0]:
+                raise ValueError("a line longer than max_plies")
+            stack[p, 2], stack[p, 3], stack[p, 4] = moves(s, p, out), 0, LOW - 1
+        while not descend:  # (row p's score is ret: back to its parent)
+            p -= 1
+            if p == 0:
+                return ret, nodes
+            v = combined(stack[p, 5], ret, stack[p, 6] == 1)
+            stack[p, 4] = max(stack[p, 4], v)
+            stack[p, 0] = max(stack[p, 0], v)
+            stack[p, 3] += 1
+            descend = v < stack[p, 1] and stack[p, 3] < stack[p, 2]
+            ret = stack[p, 4]
+        m = out[p, stack[p, 3]]
+        play(s, p, m)
+        kept = keeps(s, p) if TURNS else False
+        r = reward(s, p, m) if REWARDS else 0
+        stack[p, 5], stack[p, 6] = r, 1 if kept else 0
+        a, b = stack[p, 0], stack[p, 1]
+        stack[p + 1, 0], stack[p + 1, 1] = (a - r, b - r) if kept else (r - b, r - a)
+        p += 1
+
+
+def child_ok(
+    s: Any, out: Any, stack: Any, side: int, bound: int, child: int, kind: Any,
+    bounds: Any, states: Any, seen: Any,
+) -> int:  # fmt: skip
+    """Whether row 1 (a move's child) meets ``side bound`` as the proof says: an end that
+    scores it, a leaf whose search does, or node ``child`` claiming as much there (its
+    position kept when first met)."""
+    if child == SEARCHED:
+        med = bound - 1 if side == AT_LEAST else bound
+        score, _ = leaf_search(s, out, stack, med, med + 1, UNBOUNDED)
+        return OK if holds(side, score, bound) else LEAF_SHORT
+    if child == 0:
+        if trivial(side, bound):
+            return OK
+        e = end_of(s, 1, out)
+        if e == NOT_OVER:
+            return GOES_ON
+        return OK if holds(side, e, bound) else ENDS_SHORT
+    if kind[child] != side or not holds(side, bounds[child], bound):
+        return WEAK_CHILD
+    if seen[child]:
+        for w in range(SW):
+            if states[child, w] != s[1, w]:
+                return OTHER_POSITION
+        return OK
+    seen[child] = True
+    for w in range(SW):
+        states[child, w] = s[1, w]
+    return OK
+
+
+def through(
+    s: Any, out: Any, stack: Any, i: int, j: int, child: int, kind: Any, bounds: Any,
+    states: Any, seen: Any,
+) -> int:  # fmt: skip
+    """Node i's move j (in the rules' order, listed in ``out[0]``) played into row 1 and
+    its child checked."""
+    m = out[0, j]
+    play(s, 0, m)
+    kept = keeps(s, 0) if TURNS else False
+    earned = reward(s, 0, m) if REWARDS else 0
+    side, b = needed(kind[i], bounds[i], earned, kept)
+    return child_ok(s, out, stack, side, b, child, kind, bounds, states, seen)
+
+
+def node_ok(
+    s: Any, out: Any, stack: Any, i: int, kind: Any, bounds: Any, choice: Any, first: Any,
+    edges: Any, states: Any, seen: Any, fail: Any,
+) -> int:  # fmt: skip
+    """Node i checked at the position in row 0: its one move, or every reply."""
+    if end(s, 0) != NOT_OVER:
+        return OVER
+    n = moves(s, 0, out)
+    if kind[i] == AT_LEAST:
+        j = choice[i]
+        if j < 0 or j >= n:
+            return NO_SUCH_MOVE
+        fail[1] = j
+        return through(s, out, stack, i, j, edges[first[i]], kind, bounds, states, seen)
+    if choice[i] != n:
+        return REPLIES
+    for j in range(n):
+        fail[1] = j
+        code = through(s, out, stack, i, j, edges[first[i] + j], kind, bounds, states, seen)
+        if code != OK:
+            return code
+    return OK
+
+
+def replay(
+    kind: Any, bounds: Any, choice: Any, first: Any, edges: Any, states: Any, seen: Any,
+    s: Any, out: Any, stack: Any, fail: Any,
+) -> int:  # fmt: skip
+    """Every node a claim reaches, in id order (parents first): the number checked. On a
+    failure, ``fail`` = (node, move index or -1, code); ``fail[2]`` stays OK otherwise.
+    ``seen`` marks the nodes whose position ``states`` holds (the roots' set beforehand)."""
+    checked = 0
+    for i in range(1, kind.shape[0]):
+        if not seen[i]:
+            continue
+        for w in range(s.shape[1]):
+            s[0, w] = states[i, w] if w < SW else 0
+        fail[0] = i
+        fail[1] = -1
+        code = node_ok(s, out, stack, i, kind, bounds, choice, first, edges, states, seen, fail)
+        if code != OK:
+            fail[2] = code
+            return checked
+        checked += 1
+    return checked
