@@ -12,6 +12,8 @@ first failure alike: the node, its move, what is wrong.
 from __future__ import annotations
 
 import math
+import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -136,11 +138,14 @@ def searched_plain(rules: Rules[Any, Any], state: Any, alpha: int, beta: int, en
         entering = (child, a - earned, b - earned) if kept else (child, earned - b, earned - a)
 
 
-def check_proof(rules: Rules[Any, Any], path: Path, plain: bool = False) -> Verdict:
+def check_proof(
+    rules: Rules[Any, Any], path: Path, plain: bool = False, threads: int = 0
+) -> Verdict:
     """Check the proof in ``path`` against ``rules`` alone: every claim's children claim
-    enough, every move named is legal, every end scores as the claim needs, every node
-    met again is the same position. ProofError: no proof, or one of another position;
-    ProofRefuted names the first node that fails."""
+    enough, every move named is legal, every end scores as the claim needs, every leaf's
+    search proves its claim, every node met again is the same position. ``threads``
+    search the leaves of the compiled check (0: one a core). ProofError: no proof, or one
+    of another position; ProofRefuted names the first node that fails."""
     header, tree = read_proof(path)
     root = _root_of(rules, header, path)
     roots = _roots(header, tree, path)
@@ -148,7 +153,7 @@ def check_proof(rules: Rules[Any, Any], path: Path, plain: bool = False) -> Verd
     if compiled is None:
         checked, failure = _replay_plain(rules, header, tree, root, roots)
     else:
-        checked, failure = replay_compiled(compiled, tree, compiled.encode(root), roots)
+        checked, failure = replay_compiled(compiled, tree, compiled.encode(root), roots, threads)
     if failure is not None:
         node, move, code = failure
         where = f"node {node}" if move < 0 else f"node {node}, its move {move + 1}"
@@ -268,10 +273,12 @@ def _child_plain(
 
 
 def replay_compiled(
-    compiled: Any, tree: Tree, row: tuple[int, ...], roots: list[int]
+    compiled: Any, tree: Tree, row: tuple[int, ...], roots: list[int], threads: int = 0
 ) -> tuple[int, tuple[int, int, int] | None]:
     """The walk with the game's compiled rules (``compiled``: its SearchRules; ``row``:
-    the root as a row of the search): (nodes checked, the first failure or None)."""
+    the root as a row of the search): (nodes checked, the first failure or None). The
+    nodes are replayed in turns, each listing the leaves it meets (up to LEAVES_AT_ONCE),
+    which ``threads`` threads then search, each a share (0: one a core)."""
     kernel = replay_kernel(compiled)
     width = compiled.key_from or compiled.words
     states = np.zeros((tree.nodes + 1, width), np.int64)
@@ -279,11 +286,55 @@ def replay_compiled(
     for ident in roots:
         states[ident] = row[:width]
         seen[ident] = True
-    s, out, stack = leaf_rows(compiled)
-    fail = np.zeros(3, np.int64)
-    checked = kernel.replay(tree.kind, tree.bound, tree.choice, tree.first, tree.edge, states,
-                            seen, s, out, stack, fail)  # fmt: skip
-    return int(checked), None if fail[2] == 0 else (int(fail[0]), int(fail[1]), int(fail[2]))
+    leaves = (
+        np.zeros(LEAVES_AT_ONCE, np.int64),
+        np.zeros(LEAVES_AT_ONCE, np.int64),
+        np.zeros(LEAVES_AT_ONCE, np.int64),
+        np.zeros(LEAVES_AT_ONCE, np.int64),
+        np.zeros((LEAVES_AT_ONCE, width), np.int64),
+        np.zeros(1, np.int64),
+    )
+    lanes = [leaf_rows(compiled) for _ in range(threads or len(os.sched_getaffinity(0)))]
+    s, out, _ = lanes[0]
+    fail = np.zeros(4, np.int64)
+    arrays = (tree.kind, tree.bound, tree.choice, tree.first, tree.edge)
+    at = 1
+    while True:
+        leaves[5][0] = 0
+        at = int(kernel.replay(arrays, (states, seen), leaves, s, out, fail, at,
+                               compiled.max_moves + 1))  # fmt: skip
+        bad = _leaves_checked(kernel, leaves, lanes)
+        if bad >= 0:
+            return int(fail[3]), (int(leaves[0][bad]), int(leaves[1][bad]), 8)
+        if fail[2] != 0:
+            return int(fail[3]), (int(fail[0]), int(fail[1]), int(fail[2]))
+        if at > tree.nodes:
+            return int(fail[3]), None
+
+
+LEAVES_AT_ONCE = 1 << 16
+"""Leaves listed by one turn of the compiled walk, then searched."""
+
+
+def _leaves_checked(kernel: Any, leaves: Any, lanes: list[Any]) -> int:
+    """The listed leaves searched by a thread a lane, interleaved: the first that fails,
+    or -1."""
+    found = [-1] * len(lanes)
+
+    def run(k: int) -> None:
+        s, out, stack = lanes[k]
+        found[k] = int(kernel.check_leaves(leaves, k, len(lanes), s, out, stack))
+
+    if len(lanes) == 1 or leaves[5][0] < 2:
+        run(0)
+    else:
+        workers = [threading.Thread(target=run, args=(k,), daemon=True) for k in range(len(lanes))]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+    failed = [f for f in found if f >= 0]
+    return min(failed, default=-1)
 
 
 def leaf_rows(compiled: Any) -> tuple[Any, Any, Any]:
@@ -322,7 +373,7 @@ def replay_kernel(compiled: Any) -> Any:
         if getattr(compiled, rule) is not None:
             setattr(module, rule, getattr(compiled, rule))
     made = ["needed", "holds", "trivial", "end_of", "combined", "leaf_search", "child_ok",
-            "through", "node_ok", "replay"]  # fmt: skip
+            "through", "node_ok", "replay", "check_leaves"]  # fmt: skip
     if compiled.keeps is None:
         made.insert(0, "keeps")
     if compiled.reward is None:

@@ -156,16 +156,22 @@ def leaf_search(
 
 
 def child_ok(
-    s: Any, out: Any, stack: Any, side: int, bound: int, child: int, kind: Any,
-    bounds: Any, states: Any, seen: Any,
+    s: Any, out: Any, i: int, j: int, side: int, bound: int, child: int, tree: Any,
+    walk: Any, leaves: Any,
 ) -> int:  # fmt: skip
-    """Whether row 1 (a move's child) meets ``side bound`` as the proof says: an end that
-    scores it, a leaf whose search does, or node ``child`` claiming as much there (its
-    position kept when first met)."""
+    """Whether row 1 (node i's move j's child) meets ``side bound`` as the proof says: an
+    end that scores it, node ``child`` claiming as much there (its position kept when first
+    met), or a leaf, whose search is left to ``check_leaves`` (listed in ``leaves``)."""
+    kind, bounds = tree[0], tree[1]
+    states, seen = walk
     if child == SEARCHED:
-        med = bound - 1 if side == AT_LEAST else bound
-        score, _ = leaf_search(s, out, stack, med, med + 1, UNBOUNDED)
-        return OK if holds(side, score, bound) else LEAF_SHORT
+        node, move, sides, claims, words, count = leaves
+        t = count[0]
+        node[t], move[t], sides[t], claims[t] = i, j, side, bound
+        for w in range(SW):
+            words[t, w] = s[1, w]
+        count[0] = t + 1
+        return OK
     if child == 0:
         if trivial(side, bound):
             return OK
@@ -186,25 +192,20 @@ def child_ok(
     return OK
 
 
-def through(
-    s: Any, out: Any, stack: Any, i: int, j: int, child: int, kind: Any, bounds: Any,
-    states: Any, seen: Any,
-) -> int:  # fmt: skip
+def through(s: Any, out: Any, i: int, j: int, child: int, tree: Any, walk: Any, leaves: Any) -> int:
     """Node i's move j (in the rules' order, listed in ``out[0]``) played into row 1 and
     its child checked."""
     m = out[0, j]
     play(s, 0, m)
     kept = keeps(s, 0) if TURNS else False
     earned = reward(s, 0, m) if REWARDS else 0
-    side, b = needed(kind[i], bounds[i], earned, kept)
-    return child_ok(s, out, stack, side, b, child, kind, bounds, states, seen)
+    side, b = needed(tree[0][i], tree[1][i], earned, kept)
+    return child_ok(s, out, i, j, side, b, child, tree, walk, leaves)
 
 
-def node_ok(
-    s: Any, out: Any, stack: Any, i: int, kind: Any, bounds: Any, choice: Any, first: Any,
-    edges: Any, states: Any, seen: Any, fail: Any,
-) -> int:  # fmt: skip
+def node_ok(s: Any, out: Any, i: int, tree: Any, walk: Any, leaves: Any, fail: Any) -> int:
     """Node i checked at the position in row 0: its one move, or every reply."""
+    kind, _, choice, first, edges = tree
     if end(s, 0) != NOT_OVER:
         return OVER
     n = moves(s, 0, out)
@@ -213,35 +214,58 @@ def node_ok(
         if j < 0 or j >= n:
             return NO_SUCH_MOVE
         fail[1] = j
-        return through(s, out, stack, i, j, edges[first[i]], kind, bounds, states, seen)
+        return through(s, out, i, j, edges[first[i]], tree, walk, leaves)
     if choice[i] != n:
         return REPLIES
     for j in range(n):
         fail[1] = j
-        code = through(s, out, stack, i, j, edges[first[i] + j], kind, bounds, states, seen)
+        code = through(s, out, i, j, edges[first[i] + j], tree, walk, leaves)
         if code != OK:
             return code
     return OK
 
 
 def replay(
-    kind: Any, bounds: Any, choice: Any, first: Any, edges: Any, states: Any, seen: Any,
-    s: Any, out: Any, stack: Any, fail: Any,
-) -> int:  # fmt: skip
-    """Every node a claim reaches, in id order (parents first): the number checked. On a
-    failure, ``fail`` = (node, move index or -1, code); ``fail[2]`` stays OK otherwise.
-    ``seen`` marks the nodes whose position ``states`` holds (the roots' set beforehand)."""
-    checked = 0
-    for i in range(1, kind.shape[0]):
+    tree: Any, walk: Any, leaves: Any, s: Any, out: Any, fail: Any, start: int, room: int
+) -> int:
+    """The nodes a claim reaches from id ``start`` on, in id order (parents first), until
+    the last or until ``leaves`` has fewer than ``room`` places left: the id to go on from
+    (past the last: done). ``tree``: (kind, bounds, choice, first, edges); ``walk``: the
+    positions known (``states``) and which (``seen``: the roots' set beforehand); the
+    leaves met are listed, not searched. On a failure, ``fail`` = (node, move index or -1,
+    code); ``fail[2]`` stays OK otherwise; ``fail[3]`` counts the nodes checked."""
+    kind = tree[0]
+    states, seen = walk
+    capacity = leaves[0].shape[0]
+    for i in range(start, kind.shape[0]):
+        if leaves[5][0] + room > capacity:
+            return i
         if not seen[i]:
             continue
         for w in range(s.shape[1]):
             s[0, w] = states[i, w] if w < SW else 0
         fail[0] = i
         fail[1] = -1
-        code = node_ok(s, out, stack, i, kind, bounds, choice, first, edges, states, seen, fail)
+        code = node_ok(s, out, i, tree, walk, leaves, fail)
         if code != OK:
             fail[2] = code
-            return checked
-        checked += 1
-    return checked
+            return i
+        fail[3] += 1
+    done: int = kind.shape[0]
+    return done
+
+
+def check_leaves(leaves: Any, first: int, step: int, s: Any, out: Any, stack: Any) -> int:
+    """The listed leaves ``first``, ``first + step``, ... each searched (``leaf_search``,
+    unbounded): the first whose search does not prove its claim, else -1 (threads take
+    interleaved shares: the least of their answers is the first leaf that fails)."""
+    _, _, sides, claims, words, count = leaves
+    for t in range(first, count[0], step):
+        for w in range(s.shape[1]):
+            s[1, w] = words[t, w] if w < SW else 0
+        side, bound = sides[t], claims[t]
+        med = bound - 1 if side == AT_LEAST else bound
+        score, _ = leaf_search(s, out, stack, med, med + 1, UNBOUNDED)
+        if not holds(side, score, bound):
+            return t
+    return -1

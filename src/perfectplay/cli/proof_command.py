@@ -26,10 +26,23 @@ from .progress import working
     help="Replay with the plain rules in Python (thousands of nodes a second) rather than "
     "the game's compiled rules (millions): a check that shares no compiled code.",
 )
+@click.option(
+    "--threads",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Threads searching the proof's leaves (0: one a core).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress display.")
 @json_option
 def verify_proof_command(
-    game: str, params: tuple[str, ...], proof: Path, plain: bool, quiet: bool, as_json: bool
+    game: str,
+    params: tuple[str, ...],
+    proof: Path,
+    plain: bool,
+    threads: int,
+    quiet: bool,
+    as_json: bool,
 ) -> None:
     """Check a proof tree written by 'analyze --method search --proof FILE' with the game's
     rules alone (no search, no table): every move it names legal, every reply there, every
@@ -42,7 +55,7 @@ def verify_proof_command(
     started = time.perf_counter()
     try:
         with working(f"checking the proof {proof}", quiet=quiet):
-            verdict = check_proof(rules, proof, plain)
+            verdict = check_proof(rules, proof, plain, threads)
     except ProofRefuted as exc:
         if as_json:
             emit_json({"proof": str(proof), "game": rules.name, "proven": False,
