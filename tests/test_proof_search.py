@@ -261,3 +261,40 @@ def test_the_cli_proves_and_checks_and_refuses_in_one_line(tmp_path: Path) -> No
     assert "other parameters" in other.stderr
     refused = run_cli("analyze", *game, "--proof", str(proof))
     assert refused.returncode == 2 and "--proof goes with a search" in refused.stderr
+
+
+def test_the_compiled_check_in_small_turns_finds_what_the_plain_one_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compiled walk lists a turn's leaves, then threads search them: with room for a
+    handful a turn, many turns, on one thread and on two, the same verdict as the plain
+    replay; and with one leaf's claim made too strong, the same first fault."""
+    import perfectplay.proof_check as proof_check
+    from perfectplay.cli.loader import build_game
+
+    rules = Rules(build_game(f"{EXAMPLES / 'othello.py'}:Othello", ["size=4"]))
+    path = tmp_path / "o.proof"
+    search = CompiledSearch(compiled_rules_of(rules), 16)
+    score = search.score(search.rules.encode(rules.initial_state()))
+    write_proof(rules, rules.initial_state(), [], search, score, path, leaf_nodes=12)
+    header, tree = read_proof(path)
+    assert (tree.edge == SEARCHED).sum() > 40
+    monkeypatch.setattr(proof_check, "LEAVES_AT_ONCE", compiled_rules_of(rules).max_moves + 3)
+    plain = check_proof(rules, path, plain=True)
+    assert plain.at_least == plain.at_most == score
+    assert check_proof(rules, path, threads=1) == check_proof(rules, path, threads=2) == plain
+    leaves = np.flatnonzero(tree.edge == SEARCHED)
+    last = int(np.searchsorted(tree.first, leaves[-1], side="right")) - 1
+
+    def stronger(a: dict[str, Any]) -> None:  # the last node with a leaf claims +-inf
+        assert header.infinity is not None
+        a["bound"][last] = header.infinity if a["kind"][last] == 0 else -header.infinity
+
+    broken = _rewritten(path, tmp_path / "broken.proof", stronger)
+    for threads in (1, 2):
+        with pytest.raises(ProofRefuted) as compiled:
+            check_proof(rules, broken, threads=threads)
+        with pytest.raises(ProofRefuted) as replayed:
+            check_proof(rules, broken, plain=True)
+        assert str(compiled.value) == str(replayed.value)
+        assert f"node {last}" in str(compiled.value)

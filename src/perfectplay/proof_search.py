@@ -201,15 +201,16 @@ def _grow_kernel(search: CompiledSearch) -> Any:
     rules = search.rules
     source = Path(proof_grow.__file__)
     ident = getattr(rules, "ident", "")
-    made_for = f"{ident}|{engine.__name__}|{rules.min_score},{rules.max_score},{rules.words}"
-    name = f"perfectplay_grow_{fingerprint(source.read_bytes(), made_for)}"
+    replaying = replay_kernel(rules)
+    # (the copies it calls by name: the search's and the checker's)
+    made_for = f"{ident}|{engine.__name__}|{replaying.__name__}|{rules.min_score},{rules.max_score}"
+    name = f"perfectplay_grow_{fingerprint(source.read_bytes(), made_for, str(rules.words))}"
     module: Any = template_copy(source, name, "search", bool(ident))
     module.LOW, module.HIGH = rules.min_score, rules.max_score
     module.SW = rules.key_from or rules.words
     module.MAX_MOVES = rules.max_moves
     module.TURNS, module.REWARDS = rules.keeps is not None, rules.reward is not None
     module.negamax = engine.negamax
-    replaying = replay_kernel(rules)
     for shared in ("needed", "holds", "trivial", "end_of", "leaf_search"):
         setattr(module, shared, getattr(replaying, shared))
     made = []
