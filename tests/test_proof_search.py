@@ -298,3 +298,25 @@ def test_the_compiled_check_in_small_turns_finds_what_the_plain_one_does(
             check_proof(rules, broken, plain=True)
         assert str(compiled.value) == str(replayed.value)
         assert f"node {last}" in str(compiled.value)
+
+
+def test_a_proof_that_outgrows_the_memory_stops_in_one_line_naming_the_way_out(
+    tmp_path: Path,
+) -> None:
+    """5x5 Othello's proof (some 470,000 nodes written out) under a bound it cannot
+    keep: a ProofError naming --proof-leaves, and no file left; with leaves, it fits."""
+    from perfectplay.cli.loader import build_game
+    from perfectplay.core.memory import resident_bytes
+
+    rules = Rules(build_game(f"{EXAMPLES / 'othello.py'}:Othello", ["size=5"]))
+    start = rules.initial_state()
+    search = CompiledSearch(compiled_rules_of(rules), 18)
+    score = search.score(search.rules.encode(start))
+    path = tmp_path / "o5.proof"
+    with pytest.raises(ProofError, match=r"outgrows the memory.*--proof-leaves"):
+        write_proof(rules, start, [], search, score, path, memory=resident_bytes() + 2**20)
+    assert list(tmp_path.iterdir()) == []
+    write_proof(
+        rules, start, [], search, score, path, leaf_nodes=10**5, memory=resident_bytes() + 2**20
+    )
+    assert check_proof(rules, path).at_least == score

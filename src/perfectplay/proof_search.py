@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .core.memory import default_budget, resident_bytes, show_size
 from .errors import SolverChoiceError
 from .proof_check import leaf_rows, replay_kernel, score_range, trivial
 from .proof_tree import AT_LEAST, AT_MOST, SIDES, Header, ProofError, Tree, write_proof_file
@@ -36,9 +37,11 @@ PROGRESS_EVERY = 1000
 """Nodes expanded between two calls of a proof's progress callback."""
 FIRST_ROOM = 1 << 12
 """Nodes the arrays first hold (doubled as needed)."""
-LEAF_NODES = 1000
-"""The default budget of a leaf's search (6x6 Othello six plies in: 97,717 nodes written,
-not 21.6 million; 0: every node written)."""
+LEAF_NODES = 0
+"""The default budget of a leaf's search: none, every node written (the fastest to write
+and to check, while the tree fits in memory; 1,000 left 97,717 nodes of 6x6 Othello six
+plies in, against 21.6 million, at three times the work: the checker's search of a leaf
+has neither table nor ordering)."""
 
 
 def can_prove(search: CompiledSearch) -> bool:
@@ -97,10 +100,19 @@ class _Growing:
                  search.halt)  # fmt: skip
         return int(self.kernel.grow(tree, self.rows, self.out, table, self.deep, budget))
 
-    def enlarge(self) -> None:
-        """Twice the room for the nodes, edges and index that lack it."""
+    def enlarge(self, limit: int | None) -> None:
+        """Twice the room for the nodes, edges and index that lack it; ProofError when
+        the process would pass ``limit`` bytes (None: no bound)."""
         nodes, edges = int(self.counts[0]), int(self.counts[1])
         need = self.search.rules.max_moves + 2
+        more = self.index.nbytes + self.edge.nbytes + len(self.kind) * (33 + 8 * self.width)
+        if limit is not None and resident_bytes() + more > limit:
+            raise ProofError(
+                f"the proof outgrows the memory ({nodes:,} nodes so far, "
+                f"{show_size(resident_bytes())} in use, {show_size(limit)} allowed): leave "
+                "small subtrees to the checker with --proof-leaves (1,000: 97,717 nodes "
+                "for 6x6 Othello six plies in, against 21.6 million), or give more --memory"
+            )
         if nodes + need >= len(self.kind):
             size = 2 * len(self.kind)
             for name in ("kind", "bound", "choice", "first", "words", "pending"):
@@ -146,13 +158,15 @@ def write_proof(
     progress: Callable[[int], None] | None = None,
     start: str | None = None,
     leaf_nodes: int = LEAF_NODES,
+    memory: int | None = None,
 ) -> int:
     """Write to ``path`` the proof that ``state`` scores exactly ``score`` (the search's):
     its ``>=`` and ``<=`` trees. ``state`` is reached by ``moves`` from the start, or from
     ``start``, a position as ``parse_state`` reads it. A claim the checker's own search
     (plain alpha-beta, no table) proves in at most ``leaf_nodes`` nodes is a leaf, which
-    the checker searches (0: none, every node written). The file appears whole or not at
-    all (written beside it, then renamed). The number of nodes."""
+    the checker searches (0: none, every node written). ``memory``: the bytes the process
+    may take while the tree grows (None: 80% of what is available). The file appears whole
+    or not at all (written beside it, then renamed). The number of nodes."""
     if not can_prove(search):
         raise SolverChoiceError(
             f"{rules.name}: proofs are written for compiled-form games, whose search scores "
@@ -167,9 +181,10 @@ def write_proof(
     for side in (AT_LEAST, AT_MOST):
         if not trivial(side, value, score_range(rules)):
             roots.append((growing.root(row, side, score), side))
+    limit = memory if memory is not None else default_budget()
     while (status := growing.grow(PROGRESS_EVERY)) != 0:
         if status == 1:
-            growing.enlarge()
+            growing.enlarge(limit)
         elif status == 3:
             raise ProofError(
                 f"{rules.name}: the search and the rules disagree at a node of the proof "

@@ -80,12 +80,12 @@ from .tablebases import held
 @click.option(
     "--proof-leaves",
     type=click.IntRange(min=0),
-    default=1000,
+    default=0,
     show_default=True,
     metavar="NODES",
     help="With --proof: a claim the checker's own search (plain alpha-beta, no table) "
     "proves in at most this many nodes is a leaf it searches, not a subtree written out "
-    "(0: the whole tree written).",
+    "(0: the whole tree written; 1000 for a proof too large for memory).",
 )
 @click.option(
     "--threads",
@@ -113,7 +113,7 @@ def analyze_command(
     as_json: bool,
     from_position: bool = False,
     proof: Path | None = None,
-    proof_leaves: int = 1000,
+    proof_leaves: int = 0,
     threads: int = 1,
 ) -> None:
     """Show a position, its value and remoteness, and every move's value, best first.
@@ -222,7 +222,7 @@ def _analyze_searched(
     state, history = _asked(rules, position, moves)
     db = db if db is not None else shipped_book(rules)  # 7x6: the book in the package
     log_size = search_log_size(rules, memory, threads)
-    proving = None if proof is None else Proving(proof[0], position, proof[1])
+    proving = None if proof is None else Proving(proof[0], position, proof[1], memory)
     if db is None:
         analyze_by_search(
             rules, state, history, as_json, quiet=quiet, log_size=log_size, proving=proving,

@@ -126,7 +126,9 @@ class Proving:
 
     path: Path
     start: str | None
-    leaf_nodes: int = 1000
+    leaf_nodes: int = 0
+    memory: int | None = None
+    """The process's bound while the tree grows (``--memory``; None: 80% of what is free)."""
 
     def write(
         self,
@@ -145,7 +147,8 @@ class Proving:
         def work() -> None:
             write_proof(rules, state, history, search, score, self.path,
                         progress=lambda n: made.__setitem__(0, n),
-                        start=self.start, leaf_nodes=self.leaf_nodes)  # fmt: skip
+                        start=self.start, leaf_nodes=self.leaf_nodes,
+                        memory=self.memory)  # fmt: skip
 
         def line() -> str:
             return f"{made[0]:,} nodes of the tree expanded, {int(search.progress[0]):,} searched"
