@@ -4,7 +4,8 @@ Two checkers, one walk: the ids in order (every child follows its parent), each 
 claim reaches replayed at its position. ``check_proof`` runs it compiled, with the
 game's compiled rules (the search's hooks over the game's own ``outcome``, ``moves``,
 ``play``, ``to_move`` and ``reward``; ``proof_replay``, some million nodes a second);
-``plain=True``, or a game without compiled rules, replays the plain rules in Python
+``plain=True``, or a game not in the compiled form (a hand-written search's hooks may
+leave out moves), replays the plain rules in Python
 (thousands of nodes a second), sharing nothing with the compiled code. Both report the
 first failure alike: the node, its move, what is wrong.
 """
@@ -149,7 +150,10 @@ def check_proof(
     header, tree = read_proof(path)
     root = _root_of(rules, header, path)
     roots = _roots(header, tree, path)
-    compiled = None if plain or rules.compiled_rules is None else rules.compiled_rules()
+    # (a compiled-form game's hooks are its own rules; a hand-written search's may leave
+    # out moves that cannot be better, which a checker must not)
+    hook = rules.compiled_rules if rules.compiled_form and not plain else None
+    compiled = None if hook is None else hook()
     if compiled is None:
         checked, failure = _replay_plain(rules, header, tree, root, roots)
     else:
