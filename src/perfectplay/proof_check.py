@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,12 @@ PROBLEMS = {
     7: "goes to a node first met at another position",
     8: "goes to a leaf whose search does not prove the claim",
 }
+
+
+Progress = Callable[[int, int], None]
+"""Told the nodes replayed and the leaves searched so far."""
+PLAIN_PROGRESS_EVERY = 1000
+"""Nodes the plain replay checks between two calls of its progress."""
 
 
 @dataclass(frozen=True)
@@ -140,13 +147,18 @@ def searched_plain(rules: Rules[Any, Any], state: Any, alpha: int, beta: int, en
 
 
 def check_proof(
-    rules: Rules[Any, Any], path: Path, plain: bool = False, threads: int = 0
+    rules: Rules[Any, Any],
+    path: Path,
+    plain: bool = False,
+    threads: int = 0,
+    progress: Progress | None = None,
 ) -> Verdict:
     """Check the proof in ``path`` against ``rules`` alone: every claim's children claim
     enough, every move named is legal, every end scores as the claim needs, every leaf's
     search proves its claim, every node met again is the same position. ``threads``
-    search the leaves of the compiled check (0: one a core). ProofError: no proof, or one
-    of another position; ProofRefuted names the first node that fails."""
+    search the leaves of the compiled check (0: one a core); ``progress(nodes, leaves)``
+    hears the nodes replayed and the leaves searched as they grow. ProofError: no proof,
+    or one of another position; ProofRefuted names the first node that fails."""
     header, tree = read_proof(path)
     root = _root_of(rules, header, path)
     roots = _roots(header, tree, path)
@@ -155,7 +167,7 @@ def check_proof(
     hook = rules.compiled_rules if rules.compiled_form and not plain else None
     compiled = None if hook is None else hook()
     if compiled is None:
-        checked, failure = _replay_plain(rules, header, tree, root, roots)
+        checked, failure = _replay_plain(rules, header, tree, root, roots, progress)
     else:
         checked, failure = replay_compiled(compiled, tree, compiled.encode(root), roots, threads)
     if failure is not None:
@@ -202,7 +214,12 @@ def _root_of(rules: Rules[Any, Any], header: Header, path: Path) -> Any:
 
 
 def _replay_plain(
-    rules: Rules[Any, Any], header: Header, tree: Tree, root: Any, roots: list[int]
+    rules: Rules[Any, Any],
+    header: Header,
+    tree: Tree,
+    root: Any,
+    roots: list[int],
+    progress: Progress | None = None,
 ) -> tuple[int, tuple[int, int, int] | None]:
     """The walk with the plain rules: (nodes checked, the first failure or None)."""
     at: dict[int, Any] = dict.fromkeys(roots, root)
@@ -235,6 +252,8 @@ def _replay_plain(
             if code:
                 return checked, (ident, j, code)
         checked += 1
+        if progress is not None and checked % PLAIN_PROGRESS_EVERY == 0:
+            progress(checked, 0)
     return checked, None
 
 
@@ -277,7 +296,12 @@ def _child_plain(
 
 
 def replay_compiled(
-    compiled: Any, tree: Tree, row: tuple[int, ...], roots: list[int], threads: int = 0
+    compiled: Any,
+    tree: Tree,
+    row: tuple[int, ...],
+    roots: list[int],
+    threads: int = 0,
+    progress: Progress | None = None,
 ) -> tuple[int, tuple[int, int, int] | None]:
     """The walk with the game's compiled rules (``compiled``: its SearchRules; ``row``:
     the root as a row of the search): (nodes checked, the first failure or None). The
@@ -302,12 +326,15 @@ def replay_compiled(
     s, out, _ = lanes[0]
     fail = np.zeros(4, np.int64)
     arrays = (tree.kind, tree.bound, tree.choice, tree.first, tree.edge)
-    at = 1
+    at, searched = 1, 0
     while True:
+        if progress is not None:
+            progress(int(fail[3]), searched)
         leaves[5][0] = 0
         at = int(kernel.replay(arrays, (states, seen), leaves, s, out, fail, at,
                                compiled.max_moves + 1))  # fmt: skip
         bad = _leaves_checked(kernel, leaves, lanes)
+        searched += int(leaves[5][0])
         if bad >= 0:
             return int(fail[3]), (int(leaves[0][bad]), int(leaves[1][bad]), 8)
         if fail[2] != 0:

@@ -6,6 +6,7 @@ import math
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -14,7 +15,8 @@ from ..proof_tree import ProofRefuted, read_header
 from ..rules import Rules
 from .common import emit_json, game_options, json_option, out, print_rows
 from .loader import build_game
-from .progress import working
+from .progress import status_lines
+from .search_analysis import interruptible
 
 
 @click.command("verify-proof")
@@ -53,9 +55,20 @@ def verify_proof_command(
     rules = Rules(build_game(game, list(params)))
     header = read_header(proof)  # (a file that is no proof: a usage error, exit 2)
     started = time.perf_counter()
+    done: list[Any] = [None, (0, 0)]
+
+    def work() -> None:
+        done[0] = check_proof(rules, proof, plain, threads, lambda *n: done.__setitem__(1, n))
+
+    def line() -> str:
+        nodes, leaves = done[1]
+        return f"{nodes:,} of {header.nodes:,} nodes replayed, {leaves:,} leaves searched"
+
     try:
-        with working(f"checking the proof {proof}", quiet=quiet):
-            verdict = check_proof(rules, proof, plain, threads)
+        with status_lines(f"checking {proof}", quiet=quiet) as say:
+            interruptible(work, lambda: f"interrupted while checking the proof {proof}",
+                          None if say is None else lambda: say(line()))  # fmt: skip
+        verdict = done[0]
     except ProofRefuted as exc:
         if as_json:
             emit_json({"proof": str(proof), "game": rules.name, "proven": False,
