@@ -10,8 +10,8 @@ from typing import Any
 
 import click
 
-from ..proof_check import check_proof
-from ..proof_tree import ProofRefuted, read_header
+from ..proof_check import Verdict, check_proof
+from ..proof_tree import Header, ProofRefuted, read_header
 from ..rules import Rules
 from .common import emit_json, game_options, json_option, out, print_rows
 from .loader import build_game
@@ -55,20 +55,8 @@ def verify_proof_command(
     rules = Rules(build_game(game, list(params)))
     header = read_header(proof)  # (a file that is no proof: a usage error, exit 2)
     started = time.perf_counter()
-    done: list[Any] = [None, (0, 0)]
-
-    def work() -> None:
-        done[0] = check_proof(rules, proof, plain, threads, lambda *n: done.__setitem__(1, n))
-
-    def line() -> str:
-        nodes, leaves = done[1]
-        return f"{nodes:,} of {header.nodes:,} nodes replayed, {leaves:,} leaves searched"
-
     try:
-        with status_lines(f"checking {proof}", quiet=quiet) as say:
-            interruptible(work, lambda: f"interrupted while checking the proof {proof}",
-                          None if say is None else lambda: say(line()))  # fmt: skip
-        verdict = done[0]
+        verdict = _checked(rules, proof, header, (plain, threads), quiet)
     except ProofRefuted as exc:
         if as_json:
             emit_json({"proof": str(proof), "game": rules.name, "proven": False,
@@ -102,6 +90,27 @@ def verify_proof_command(
             ("proven", _claimed(low, high)),
         ]
     )
+
+
+def _checked(
+    rules: Rules[Any, Any], proof: Path, header: Header, how: tuple[bool, int], quiet: bool
+) -> Verdict:
+    """The proof checked (``how``: plain, threads), its progress on stderr, Ctrl-C
+    stopping it at once (one line)."""
+    done: list[Any] = [None, (0, 0)]
+
+    def work() -> None:
+        done[0] = check_proof(rules, proof, *how, lambda *n: done.__setitem__(1, n))
+
+    def line() -> str:
+        nodes, leaves = done[1]
+        return f"{nodes:,} of {header.nodes:,} nodes replayed, {leaves:,} leaves searched"
+
+    with status_lines(f"checking {proof}", quiet=quiet) as say:
+        interruptible(work, lambda: f"interrupted while checking the proof {proof}",
+                      None if say is None else lambda: say(line()))  # fmt: skip
+    verdict: Verdict = done[0]
+    return verdict
 
 
 def _json_bound(bound: float | None) -> float | str | None:
