@@ -58,66 +58,22 @@ EXPANDED = 3
 AT_FAULT = 4
 
 
-def end(s: Any, p: int) -> int:  # the game's, set per copy
-    raise NotImplementedError
-
-
-def moves(s: Any, p: int, out: Any) -> int:  # the game's, set per copy
-    raise NotImplementedError
-
-
-def play(s: Any, p: int, move: int) -> None:  # the game's, set per copy
-    raise NotImplementedError
-
-
-def keeps(s: Any, p: int) -> bool:  # the game's when TURNS
-    return False
-
-
-def reward(s: Any, p: int, move: int) -> int:  # the game's when REWARDS
-    return 0
-
-
-def negamax(
-    s: Any,
-    alpha: int,
-    beta: int,
-    keys: Any,
-    vals: Any,
-    hints: Any,
-    works: Any,
-    key_mask: int,
-    out: Any,
-    stack: Any,
-    db: Any,
-    progress: Any,
-    checks: Any,
-    halt: Any,
-    helper: bool,
-) -> tuple[int, int, bool, int]:  # the search's, set per copy
-    raise NotImplementedError
-
-
-def needed(side: int, bound: int, earned: int, kept: bool) -> tuple[int, int]:
-    raise NotImplementedError  # proof_replay's, set per copy (as the next three)
-
-
-def holds(side: int, value: int, bound: int) -> bool:
-    raise NotImplementedError
-
-
-def trivial(side: int, bound: int) -> bool:
-    raise NotImplementedError
-
-
-def end_of(s: Any, p: int, out: Any) -> int:
-    raise NotImplementedError
-
-
-def leaf_search(
-    s: Any, out: Any, stack: Any, alpha: int, beta: int, budget: int
-) -> tuple[int, int]:
-    raise NotImplementedError  # proof_replay's: the checker's own search of a leaf
+# Set per copy before anything compiles (placeholders here): the game's rules as
+# ``proof_replay``'s copy calls them (``end``, ``moves``, ``play``, ``keeps``, ``reward``),
+# that copy's helpers (``needed``, ``holds``, ``trivial``, ``end_of``, and ``leaf_search``,
+# the checker's own search of a leaf), and the search's ``negamax`` (its table's null
+# windows).
+end: Any = None
+moves: Any = None
+play: Any = None
+keeps: Any = None
+reward: Any = None
+needed: Any = None
+holds: Any = None
+trivial: Any = None
+end_of: Any = None
+leaf_search: Any = None
+negamax: Any = None
 
 
 def slot_of(index: Any, words: Any, kind: Any, row: Any, side: int) -> int:
@@ -176,7 +132,8 @@ def proves(row: Any, side: int, bound: int, table: Any) -> bool:
     halt[0] = 0
     r, _, _, _ = negamax(lane, med, med + 1, keys, vals, hints, works, key_mask, lane_out,
                          lane_stack, db, progress, checks, halt, False)  # fmt: skip
-    return r > med if side == AT_LEAST else r <= med
+    proven: bool = r > med if side == AT_LEAST else r <= med
+    return proven
 
 
 def leaf(row: Any, side: int, bound: int, deep: Any) -> bool:
@@ -189,7 +146,8 @@ def leaf(row: Any, side: int, bound: int, deep: Any) -> bool:
         s[1, w] = row[w]
     med = bound - 1 if side == AT_LEAST else bound
     score, _ = leaf_search(s, out, stack, med, med + 1, budget)
-    return score != NOT_OVER and holds(side, score, bound)
+    small: bool = score != NOT_OVER and holds(side, score, bound)
+    return small
 
 
 def chosen(

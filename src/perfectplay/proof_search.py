@@ -226,16 +226,12 @@ def _grow_kernel(search: CompiledSearch) -> Any:
     module.MAX_MOVES = rules.max_moves
     module.TURNS, module.REWARDS = rules.keeps is not None, rules.reward is not None
     module.negamax = engine.negamax
-    for shared in ("needed", "holds", "trivial", "end_of", "leaf_search"):
-        setattr(module, shared, getattr(replaying, shared))
-    made = []
-    for rule in ("end", "moves", "play", "keeps", "reward"):
-        if getattr(rules, rule) is not None:
-            setattr(module, rule, getattr(rules, rule))
-        else:
-            made.append(rule)
-    made += ["slot_of", "claim", "proves", "leaf", "chosen", "replies", "grow", "reindex",
-             "topological"]  # fmt: skip
+    shared = ("end", "moves", "play", "keeps", "reward", "needed", "holds", "trivial",
+              "end_of", "leaf_search")  # fmt: skip
+    for helper in shared:
+        setattr(module, helper, getattr(replaying, helper))
+    made = ["slot_of", "claim", "proves", "leaf", "chosen", "replies", "grow", "reindex",
+            "topological"]  # fmt: skip
     jit_in_place(module, made, cache=bool(ident))
     _KERNELS[engine] = module
     return module
