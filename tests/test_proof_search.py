@@ -5,6 +5,7 @@ anywhere that matters is refused by both, naming the same node."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Callable
@@ -34,6 +35,7 @@ from perfectplay.proof_tree import (
     read_proof,
     write_proof_file,
 )
+from perfectplay.protocol import SCORE_ENDS
 from perfectplay.rules import Rules
 from perfectplay.solvers.compiled_search import CompiledSearch, compiled_rules_of
 from perfectplay.values import LOSS, TIE, WIN
@@ -320,3 +322,80 @@ def test_a_proof_that_outgrows_the_memory_stops_in_one_line_naming_the_way_out(
         rules, start, [], search, score, path, leaf_nodes=10**5, memory=resident_bytes() + 2**20
     )
     assert check_proof(rules, path).at_least == score
+
+
+def test_a_forged_header_or_bound_is_refused_in_one_line(
+    othello_proof: Any, tmp_path: Path
+) -> None:
+    """The header's infinity must be the game's (a scored game's ends, read as +-inf, or
+    none for wins and losses), every bound one of the game's scores, every count a whole
+    number: else one ProofError, never a false proof or a traceback."""
+    rules, path = othello_proof
+    header, tree = read_proof(path)
+    forged = tmp_path / "forged.proof"
+    for infinity in (None, 5, 0):
+        fields = dict(header.__dict__, infinity=infinity)
+        write_proof_file(forged, Header(**fields), tree)
+        for plain in (False, True):
+            with pytest.raises(ProofError, match="another kind of game"):
+                check_proof(rules, forged, plain=plain)
+    assert header.infinity is not None
+    near = header.infinity - 1  # a finite bound a move's points would carry to an end
+
+    def beyond(a: dict[str, Any]) -> None:
+        a["bound"][2] = near if a["kind"][2] == 0 else -near
+
+    with pytest.raises(ProofRefuted, match=r"node 2 claims .* no score of"):
+        check_proof(rules, _rewritten(path, forged, beyond))
+    wins = WideOutcomes(seed=0)
+    won = tmp_path / "won.proof"
+    outcomes = reference.solve_outcomes(wins)
+    state = next(s for s, (v, _) in outcomes.items() if v == WIN and wins.outcome(s) is None)
+    wins_rules = _prove(wins, state, won, leaves=0)
+
+    def two(a: dict[str, Any]) -> None:
+        a["bound"][1] = 2
+
+    claims = [(1, ">=", 2.0)]
+    with pytest.raises(ProofRefuted, match="no score of"):
+        check_proof(wins_rules.starting_at(state), _rewritten(won, forged, two, claims))
+    text = path.read_bytes().split(b"\n", 1)
+    for field, value in ((b'"nodes": ', b"Infinity"), (b'"edge_bytes": ', b"4.0")):
+        at = text[0].index(field) + len(field)
+        end = text[0].index(b",", at)
+        forged.write_bytes(text[0][:at] + value + text[0][end:] + b"\n" + text[1])
+        with pytest.raises(ProofError, match="without its fields"):
+            check_proof(rules, forged)
+    forged.write_bytes(
+        b'{"format": "perfectplay-proof", "version": 2, "x": ' + b"[" * 100000 + b"\n"
+    )
+    with pytest.raises(ProofError, match="not a perfectplay proof"):
+        check_proof(rules, forged)
+
+
+def test_a_leaf_on_a_line_longer_than_max_plies_is_refused_by_both_checkers(
+    tmp_path: Path,
+) -> None:
+    """A game whose lines outlast its stated max_plies (as positions that repeat would):
+    a leaf there is refused by both checkers alike (the compiled one counts the plies,
+    from its threads too), never taken as proven."""
+
+    class Short(WideScored):
+        def max_plies(self) -> int:  # (its real lines are longer)
+            return 2
+
+    game = Short(seed=0, n=40)
+    rules = Rules(game)
+    start = rules.initial_state()
+    path = tmp_path / "short.proof"
+    root = [(1, "<=", 0.0)]
+    header = Header(rules.name, None, (), rules.show(start), tuple(root), 1, 0, SCORE_ENDS)
+    moves = len(rules.legal_moves(start))
+    tree = Tree.of([1], [0], [moves], [SEARCHED] * moves)
+    write_proof_file(path, dataclasses.replace(header, edges=moves), tree)
+    messages = set()
+    for plain, threads in ((False, 1), (False, 2), (True, 0)):
+        with pytest.raises(ProofRefuted, match="longer than the game's max_plies") as refused:
+            check_proof(rules, path, plain=plain, threads=threads)
+        messages.add(str(refused.value))
+    assert len(messages) == 1

@@ -35,6 +35,7 @@ from .proof_tree import (
     game_bound,
     read_proof,
 )
+from .protocol import SCORE_ENDS
 from .rules import Rules
 from .values import LOSS, TIE, WIN, Value
 
@@ -48,6 +49,8 @@ PROBLEMS = {
     6: "goes to a node claiming less than is needed",
     7: "goes to a node first met at another position",
     8: "goes to a leaf whose search does not prove the claim",
+    9: "goes to a leaf whose search meets a line longer than the game's max_plies "
+    "(positions that repeat?)",
 }
 
 
@@ -111,36 +114,46 @@ def needed_claim(
     return (AT_MOST if side == AT_LEAST else AT_LEAST), earned - bound
 
 
-def searched_plain(rules: Rules[Any, Any], state: Any, alpha: int, beta: int, ends: int) -> int:
-    """A leaf's search with the plain rules, as ``proof_replay.leaf_search`` (fail-soft
-    alpha-beta, the rules' order, no table, an explicit stack), in the file's integers
-    (``ends``: a loss and a win, or -inf and +inf)."""
+def searched_plain(rules: Rules[Any, Any], state: Any, side: str, bound: float) -> int:
+    """A leaf checked with the plain rules, as ``proof_replay.leaf_search`` checks it
+    (fail-soft alpha-beta, the rules' order, no table, an explicit stack), in the game's
+    own scores (fractions and infinities as they are), with the window just below or just
+    above ``bound``: 0 when the search proves ``side bound``, else the problem's code (8;
+    9 for a line longer than the game's max_plies, or a position met again on its line)."""
+    if side == AT_LEAST:
+        alpha, beta = math.nextafter(bound, -math.inf), bound
+    else:
+        alpha, beta = bound, math.nextafter(bound, math.inf)
+    longest = getattr(rules.game, "max_plies", None)
+    limit = int(longest()) if callable(longest) else None
     frames: list[list[Any]] = []  # [state, moves, move searched, alpha, beta, best, earned, kept]
+    on_line: set[Any] = set()
     entering = (state, alpha, beta)
     while True:
         here, a, b = entering
-        end = end_score(rules, here)
-        ret = None if end is None else int(max(-ends, min(ends, end)))
+        ret = end_score(rules, here)
         if ret is None:
-            frames.append([here, rules.legal_moves(here), 0, a, b, -ends - 1, 0, False])
+            if here in on_line or (limit is not None and len(frames) >= limit):
+                return 9
+            frames.append([here, rules.legal_moves(here), 0, a, b, -math.inf, 0.0, False])
+            on_line.add(here)
         while ret is not None:
             if not frames:
-                return ret
+                return 0 if holds(side, ret, bound) else 8
             f = frames[-1]
-            v = ret if abs(ret) >= ends else ret + f[6]
-            v = v if f[7] else (-ret if abs(ret) >= ends else f[6] - ret)
+            v = ret + f[6] if f[7] else f[6] - ret
             f[5], f[3], f[2] = max(f[5], v), max(f[3], v), f[2] + 1
             if v < f[4] and f[2] < len(f[1]):
                 ret = None
             else:
                 ret = f[5]
+                on_line.discard(f[0])
                 frames.pop()
         f = frames[-1]
         move = f[1][f[2]]
         child = rules.play(f[0], move)
-        kept, earned = not rules.mover_changes(f[0], child), 0
-        if rules.reward is not None:
-            earned = int(rules.reward(f[0], move))
+        kept = not rules.mover_changes(f[0], child)
+        earned = 0.0 if rules.reward is None else float(rules.reward(f[0], move))
         f[6], f[7] = earned, kept
         a, b = f[3], f[4]
         entering = (child, a - earned, b - earned) if kept else (child, earned - b, earned - a)
@@ -160,6 +173,7 @@ def check_proof(
     hears the nodes replayed and the leaves searched as they grow. ProofError: no proof,
     or one of another position; ProofRefuted names the first node that fails."""
     header, tree = read_proof(path)
+    _bounds_of_the_game(rules, header, tree, path)
     root = _root_of(rules, header, path)
     roots = _roots(header, tree, path)
     # (a compiled-form game's hooks are its own rules; a hand-written search's may leave
@@ -169,7 +183,9 @@ def check_proof(
     if compiled is None:
         checked, failure = _replay_plain(rules, header, tree, root, roots, progress)
     else:
-        checked, failure = replay_compiled(compiled, tree, compiled.encode(root), roots, threads)
+        checked, failure = replay_compiled(
+            compiled, tree, compiled.encode(root), roots, threads, progress
+        )
     if failure is not None:
         node, move, code = failure
         where = f"node {node}" if move < 0 else f"node {node}, its move {move + 1}"
@@ -177,6 +193,26 @@ def check_proof(
     lows = [v for _, side, v in header.claims if side == AT_LEAST]
     highs = [v for _, side, v in header.claims if side == AT_MOST]
     return Verdict(max(lows, default=None), min(highs, default=None), checked)
+
+
+def _bounds_of_the_game(rules: Rules[Any, Any], header: Header, tree: Tree, path: Path) -> None:
+    """The header's infinity is the game's (SCORE_ENDS for a scored game, none for one of
+    wins and losses) and every bound a score of the game: -1, 0 or 1; or in a scored
+    game +-infinity, or a finite score below half of it (so no move's points carry a
+    finite bound to an end)."""
+    infinity = SCORE_ENDS if rules.ends_in_scores() else None
+    if header.infinity != infinity:
+        raise ProofError(f"{path}: a proof for another kind of game (its scores' infinity is "
+                         f"{header.infinity}, {rules.name}'s {infinity})")  # fmt: skip
+    bound = tree.bound[1:]
+    if infinity is None:
+        bad = np.abs(bound) > 1
+    else:
+        bad = (np.abs(bound) != infinity) & (np.abs(bound) >= infinity // 2)
+    if bad.any():
+        at = int(np.argmax(bad)) + 1
+        raise ProofRefuted(f"{path}: node {at} claims {int(tree.bound[at])}, no score of "
+                           f"{rules.name}")  # fmt: skip
 
 
 def _roots(header: Header, tree: Tree, path: Path) -> list[int]:
@@ -226,9 +262,9 @@ def _replay_plain(
     scores = score_range(rules)
     checked = 0
     for ident in range(1, tree.nodes + 1):
-        state = at.pop(ident, None)
-        if state is None:
+        if ident not in at:  # (no claim reaches it)
             continue
+        state = at.pop(ident)
         if rules.outcome(state) is not None:
             return checked, (ident, -1, 1)
         legal = rules.legal_moves(state)
@@ -272,11 +308,7 @@ def _child_plain(
     state, move, child = step
     side, bound = needed_claim(rules, state, move, child, *claim)
     if child_id == SEARCHED:
-        ends = header.infinity or 1
-        whole = int(max(-ends, min(ends, bound)))  # (+-inf: the file's ends)
-        med = whole - 1 if side == AT_LEAST else whole
-        found = searched_plain(rules, child, med, med + 1, ends)
-        return 0 if holds(side, found, whole) else 8
+        return searched_plain(rules, child, side, bound)
     if child_id == 0:
         if trivial(side, bound, scores):
             return 0
@@ -287,10 +319,9 @@ def _child_plain(
     value = game_bound(int(tree.bound[child_id]), header.infinity)
     if SIDES[int(tree.kind[child_id])] != side or not holds(side, value, bound):
         return 6
-    known = at.get(child_id)
-    if known is None:
+    if child_id not in at:
         at[child_id] = child
-    elif known != child:
+    elif at[child_id] != child:
         return 7
     return 0
 
@@ -333,10 +364,10 @@ def replay_compiled(
         leaves[5][0] = 0
         at = int(kernel.replay(arrays, (states, seen), leaves, s, out, fail, at,
                                compiled.max_moves + 1))  # fmt: skip
-        bad = _leaves_checked(kernel, leaves, lanes)
+        bad, why = _leaves_checked(kernel, leaves, lanes)
         searched += int(leaves[5][0])
         if bad >= 0:
-            return int(fail[3]), (int(leaves[0][bad]), int(leaves[1][bad]), 8)
+            return int(fail[3]), (int(leaves[0][bad]), int(leaves[1][bad]), why)
         if fail[2] != 0:
             return int(fail[3]), (int(fail[0]), int(fail[1]), int(fail[2]))
         if at > tree.nodes:
@@ -347,14 +378,20 @@ LEAVES_AT_ONCE = 1 << 16
 """Leaves listed by one turn of the compiled walk, then searched."""
 
 
-def _leaves_checked(kernel: Any, leaves: Any, lanes: list[Any]) -> int:
-    """The listed leaves searched by a thread a lane, interleaved: the first that fails,
-    or -1."""
-    found = [-1] * len(lanes)
+def _leaves_checked(kernel: Any, leaves: Any, lanes: list[Any]) -> tuple[int, int]:
+    """The listed leaves searched by a thread a lane, interleaved: the first that fails
+    and why (its code), or (-1, 0)."""
+    found = [(-1, 0)] * len(lanes)
+    errors: list[BaseException] = []
 
     def run(k: int) -> None:
         s, out, stack = lanes[k]
-        found[k] = int(kernel.check_leaves(leaves, k, len(lanes), s, out, stack))
+        why = np.zeros(1, np.int64)
+        try:
+            found[k] = (int(kernel.check_leaves(leaves, k, len(lanes), s, out, stack, why)),
+                        int(why[0]))  # fmt: skip
+        except BaseException as exc:  # (handed to the caller: never a leaf let through)
+            errors.append(exc)
 
     if len(lanes) == 1 or leaves[5][0] < 2:
         run(0)
@@ -364,8 +401,9 @@ def _leaves_checked(kernel: Any, leaves: Any, lanes: list[Any]) -> int:
             worker.start()
         for worker in workers:
             worker.join()
-    failed = [f for f in found if f >= 0]
-    return min(failed, default=-1)
+    if errors:
+        raise errors[0]
+    return min((f for f in found if f[0] >= 0), default=(-1, 0))
 
 
 def leaf_rows(compiled: Any) -> tuple[Any, Any, Any]:

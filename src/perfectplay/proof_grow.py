@@ -146,7 +146,7 @@ def leaf(row: Any, side: int, bound: int, deep: Any) -> bool:
         s[1, w] = row[w]
     med = bound - 1 if side == AT_LEAST else bound
     score, _ = leaf_search(s, out, stack, med, med + 1, budget)
-    small: bool = score != NOT_OVER and holds(side, score, bound)
+    small: bool = score > NOT_OVER + 1 and holds(side, score, bound)  # (not past budget or rows)
     return small
 
 

@@ -47,6 +47,10 @@ LEAF_SHORT = 8
 """A searched leaf whose search does not prove the claim."""
 SEARCHED = -1
 """A child the checker proves by its own search (``leaf_search``), not a node."""
+LEAF_TOO_DEEP = 9
+"""A searched leaf whose search meets a line longer than the game's max_plies."""
+TOO_DEEP = NOT_OVER + 1
+"""``leaf_search``'s answer on a line longer than its rows."""
 UNBOUNDED = 1 << 62
 """``leaf_search``'s budget for a search that must finish."""
 
@@ -73,13 +77,15 @@ def reward(s: Any, p: int, move: int) -> int:  # the game's when REWARDS
 
 def needed(side: int, bound: int, earned: int, kept: bool) -> tuple[int, int]:
     """The claim a child must prove for its parent's ``side bound`` through a move that
-    earns ``earned`` and keeps the turn or not (the ends stay ends: -inf less 3 is -inf)."""
+    earns ``earned`` and keeps the turn or not. The ends stay ends (-inf less 3 is -inf),
+    and a finite bound stays finite: past the finite scores it means "any finite score"
+    (a child that must score at most 10**7 may score anything but +inf)."""
     if bound >= HIGH:
         b = HIGH
     elif bound <= LOW:
         b = LOW
     else:
-        b = bound - earned
+        b = min(max(bound - earned, LOW + 1), HIGH - 1)
     if kept:
         return side, b
     return 1 - side, -b
@@ -120,8 +126,10 @@ def leaf_search(
 ) -> tuple[int, int]:
     """Plain alpha-beta (fail-soft, the rules' order, no table) of row 1's score in the
     window (alpha, beta), on an explicit stack (rows 1, 2, ... of ``s``): (score, nodes),
-    or (NOT_OVER, nodes) past ``budget`` nodes. ``stack[p]``: alpha, beta, moves, the
-    move searched, the best score, that move's reward and whether it kept the turn."""
+    or (NOT_OVER, nodes) past ``budget`` nodes, or (TOO_DEEP, nodes) on a line longer
+    than the rows (the game's max_plies: positions that repeat?). ``stack[p]``: alpha,
+    beta, moves, the move searched, the best score, that move's reward and whether it
+    kept the turn."""
     p = 1
     stack[1, 0], stack[1, 1] = alpha, beta
     nodes = 0
@@ -133,7 +141,7 @@ def leaf_search(
         descend = ret == NOT_OVER
         if descend:
             if p + 2 >= s.shape[0]:
-                raise ValueError("a line longer than max_plies")
+                return TOO_DEEP, nodes
             stack[p, 2], stack[p, 3], stack[p, 4] = moves(s, p, out), 0, LOW - 1
         while not descend:  # (row p's score is ret: back to its parent)
             p -= 1
@@ -255,10 +263,11 @@ def replay(
     return done
 
 
-def check_leaves(leaves: Any, first: int, step: int, s: Any, out: Any, stack: Any) -> int:
+def check_leaves(leaves: Any, first: int, step: int, s: Any, out: Any, stack: Any, why: Any) -> int:
     """The listed leaves ``first``, ``first + step``, ... each searched (``leaf_search``,
-    unbounded): the first whose search does not prove its claim, else -1 (threads take
-    interleaved shares: the least of their answers is the first leaf that fails)."""
+    unbounded): the first whose search does not prove its claim (``why[0]``: LEAF_SHORT
+    or LEAF_TOO_DEEP), else -1 (threads take interleaved shares: the least of their
+    answers is the first leaf that fails)."""
     _, _, sides, claims, words, count = leaves
     for t in range(first, count[0], step):
         for w in range(s.shape[1]):
@@ -266,6 +275,10 @@ def check_leaves(leaves: Any, first: int, step: int, s: Any, out: Any, stack: An
         side, bound = sides[t], claims[t]
         med = bound - 1 if side == AT_LEAST else bound
         score, _ = leaf_search(s, out, stack, med, med + 1, UNBOUNDED)
+        if score == TOO_DEEP:
+            why[0] = LEAF_TOO_DEEP
+            return t
         if not holds(side, score, bound):
+            why[0] = LEAF_SHORT
             return t
     return -1

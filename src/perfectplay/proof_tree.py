@@ -206,7 +206,7 @@ def read_header(path: Path) -> Header:
 def _header(line: bytes, path: Path) -> Header:
     try:
         raw = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # (JSON and Unicode errors are ValueErrors)
         raw = None
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise ProofError(f"{path} is not a perfectplay proof (its first line is no proof header)")
@@ -230,13 +230,21 @@ def _header(line: bytes, path: Path) -> Header:
             edge_bytes=int(raw["edge_bytes"]),
             sha256=str(raw["sha256"]),
         )
-    except (KeyError, TypeError, ValueError) as exc:
+        if not all(type(raw_n) is int for raw_n in _whole_fields(raw)):
+            raise ValueError("a count or id that is not a whole number")
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
         raise ProofError(f"{path}: a proof header without its fields ({exc})") from None
     if not claims or any(side not in SIDES for _, side, _ in claims):
         raise ProofError(f"{path}: the header claims nothing a proof can prove")
     if header.edge_bytes not in (4, 8) or header.nodes < 0 or header.edges < 0:
         raise ProofError(f"{path}: a proof header with impossible sizes")
     return header
+
+
+def _whole_fields(raw: dict[str, Any]) -> list[Any]:
+    """The header's counts, ids and infinity as the JSON gives them (each must be an int)."""
+    fields = [raw["nodes"], raw["edges"], raw["edge_bytes"], *(c[0] for c in raw["claims"])]
+    return fields + ([] if raw["infinity"] is None else [raw["infinity"]])
 
 
 def read_proof(path: Path) -> tuple[Header, Tree]:
