@@ -399,3 +399,58 @@ def test_a_leaf_on_a_line_longer_than_max_plies_is_refused_by_both_checkers(
             check_proof(rules, path, plain=plain, threads=threads)
         messages.add(str(refused.value))
     assert len(messages) == 1
+
+
+class _Half:
+    """A plain scored game: one move, to a position its mover holds at 0.5 (the root
+    scores -0.5)."""
+
+    scored = True
+
+    def initial(self) -> int:
+        return 0
+
+    def moves(self, state: int) -> list[int]:
+        return [0] if state == 0 else []
+
+    def play(self, state: int, move: int) -> int:
+        return 1
+
+    def outcome(self, state: int) -> float | None:
+        return None if state == 0 else 0.5
+
+
+class _NoneStart:
+    """A plain game whose start is the position None, its one move a loss for it."""
+
+    def initial(self) -> None:
+        return None
+
+    def moves(self, state: Any) -> list[str]:
+        return ["a"] if state is None else []
+
+    def play(self, state: Any, move: str) -> str:
+        return "end"
+
+    def outcome(self, state: Any) -> Any:
+        return None if state is None else WIN
+
+
+@pytest.mark.parametrize("edge", [0, SEARCHED])
+def test_plain_games_are_checked_in_their_own_scores_whatever_their_positions(
+    edge: int, tmp_path: Path
+) -> None:
+    """Games outside the compiled form are replayed plainly: a fraction is not cut to a
+    whole number (``>= 0`` for a position worth -0.5 is refused, through an end or a
+    leaf), and a position that is None is a position (``>= 1`` for a lost one refused)."""
+    half = Rules(_Half())
+    path = tmp_path / "half.proof"
+    header = Header(half.name, None, (), half.show(0), ((1, ">=", 0.0),), 1, 1, SCORE_ENDS)
+    write_proof_file(path, header, Tree.of([0], [0], [0], [edge]))
+    with pytest.raises(ProofRefuted, match="node 1, its move 1"):
+        check_proof(half, path)
+    lost = Rules(_NoneStart())
+    header = Header(lost.name, None, (), lost.show(None), ((1, ">=", 1.0),), 1, 1, None)
+    write_proof_file(path, header, Tree.of([0], [1], [0], [edge]))
+    with pytest.raises(ProofRefuted, match="node 1, its move 1"):
+        check_proof(lost, path)
