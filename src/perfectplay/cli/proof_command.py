@@ -48,7 +48,8 @@ def verify_proof_command(
 ) -> None:
     """Check a proof tree written by 'analyze --method search --proof FILE' with the game's
     rules alone (no search, no table): every move it names legal, every reply there, every
-    end scoring as its claims need. Exit status 0 when it proves its claims, 1 when not.
+    end scoring as its claims need, every leaf proven by the checker's own plain search.
+    Exit status 0 when it proves its claims, 1 when not.
 
     Example: perfectplay verify-proof examples/othello.py:Othello -p size=4 othello.proof
     """
