@@ -13,8 +13,6 @@ first failure alike: the node, its move, what is wrong.
 from __future__ import annotations
 
 import math
-import os
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from .core.parallel import THREADS, on_threads
 from .errors import GameError
 from .proof_tree import (
     AT_LEAST,
@@ -337,7 +336,8 @@ def replay_compiled(
     """The walk with the game's compiled rules (``compiled``: its SearchRules; ``row``:
     the root as a row of the search): (nodes checked, the first failure or None). The
     nodes are replayed in turns, each listing the leaves it meets (up to LEAVES_AT_ONCE),
-    which ``threads`` threads then search, each a share (0: one a core)."""
+    which ``threads`` threads then search, each a share (0: ``core.parallel.THREADS``, one
+    a core)."""
     kernel = replay_kernel(compiled)
     width = compiled.key_from or compiled.words
     states = np.zeros((tree.nodes + 1, width), np.int64)
@@ -353,7 +353,7 @@ def replay_compiled(
         np.zeros((LEAVES_AT_ONCE, width), np.int64),
         np.zeros(1, np.int64),
     )
-    lanes = [leaf_rows(compiled) for _ in range(threads or len(os.sched_getaffinity(0)))]
+    lanes = [leaf_rows(compiled) for _ in range(threads or THREADS)]
     s, out, _ = lanes[0]
     fail = np.zeros(4, np.int64)
     arrays = (tree.kind, tree.bound, tree.choice, tree.first, tree.edge)
@@ -382,27 +382,17 @@ def _leaves_checked(kernel: Any, leaves: Any, lanes: list[Any]) -> tuple[int, in
     """The listed leaves searched by a thread a lane, interleaved: the first that fails
     and why (its code), or (-1, 0)."""
     found = [(-1, 0)] * len(lanes)
-    errors: list[BaseException] = []
 
-    def run(k: int) -> None:
+    def run(k: int) -> None:  # (an error is raised to the caller: no leaf let through)
         s, out, stack = lanes[k]
         why = np.zeros(1, np.int64)
-        try:
-            found[k] = (int(kernel.check_leaves(leaves, k, len(lanes), s, out, stack, why)),
-                        int(why[0]))  # fmt: skip
-        except BaseException as exc:  # (handed to the caller: never a leaf let through)
-            errors.append(exc)
+        found[k] = (int(kernel.check_leaves(leaves, k, len(lanes), s, out, stack, why)),
+                    int(why[0]))  # fmt: skip
 
     if len(lanes) == 1 or leaves[5][0] < 2:
         run(0)
     else:
-        workers = [threading.Thread(target=run, args=(k,), daemon=True) for k in range(len(lanes))]
-        for worker in workers:
-            worker.start()
-        for worker in workers:
-            worker.join()
-    if errors:
-        raise errors[0]
+        on_threads(len(lanes), run)
     return min((f for f in found if f[0] >= 0), default=(-1, 0))
 
 

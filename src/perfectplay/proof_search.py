@@ -28,7 +28,16 @@ import numpy.typing as npt
 from .core.memory import default_budget, resident_bytes, show_size
 from .errors import SolverChoiceError
 from .proof_check import leaf_rows, replay_kernel, score_range, trivial
-from .proof_tree import AT_LEAST, AT_MOST, SIDES, Header, ProofError, Tree, write_proof_file
+from .proof_tree import (
+    AT_LEAST,
+    AT_MOST,
+    SIDES,
+    Header,
+    ProofError,
+    Tree,
+    edge_counts,
+    write_proof_file,
+)
 from .protocol import SCORE_ENDS
 from .rules import Rules
 from .solvers.compiled_search import CompiledSearch
@@ -133,7 +142,7 @@ class _Growing:
             raise ProofError("the proof goes round a cycle (positions repeat): it proves nothing")
         renamed = np.zeros(n + 1, np.int64)
         renamed[order] = np.arange(1, n + 1)
-        counts = np.where(self.kind[order] == 0, 1, self.choice[order])
+        counts = edge_counts(self.kind[order], self.choice[order])
         starts = self.first[order]
         offsets = np.cumsum(counts) - counts
         gather = np.repeat(starts - offsets, counts) + np.arange(int(counts.sum()))

@@ -116,8 +116,9 @@ class Tree:
         bounds[1:] = bound
         choices = np.zeros(n + 1, np.int64)
         choices[1:] = choice
+        counts = edge_counts(kinds, choices)
         first = np.zeros(n + 1, np.int64)
-        first[1:] = np.cumsum(edge_counts(kinds, choices)[1:]) - edge_counts(kinds, choices)[1:]
+        first[1:] = np.cumsum(counts[1:]) - counts[1:]
         return Tree(kinds, bounds, choices, first, np.asarray(edge, np.int64))
 
     @property

@@ -10,6 +10,7 @@ order of the chunks, with a few chunks in flight (memory stays that of a few chu
 from __future__ import annotations
 
 import os
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -48,3 +49,23 @@ def in_parallel(
             apply(pending.popleft().result())
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def on_threads(count: int, work: Callable[[int], None]) -> None:
+    """``work(0)`` .. ``work(count - 1)``, each on a thread of its own, all joined; the
+    first error a thread raised is raised here (daemon threads: Ctrl-C leaves at once)."""
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            work(i)
+        except BaseException as exc:  # handed to the caller below
+            errors.append(exc)
+
+    workers = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(count)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    if errors:
+        raise errors[0]

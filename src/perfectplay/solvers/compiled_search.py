@@ -64,7 +64,6 @@ searched (calls of the search on a state, counted like the C reference in ``benc
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -74,6 +73,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..core.parallel import on_threads
 from ..core.specialised import fingerprint, jit_in_place, template_copy
 from ..errors import SolverChoiceError
 from ..protocol import NOT_OVER, SCORE_ENDS, Game, SearchRules
@@ -238,7 +238,6 @@ def parallel(search: CompiledSearch, med: int) -> tuple[int, int, bool, int]:
     trusted. The nodes of every lane are counted. Daemon threads: Ctrl-C leaves at once."""
     search.halt[0] = 0
     results: list[Any] = [None] * len(search.lanes)
-    errors: list[BaseException] = []
 
     def run(i: int) -> None:
         lane = search.lanes[i]
@@ -248,17 +247,11 @@ def parallel(search: CompiledSearch, med: int) -> tuple[int, int, bool, int]:
                 search.key_mask, lane.out, lane.stack, search.db, search.progress,
                 search.checks, search.halt, i > 0,
             )  # fmt: skip
-        except BaseException as exc:  # handed to the caller below
-            errors.append(exc)
+        except BaseException:  # (the others stop too; on_threads raises it)
             search.halt[0] = 1
+            raise
 
-    workers = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(results))]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    if errors:
-        raise errors[0]
+    on_threads(len(results), run)
     nodes = sum(int(found[1]) for found in results)
     answer = next(found for found in results if found[0] != NOT_OVER)
     return int(answer[0]), nodes, bool(answer[2]), int(answer[3])
