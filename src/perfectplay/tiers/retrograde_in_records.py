@@ -54,6 +54,7 @@ from ..core.arrays import I64
 from ..core.compiled import inlined_kernel, kernel
 from ..core.memory import SAVE_ADVICE, MemoryWatch
 from ..core.parallel import in_parallel
+from ..core.prefetch import prefetch
 from ..core.records import REACHED, TierSummary
 from ..errors import GameError, TablebaseError
 from ..progress import ProgressCallback
@@ -77,6 +78,12 @@ SCAN = 1 << 22
 FRONTIER_SCAN = 1 << 20
 """Indices of ``pending`` read at once when looking for a level's frontier (whose positions
 found there are held until handed out: 4 bytes an index at most, 16 bytes with its scan)."""
+AHEAD = 16
+"""How many un-moves ahead ``_apply`` asks for a parent's record (``core.prefetch``). Each
+record is at a random place in the tier's records (Nine Men's Morris: up to 2 GB), and the
+one thread applying them waited on each in turn. Sector 7-4 (111 million indices,
+2026-12-01, 2 cores): 37.5 ns an un-move applied without, 16-20 ns with (40 ahead: the
+same), the levels 34.4 s against 24-28 s."""
 PIECE = 1 << 14
 """Positions a worker takes at once. Their un-moves (Dobutsu shogi: up to 30 a position)
 and those of the pieces waiting beside them make the working memory: 2**16 at once put
@@ -563,7 +570,10 @@ def _apply(
     mask = (1 << shift) - 1
     waits = np.empty(parents.shape[0], dtype=np.int64)
     w = 0
-    for e in range(parents.shape[0]):
+    count = parents.shape[0]
+    for e in range(count):
+        if e + AHEAD < count:  # (a record asked for ahead: see AHEAD)
+            prefetch(flat, parents[e + AHEAD])
         p = parents[e]
         record = flat[p]
         value = child_value[e]
