@@ -280,6 +280,14 @@ class TierRules:
             "a loopy tier is solved by rounds (value iteration), one pass over it per round",
         ),
     )
+    parents_in_tier: bool = field(
+        default=False,
+        metadata=_part(
+            "parents_in_tier: bool (batch_parents lists only the parents in the tier asked: "
+            "a compiled game's un-moves loop drops the others by its tier rule)",
+            "the solver asks batch_tier of every parent and drops those of other tiers",
+        ),
+    )
     tier_index: Callable[[int], tuple[int, int]] | None = field(
         default=None,
         metadata=_part(

@@ -137,6 +137,7 @@ def test_the_tier_protocol_un_moves_are_the_rule_s_inside_the_tier_asked(tmp_pat
     for seed in range(6):
         game = TierAllUnmovesGame(seed=seed, n=300, block=40, mode=1)
         hooks = game.tiers()
+        assert hooks is not None and hooks.parents_in_tier  # (what this test holds it to)
         unmoves = game.rule_functions["unmoves"]
         buffer = np.empty(game.max_moves, dtype=np.int64)
         left_out = 0

@@ -117,6 +117,7 @@ class EngineTiers:
             batch_parents=(
                 self.derived_parents if self.parents_lay_out_moves else game.parents_by_unmoves()
             ),
+            parents_in_tier=not self.parents_lay_out_moves,  # (as the un-moves loop drops)
             tier_index=self.tier_index,
             batch_expand_tier=self.batch_expand_tier,
             batch_solve_tier=self.batch_solve_tier,

@@ -151,6 +151,7 @@ class CompiledGame:
             batch_unrank=self._stone_unrank,
             batch_tier=self.tiers_of,
             batch_parents=self.parents_by_unmoves(),
+            parents_in_tier=True,  # (the un-moves loop drops the others: ``_unmoves``)
             tier_index=self._stone_tier_index,
             ranks_images_alike=True,
             batch_orbit_sizes=None if "key" in self.rule_functions else self._stone_orbits,

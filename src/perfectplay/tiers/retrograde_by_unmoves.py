@@ -29,7 +29,7 @@ from ..errors import GameError
 from ..terminals import Terminals
 from .counted import child_keys, first_of_each
 from .files import TierFiles
-from .graph import CHUNK, TierGraph, expand_chunk
+from .graph import CHUNK, TierGraph, expand_chunk, ranked_parents
 
 _WIN, _LOSS, _TIE, _DRAW = 1, 2, 3, 4
 NEVER = np.iinfo(np.int32).max
@@ -161,15 +161,7 @@ def _spread(
     if not frontier.size:
         return
     codes = np.asarray(hooks.batch_unrank(tier, frontier), dtype=np.int64)
-    back = hooks.batch_parents(tier, codes)
-    before = np.asarray(back.children, np.int64)  # the positions one move before
-    row = np.asarray(back.parents, np.int64)
-    if hooks.batch_tier is not None:  # un-moves may also lead back into parent tiers
-        here = np.asarray(hooks.batch_tier(before), np.int64) == tier
-        before, row = before[here], row[here]
-    parents = np.asarray(hooks.batch_rank(tier, before), np.int64)
-    indexed = parents >= 0  # (a parent the tier has no index for: play never makes it)
-    parents, row = parents[indexed], row[indexed]
+    parents, row = ranked_parents(graph, tier, codes)
     open_ = record.value_codes(np.asarray(records[parents])) == REACHED
     parents, row = parents[open_], row[open_]
     once = first_of_each(row, parents)  # one news a parent from each child (see above)

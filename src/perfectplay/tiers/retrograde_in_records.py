@@ -63,7 +63,7 @@ from ..values import UNDECIDED
 from .children_beside import LOST_BESIDE, TIED_BESIDE, Beside, reads_beside
 from .counted import counted_pieces, counter_mask, first_of_each, first_records
 from .files import TierFiles
-from .graph import TierGraph
+from .graph import TierGraph, ranked_parents
 from .reached_set import ReachedSet
 from .resume_points import FIRST, ResumePoints
 from .slot_codes import DECIDED, LEVELS, SettledSlots, TooNarrow, narrowed
@@ -521,15 +521,7 @@ def _parents_of(
         values = (flat[indices] >> shift).astype(np.uint8)
     positions = indices if reached_set is None else reached_set.indices(indices)
     codes = np.asarray(hooks.batch_unrank(tier, positions), dtype=np.int64)
-    back = hooks.batch_parents(tier, codes)
-    before = np.asarray(back.children, np.int64)
-    rows = np.asarray(back.parents, np.int64)
-    if hooks.batch_tier is not None:
-        here = np.asarray(hooks.batch_tier(before), np.int64) == tier
-        before, rows = before[here], rows[here]
-    ranked = np.asarray(hooks.batch_rank(tier, before), np.int64)
-    indexed = ranked >= 0  # (a parent the tier has no index for: play never makes it)
-    ranked, rows = ranked[indexed], rows[indexed]
+    ranked, rows = ranked_parents(graph, tier, codes)
     if weighed:
         assert hooks.batch_orbit_sizes is not None
         orbit = np.asarray(hooks.batch_orbit_sizes(tier, codes), dtype=np.uint8)
