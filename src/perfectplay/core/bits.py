@@ -12,22 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .compiled import Kernel
+from .compiled import ByInstruction
 
 
 def _plain_popcount(x: int) -> int:
     """The number of bits set in ``x`` (x >= 0)."""
     return int(x).bit_count()
-
-
-class _ByInstruction(Kernel[[int], int]):
-    """``popcount`` as a kernel whose compiled form is the machine's instruction."""
-
-    @property
-    def compiled(self) -> Any:
-        if self._compiled is None:
-            self._compiled = _compiled_popcount()
-        return self._compiled
 
 
 def _compiled_popcount() -> Any:
@@ -50,4 +40,4 @@ def _compiled_popcount() -> Any:
     return numba.njit(inline="always", nogil=True, cache=False)(popcount)
 
 
-popcount = _ByInstruction(_plain_popcount, inline=True)
+popcount = ByInstruction(_plain_popcount, _compiled_popcount)

@@ -144,6 +144,22 @@ class Kernel(Generic[P, R]):
         return self.interpreted(*args, **kwargs)
 
 
+class ByInstruction(Kernel[P, R]):
+    """A kernel inlined into its callers whose compiled form is made by ``compiled_by``
+    (a numba function around an LLVM instruction: ``bits.popcount``, ``prefetch``), and
+    whose plain form is ``function``."""
+
+    def __init__(self, function: Callable[P, R], compiled_by: Callable[[], Any]) -> None:
+        super().__init__(function, inline=True)
+        self._compiled_by = compiled_by
+
+    @property
+    def compiled(self) -> Any:
+        if self._compiled is None:
+            self._compiled = self._compiled_by()
+        return self._compiled
+
+
 def read_only(array: Any) -> Any:
     """``array``, or a view of it that cannot be written. The engine's compiled loops take a
     tier's codes, its buckets and a child tier's records read-only, always: numba compiles a

@@ -15,21 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .compiled import Kernel
+from .compiled import ByInstruction
 
 
 def _plain_prefetch(array: Any, index: int) -> None:
     """Nothing: the interpreter has no use for the hint."""
-
-
-class _ByInstruction(Kernel[[Any, int], None]):
-    """``prefetch`` as a kernel whose compiled form is the machine's prefetch."""
-
-    @property
-    def compiled(self) -> Any:
-        if self._compiled is None:
-            self._compiled = _compiled_prefetch()
-        return self._compiled
 
 
 def _compiled_prefetch() -> Any:
@@ -69,4 +59,4 @@ def _compiled_prefetch() -> Any:
     return numba.njit(inline="always", nogil=True, cache=False)(prefetch)
 
 
-prefetch = _ByInstruction(_plain_prefetch, inline=True)
+prefetch = ByInstruction(_plain_prefetch, _compiled_prefetch)
