@@ -50,15 +50,10 @@ import numpy as np
 
 from ..core.bits import popcount
 from ..core.compiled import inlined_kernel, kernel
-from ..core.prefetch import prefetch
 from ..errors import GameError
 
 MAX_CELLS = 32
 """The most cells a board has: a set is ranked by four bytes' images."""
-AHEAD = 8
-"""How many codes ahead ``rank_span`` asks for the entries of the mover's set in the
-tables of orbits and symmetries (``core.prefetch``): a million sets and more (Nine Men's
-Morris: 1.3 million of 9 stones), read at random."""
 MAX_SYMMETRIES = 63
 """The most symmetries a board has: each orbit keeps its stabiliser as bits of an int64."""
 
@@ -600,15 +595,7 @@ def rank_span(
     cells = (1 << n) - 1
     last_mover = -1  # the mover's set of the code before, and what it gave:
     j = turn = stable = held = 0  # its orbit, symmetry, stabiliser and least image
-    count = codes.shape[0]
-    for i in range(count):
-        if i + AHEAD < count:  # (the tables' entries of a code ahead asked for: AHEAD)
-            ahead = codes[i + AHEAD] & cells
-            stones = popcount(ahead)
-            if stones + 1 < set_at.shape[0]:
-                at = set_at[stones] + bytes_rank(byte_rank, ahead)
-                prefetch(orbit, at)
-                prefetch(symmetry, at)
+    for i in range(codes.shape[0]):
         code = codes[i]
         mover = code & cells
         other = (code >> theirs_at) & cells
