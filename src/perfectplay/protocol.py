@@ -383,6 +383,17 @@ class TierRules:
             "a loopy tier solved in its records ranks every child to count each once",
         ),
     )
+    batch_moves_out: Callable[[int, Codes], tuple[Any, Any, Any]] | None = field(
+        default=None,
+        metadata=_part(
+            "batch_moves_out(tier, codes) -> (inside, rows, children): for codes of the tier "
+            "that go on, each one's count of moves staying in the tier (int64, never listed) "
+            "and the moves leaving it (the row of each one's code, its keyed child): the "
+            "first pass of a loopy tier counted by orbits reads only these (a compiled game "
+            "ranked by stones gives it)",
+            "that first pass expands every move and asks batch_tier of every child",
+        ),
+    )
     probing: StoneProbing | None = field(
         default=None,
         metadata=_part(

@@ -66,15 +66,15 @@ def params_of(game: Any) -> dict[str, Any]:
     return {"points": game.points, "stones": game.stones, "jumps": game.jumps}
 
 
-def without_orbits(game: Any) -> Any:
-    """The same game whose tiers give no orbit sizes: counted by child positions."""
+def without(game: Any, hook: str) -> Any:
+    """The same game whose tiers do not give ``hook`` (None there)."""
 
-    class ByChildren(type(game)):  # type: ignore[misc]
+    class Without(type(game)):  # type: ignore[misc]
         def tiers(self) -> Any:
             found = super().tiers()
-            return dataclasses.replace(found, batch_orbit_sizes=None)
+            return dataclasses.replace(found, **{hook: None})
 
-    return ByChildren(**params_of(game))
+    return Without(**params_of(game))
 
 
 @pytest.mark.parametrize("jumps", [True, False])
@@ -82,33 +82,40 @@ def test_morris_sectors_counted_by_orbits_are_those_counted_by_child_positions(
     tmp_path: Path, jumps: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Six Men's Morris's board, four stones a side (jumps on and off): every sector, solved
-    in its records both ways, the same bytes; and the positions of random playouts of the
-    whole game solved in memory answered alike."""
+    in its records three ways (by orbits, the moves inside a sector only counted by
+    ``batch_moves_out`` or all expanded; by child positions), the same bytes; and the
+    positions of random playouts of the whole game solved in memory answered alike."""
     module = examples_loader.load("morris")
     params = {"points": 16, "stones": 4, "jumps": jumps}
-    weighed = [0]
-    counts = children_beside.counts_orbits
+    weighed, counted_out = [0], [0]
+    counts, chunk_out = children_beside.counts_orbits, children_beside.moves_out_chunk
 
     def counting(graph: Any, tier: int) -> bool:
         found = counts(graph, tier)
         weighed[0] += found
         return found
 
+    def out_counted(*args: Any) -> Any:
+        counted_out[0] += 1
+        return chunk_out(*args)
+
     monkeypatch.setattr(children_beside, "counts_orbits", counting)
-    by_orbits, _ = build_tablebase(
-        module.MorrisMidgame(**params), tmp_path / "orbits", tier_method="in-records"
-    )
-    assert weighed[0] > 0
-    weighed[0] = 0
-    by_children, _ = build_tablebase(
-        without_orbits(module.MorrisMidgame(**params)), tmp_path / "children",
-        tier_method="in-records",
-    )  # fmt: skip
-    assert weighed[0] == 0
+    monkeypatch.setattr(children_beside, "moves_out_chunk", out_counted)
+    built = {}
+    for name, game, orbits, out in (
+        ("orbits", module.MorrisMidgame(**params), True, True),
+        ("expanded", without(module.MorrisMidgame(**params), "batch_moves_out"), True, False),
+        ("children", without(module.MorrisMidgame(**params), "batch_orbit_sizes"), False, False),
+    ):
+        weighed[0] = counted_out[0] = 0
+        built[name], _ = build_tablebase(game, tmp_path / name, tier_method="in-records")
+        assert (weighed[0] > 0, counted_out[0] > 0) == (orbits, out), name
+    by_orbits = built["orbits"]
     assert len(by_orbits.tiers) == 5  # 3-3, 4-3, 4-4, and 2-3, 2-4 (lost)
-    assert {t: e.sha256 for t, e in by_orbits.tiers.items()} == {
-        t: e.sha256 for t, e in by_children.tiers.items()
-    }
+    for other in ("expanded", "children"):
+        assert {t: e.sha256 for t, e in by_orbits.tiers.items()} == {
+            t: e.sha256 for t, e in built[other].tiers.items()
+        }, other
     game = module.Morris(**params)
     whole = solve(module.Morris(**params))
     compared = 0

@@ -40,17 +40,17 @@ RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward"
 """The rule functions a compiled game may write (the first four are required; ``tabled``
 only the search reads)."""
 INLINED = ("moves", "play", "outcome", "key", "tier")
-"""Rules bound a second time as ``_inline_NAME``, inlined by numba into the two loops that
-run over every position (``expand_tiers``, ``solve_sweep``): there, Connect Four 6x4's
-sweeps took 2.85-2.88 s on one thread against 3.0 s calling them, its expansions 2.0-2.1 s
-against 2.2 s. Inlined into every loop, Quixo's first compile took 20.5 s, not 10.9 s
-(2026-11-27)."""
+"""Rules bound a second time as ``_inline_NAME``, inlined by numba into the loops that
+run over every position (``expand_tiers``, ``solve_sweep``, ``moves_out``): in the first
+two, Connect Four 6x4's sweeps took 2.85-2.88 s on one thread against 3.0 s calling them,
+its expansions 2.0-2.1 s against 2.2 s. Inlined into every loop, Quixo's first compile took
+20.5 s, not 10.9 s (2026-11-27)."""
 
-LOOPS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "unmoves", "find", "find_all",
-         "expand_ranked", "solve_sweep", "reverse_edges", "gather_parents", "tier_moves",
-         "count_backward", "fill_backward", "find_all_near", "start")  # fmt: skip
-TAKE_PARAMETERS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "unmoves",
-                   "expand_ranked", "solve_sweep", "reverse_edges", "tier_moves",
+LOOPS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "moves_out", "unmoves", "find",
+         "find_all", "expand_ranked", "solve_sweep", "reverse_edges", "gather_parents",
+         "tier_moves", "count_backward", "fill_backward", "find_all_near", "start")  # fmt: skip
+TAKE_PARAMETERS = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "moves_out",
+                   "unmoves", "expand_ranked", "solve_sweep", "reverse_edges", "tier_moves",
                    "start")  # fmt: skip
 """The loops that run the rules: their first argument is the game's parameters."""
 SEARCH_RULES = (
@@ -78,6 +78,7 @@ class Loops:
     tiers: Any
     expand: Any
     expand_tiers: Any
+    moves_out: Any
     unmoves: Any
     find: Any
     find_all: Any
@@ -493,6 +494,8 @@ def _first_calls(cls: type, loops: dict[str, Any], scored: bool, functions: dict
         loops["expand"](none, False)
         loops["expand_tiers"](kept, 0, np.zeros(0, dtype=np.uint8))
         loops["unmoves"](none, -1)
+        if callable(getattr(cls, "stone_board", None)):  # (only a game ranked by stones calls it)
+            loops["moves_out"](none, 0, none.copy())
         loops["find"](kept, kept_two, 0, 0, 0)
         loops["find_all"](kept, kept_two, 0, 0, none, none.copy())
         loops["expand_ranked"](kept, none, kept, kept_two, 0, 0, np.zeros(0, dtype=np.int8))

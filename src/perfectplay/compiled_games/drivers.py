@@ -171,6 +171,48 @@ def expand_tiers(P: Any, codes: Any, tier: int, ended: Any) -> Any:
     return children[:e], child_tiers[:e], low, high, 0, -1, -1
 
 
+BAD_TURN = 4
+"""moves_out's problem beside BAD_COUNT and BAD_CODE: a move that keeps the player to move
+(a loopy tier counted this way needs moves that pass the turn)."""
+
+
+def moves_out(P: Any, codes: Any, tier: int, inside: Any) -> Any:
+    """The moves of codes that go on (of ``tier``), split: ``inside[i]`` set to how many of
+    code i's moves stay in ``tier`` (counted, never written out), and the others listed:
+    (rows, keyed children, problem, row, child), ``problem`` as ``expand_tiers``' (or
+    BAD_TURN). A loopy tier that counts its moves by orbits reads only this of them: in
+    Nine Men's Morris a slide stays in its sector and a mill leaves it."""
+    n = codes.shape[0]
+    cap = max(16, n)
+    rows = np.empty(cap, dtype=np.int64)
+    children = np.empty(cap, dtype=np.int64)
+    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    e = 0
+    for i in range(n):
+        s = codes[i]
+        k = _inline_moves(P, s, buffer)
+        if k < 0 or k > MAX_MOVES:
+            return rows[:0], children[:0], BAD_COUNT, i, 0
+        mover = _to_move(P, s) if HAS_TO_MOVE else 0
+        stay = 0
+        for j in range(k):
+            child = _inline_key(P, _inline_play(P, s, buffer[j]))
+            if child < 0 or (HAS_TO_MOVE and _to_move(P, child) == mover):
+                return rows[:0], children[:0], BAD_CODE if child < 0 else BAD_TURN, i, child
+            if _inline_tier(P, child) == tier:
+                stay += 1
+                continue
+            if e == cap:
+                cap = 2 * cap
+                rows = _grown(rows, cap)
+                children = _grown(children, cap)
+            rows[e] = i
+            children[e] = child
+            e += 1
+        inside[i] = stay
+    return rows[:e], children[:e], 0, -1, -1
+
+
 def _has_ended(P: Any, s: Any) -> bool:
     """Whether the game is over at state s."""
     return _ends(_outcome(P, s))

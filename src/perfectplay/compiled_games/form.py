@@ -155,6 +155,7 @@ class CompiledGame:
             tier_index=self._stone_tier_index,
             ranks_images_alike=True,
             batch_orbit_sizes=None if "key" in self.rule_functions else self._stone_orbits,
+            batch_moves_out=self._moves_out,
             every_position=bool(getattr(self, "every_position", False)),
             probing=self,
         )
@@ -529,6 +530,24 @@ class CompiledGame:
         out = np.empty_like(codes)
         self.loops_for(codes.shape[0]).tiers(codes, out)
         return out
+
+    def _moves_out(self, tier: int, codes: Any) -> tuple[Any, Any, Any]:
+        """The tier protocol's ``batch_moves_out`` (the drivers' ``moves_out``), checked."""
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        inside = np.empty(codes.shape[0], dtype=np.int64)
+        loops = self.loops_for(codes.shape[0])
+        rows, children, problem, row, child = loops.moves_out(codes, tier, inside)
+        if problem:
+            name, state = type(self).__name__, int(codes[row])
+            raise GameError(
+                f"{name}.moves() of state {state} gave a count that is negative or more than "
+                f"max_moves ({self.max_moves})" if problem == 1 else
+                f"{name}: a move from state {state} gives code {int(child)}; states are "
+                "non-negative int64 codes" if problem == 2 else
+                f"{name}: a move from state {state} keeps the player to move; a loopy tier "
+                "needs moves that pass the turn"
+            )  # fmt: skip
+        return inside, rows, children
 
     def _unmoves(self, tier: int, codes: Any) -> Expansion:
         codes = np.ascontiguousarray(codes, dtype=np.int64)

@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import GameError
 from .building import Loops
 
-RUNS_RULES = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "unmoves",
+RUNS_RULES = ("outcomes", "keys", "tiers", "expand", "expand_tiers", "moves_out", "unmoves",
               "expand_ranked", "solve_sweep", "reverse_edges", "tier_moves", "start")  # fmt: skip
 """The loops that call the rules (the others search code sets)."""
 REPLAY_SECONDS = 20.0

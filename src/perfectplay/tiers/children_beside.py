@@ -53,7 +53,7 @@ from ..errors import GameError
 from ..terminals import Terminals
 from .counted import child_keys, counter_mask, first_of_each
 from .files import TierFiles
-from .graph import TierGraph, expand_chunk
+from .graph import Chunk, TierGraph, expand_chunk, moves_out_chunk
 
 _WIN, _LOSS, _TIE, _DRAW = 1, 2, 3, 4
 LOST_BESIDE = 1 << 12
@@ -98,18 +98,29 @@ class Beside:
             once = np.ones(chunk.parents.shape[0], dtype=np.bool_)
         else:
             once = first_of_each(chunk.parents, child_keys(self.graph, self.tier, chunk))
+        return chunk, once, self._read_beside(chunk)
+
+    def _read_beside(self, chunk: Chunk) -> Any:
+        """Each move's child record in another tier (0 in this one)."""
         beside = np.zeros(chunk.parents.shape[0], dtype=np.uint16)
         child_tier, child_index = np.asarray(chunk.child_tier), np.asarray(chunk.child_index)
         for kid, records in self.kids.items():
             where = np.flatnonzero(child_tier == kid)
             if where.size:
                 beside[where] = records[child_index[where]]
-        return chunk, once, beside
+        return beside
 
     def first_records(self, indices: I64) -> tuple[I64, Any, int]:
         """Pass 1 for a piece of reached indices: their first records (see the module
-        docstring) and the largest remoteness decided among them."""
-        chunk, once, beside = self._chunk(indices, weighed=self.orbits)
+        docstring) and the largest remoteness decided among them. Counted by orbits where
+        the game lists only the moves leaving the tier (``batch_moves_out``): the others
+        are counted in its loop, never written out (Nine Men's Morris's slides)."""
+        if self.orbits and self.graph.hooks.batch_moves_out is not None:
+            chunk = moves_out_chunk(self.graph, self.terminals, self.tier, indices)
+            once = np.ones(chunk.parents.shape[0], dtype=np.bool_)
+            beside = self._read_beside(chunk)
+        else:
+            chunk, once, beside = self._chunk(indices, weighed=self.orbits)
         here = np.asarray(chunk.child_tier) == self.tier
         open_rows = np.asarray(chunk.open_rows, np.int64)
         if self.orbits:
@@ -117,11 +128,14 @@ class Beside:
             weight = self.weights(chunk.codes[open_rows])
         else:
             weight = np.ones(open_rows.shape[0], dtype=np.int64)
+        inside = chunk.inside
+        if inside is None:
+            inside = np.zeros(open_rows.shape[0], dtype=np.int64)
         records = np.empty(indices.shape[0], dtype=np.uint16)
         status, highest = _first_records(
             np.asarray(chunk.outcome, dtype=np.int8), open_rows,
-            np.asarray(chunk.parents, np.int64), once, here, beside, weight, self.shift,
-            counter_mask(self.shift), records,
+            np.asarray(chunk.parents, np.int64), once, here, beside, inside, weight,
+            self.shift, counter_mask(self.shift), records,
         )  # fmt: skip
         self._check(status)
         return indices, records, highest
@@ -178,17 +192,19 @@ def _first_records(
     once: Any,
     here: Any,
     beside: Any,
+    inside: Any,
     weight: Any,
     shift: int,
     counter: int,
     records: Any,
 ) -> tuple[int, int]:
     """``Beside.first_records`` in one pass over the moves and one over the positions
-    (``weight``: what a move inside the tier counts, per open position); returns
-    (status, the largest remoteness decided)."""
+    (``weight``: what a move inside the tier counts, per open position; ``inside``: the
+    moves inside it counted already, not among the moves); returns (status, the largest
+    remoteness decided)."""
     width = open_rows.shape[0]
     mask = (1 << shift) - 1
-    count = np.zeros(width, dtype=np.int64)
+    count = inside * weight
     win = np.full(width, NEVER, dtype=np.int64)
     slowest = np.zeros(width, dtype=np.int64)
     flags = np.zeros(width, dtype=np.int64)

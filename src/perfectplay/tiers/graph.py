@@ -145,6 +145,9 @@ class Chunk:
     """A scored game's: the points each move earns its mover (None: no rewards)."""
     codes: I64 | None = None
     """The positions' codes, where the chunk was expanded from them."""
+    inside: I64 | None = None
+    """Per open position, its moves that stay in the tier, counted and not listed (then
+    the moves listed are those leaving it: ``moves_out_chunk``)."""
 
 
 def expand_chunk(
@@ -171,13 +174,7 @@ def expand_chunk(
         if expanded is not None:
             return expanded
     codes = _unranked(graph, tier, indices)
-    outcome, scores = terminals.check_batch(codes, rules.batch.batch_outcome(codes))
-    if scores is not None:
-        raise GameError(
-            f"{rules.name} ends in scores (its first playout did not): say so with scored = "
-            "True to solve it tier by tier"
-        )
-    open_rows = np.flatnonzero(outcome == UNDECIDED)
+    outcome, open_rows = _ends(graph, terminals, codes)
     if (
         ranks_all
         and len(kids) == 1
@@ -245,6 +242,37 @@ def _scored_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I6
     return chunk
 
 
+def moves_out_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64) -> Chunk:
+    """Unrank a chunk and read its ends; of the rest, the moves staying in the tier only
+    counted (``Chunk.inside``, by the game's batch_moves_out) and those leaving it ranked in
+    their tiers (``parents``, ``child_tier``, ``child_index``)."""
+    hooks = graph.hooks
+    assert hooks.batch_moves_out is not None
+    codes = _unranked(graph, tier, indices)
+    outcome, open_rows = _ends(graph, terminals, codes)
+    inside, rows, children = (
+        np.asarray(a, dtype=np.int64) for a in hooks.batch_moves_out(tier, codes[open_rows])
+    )
+    child_tier, child_index, single = _ranked_by_tier(
+        graph, tier, codes[open_rows], rows, children, None
+    )
+    return Chunk(indices, outcome, open_rows, rows, child_tier, child_index, None, single,
+                 codes=codes, inside=inside)  # fmt: skip
+
+
+def _ends(graph: TierGraph, terminals: Terminals, codes: I64) -> tuple[Any, I64]:
+    """The codes' ends (0: goes on), checked, and the rows of those that go on."""
+    rules = graph.rules
+    assert rules.batch is not None
+    outcome, scores = terminals.check_batch(codes, rules.batch.batch_outcome(codes))
+    if scores is not None:
+        raise GameError(
+            f"{rules.name} ends in scores (its first playout did not): say so with scored = "
+            "True to solve it tier by tier"
+        )
+    return outcome, np.flatnonzero(outcome == UNDECIDED)
+
+
 def _ranked_chunk(graph: TierGraph, tier: int, indices: I64, codes: I64, outcome: Any,
                   open_rows: Any, ends_of: Terminals | None = None,
                   unranked_in: int | None = None) -> Chunk:  # fmt: skip
@@ -269,13 +297,26 @@ def _ranked_chunk(graph: TierGraph, tier: int, indices: I64, codes: I64, outcome
             )
         return Chunk(indices, outcome, open_rows, exp.parents, child_tier, child_index,
                      exp.same_mover, kids[0], child_end, rewards=exp.rewards)  # fmt: skip
+    child_tier, child_index, single = _ranked_by_tier(
+        graph, tier, codes[open_rows], exp.parents, exp.children, unranked_in
+    )
+    return Chunk(indices, outcome, open_rows, exp.parents, child_tier, child_index,
+                 exp.same_mover, single, rewards=exp.rewards, codes=codes)  # fmt: skip
+
+
+def _ranked_by_tier(graph: TierGraph, tier: int, codes: Codes, parents: I64, children: Codes,
+                    unranked_in: int | None) -> tuple[I64, I64, int | None]:  # fmt: skip
+    """Each child's tier (by batch_tier) and index in it (-1 in ``unranked_in``), and the
+    one tier they all lead into (None: several); a move into a tier that is no child of
+    ``tier``, or to a child its tier does not rank, is the game's fault, said."""
+    rules, hooks, kids = graph.rules, graph.hooks, graph.targets(tier)
     if hooks.batch_tier is not None:
-        child_tier = np.asarray(hooks.batch_tier(exp.children), dtype=np.int64)
-    elif exp.children.size == 0:
+        child_tier = np.asarray(hooks.batch_tier(children), dtype=np.int64)
+    elif children.size == 0:
         child_tier = np.full(0, -1, dtype=np.int64)
     else:
         raise GameError(f"{rules.name}: tier {tier} has several child tiers but no batch_tier()")
-    child_index = np.empty(exp.children.shape[0], dtype=np.int64)
+    child_index = np.empty(children.shape[0], dtype=np.int64)
     present: dict[int, I64 | None] = {}  # each child tier present: its moves (None: all)
     if child_tier.size and child_tier.min() == child_tier.max():  # every move into one tier
         present[int(child_tier[0])] = None
@@ -288,22 +329,21 @@ def _ranked_chunk(graph: TierGraph, tier: int, indices: I64, codes: I64, outcome
             present[int(stray[0])] = None
     for kid, where in present.items():
         if kid not in kids:
-            _stray_move(graph, tier, codes[open_rows], exp.parents, child_tier, kid)
+            _stray_move(graph, tier, codes, parents, child_tier, kid)
         if kid == unranked_in:
             child_index[slice(None) if where is None else where] = -1
         elif where is None:
-            child_index[:] = hooks.batch_rank(kid, exp.children)
+            child_index[:] = hooks.batch_rank(kid, children)
         else:
-            child_index[where] = hooks.batch_rank(kid, exp.children[where])
+            child_index[where] = hooks.batch_rank(kid, children[where])
     missing = child_index < 0
     if unranked_in is not None:
         missing &= child_tier != unranked_in
     if missing.any():
         shown = np.where(missing, -1, 0)
-        _unranked_child(graph, tier, codes[open_rows], exp.parents, exp.children, shown)
+        _unranked_child(graph, tier, codes, parents, children, shown)
     single = next(iter(present)) if len(present) == 1 else None
-    return Chunk(indices, outcome, open_rows, exp.parents, child_tier, child_index,
-                 exp.same_mover, single, rewards=exp.rewards, codes=codes)  # fmt: skip
+    return child_tier, child_index, single
 
 
 def _expanded_indices(
