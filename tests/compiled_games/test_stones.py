@@ -50,7 +50,7 @@ def probed(ranking: StoneRanking, codes: list[int], parts: list[tuple[int, int, 
     return [
         int(rank_code(code, board.cells, board.theirs_at, board.rest_at, mine, theirs, rest,
                       offsets, 0, len(parts), ranking.binomials, ranking.byte_rank,
-                      ranking.squeeze, ranking.images, stack.orbit, stack.symmetry,
+                      ranking.images, stack.orbit, stack.symmetry,
                       stack.least, stack.stabiliser, stack.set_at, stack.orbit_at))
         for code in codes
     ]  # fmt: skip

@@ -132,7 +132,7 @@ def search_probe(s: Any, p: int, db: Any) -> int:
     slot = slot_of[tier]
     index = _rank_code(
         code, db.cells, db.theirs_at, db.rest_at, db.mine, db.theirs, db.rest, db.offsets,
-        db.part_from[slot], db.part_from[slot + 1], db.binomials, db.byte_rank, db.squeeze,
+        db.part_from[slot], db.part_from[slot + 1], db.binomials, db.byte_rank,
         db.images, db.orbit, db.symmetry, db.least, db.stabiliser, db.set_at, db.orbit_at,
     )  # fmt: skip
     held = db.records[slot]

@@ -25,10 +25,13 @@ board: 9,193,626,407 indices for 8,904,593,601 positions up to the board's 16 sy
 (Burnside's count), 3.1% holes; sorted codes would keep 16 times as many codes, 8 bytes each.
 
 Tables where they measure faster: a set's rank is four lookups of what each byte adds
-(``byte_rank``), the opponent's set is packed among the empty cells and put back a byte at
-a time (``squeeze``, ``spread``): on the Nine Men's Morris board, rank 98-150 ns and unrank
-133-157 ns a position through numpy's batches, against 275-283 and 186 ns cell by cell
-(2026-11-28, bench/morris.py, one core, another solve on the other).
+(``byte_rank``): on the Nine Men's Morris board, rank 98-150 ns and unrank 133-157 ns a
+position through numpy's batches, against 275-283 and 186 ns cell by cell (2026-11-28,
+bench/morris.py, one core, another solve on the other). The opponent's set is packed
+among the empty cells, and put back, by the machine's bit gather and scatter
+(``core.bits``: BMI2's pext and pdep), which replaced two tables of 512 KB looked up a
+byte at a time: Nine Men's Morris's sector 9-4 solved in 119.0 s against 123.6 (the mean
+of two runs each, 2026-12-01).
 Codes are ranked in one loop per batch (``rank_span``), a run of codes with the same
 mover's set (a position's children) taking that set's tables once: 26-27 ns a child of a
 Nine Men's Morris position (2026-11-29).
@@ -48,7 +51,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..core.bits import popcount
+from ..core.bits import gather, popcount, scatter
 from ..core.compiled import inlined_kernel, kernel
 from ..errors import GameError
 
@@ -88,7 +91,6 @@ class ProbeTables(NamedTuple):
     rest_at: int
     binomials: Any
     byte_rank: Any
-    squeeze: Any
     images: Any
     orbit: Any
     symmetry: Any
@@ -188,8 +190,6 @@ class StoneRanking:
     board: StoneBoard
     binomials: Any = field(init=False)
     byte_rank: Any = field(init=False)
-    squeeze: Any = field(init=False)
-    spread: Any = field(init=False)
     images: Any = field(init=False)
     _tables: dict[int, _CountTables] = field(default_factory=dict, init=False)
     _stack: _Stacked | None = field(default=None, init=False)
@@ -210,18 +210,6 @@ class StoneRanking:
                     self.byte_rank[byte, value, below] = sum(
                         comb(cell, below + i + 1) for i, cell in enumerate(cells)
                     )
-        # squeeze[h, v]: the cells of v where h has none, packed (the opponent's stones
-        # among the cells the mover leaves empty, a byte at a time).
-        # spread[h, packed]: squeeze undone.
-        self.squeeze = np.zeros((256, 256), dtype=np.int64)
-        self.spread = np.zeros((256, 256), dtype=np.int64)
-        for held in range(256):
-            free = [bit for bit in range(8) if not held >> bit & 1]
-            for value in range(256):
-                packed = sum(1 << i for i, bit in enumerate(free) if value >> bit & 1)
-                self.squeeze[held, value] = packed
-                if not value & held:
-                    self.spread[held, packed] = value
         # images[k, byte, v]: the cells of byte ``byte`` of a set with value v, moved by
         # symmetry k: a set's image is four lookups or-ed.
         symmetries = self.board.symmetries
@@ -310,9 +298,9 @@ class StoneRanking:
         board = self.board
         rank_span.run(
             codes.shape[0], codes, out, board.cells, board.theirs_at, board.rest_at, mine,
-            theirs, rest, offsets, 0, len(parts), self.binomials, self.byte_rank, self.squeeze,
-            self.images, stack.orbit, stack.symmetry, stack.least, stack.stabiliser,
-            stack.set_at, stack.orbit_at,
+            theirs, rest, offsets, 0, len(parts), self.binomials, self.byte_rank, self.images,
+            stack.orbit, stack.symmetry, stack.least, stack.stabiliser, stack.set_at,
+            stack.orbit_at,
         )  # fmt: skip
         return out
 
@@ -351,7 +339,7 @@ class StoneRanking:
                 unrank_part.run(
                     chosen.shape[0], indices[chosen] - offset, made, board.cells,
                     board.theirs_at, theirs, kept << board.rest_at, self.binomials,
-                    self.spread, self.images, tables.least, tables.stabiliser,
+                    self.images, tables.least, tables.stabiliser,
                 )  # fmt: skip
                 out[chosen] = made
             offset += size
@@ -364,8 +352,7 @@ class StoneRanking:
         made = np.empty(size, dtype=np.int64)
         unrank_part.run(
             size, np.arange(size, dtype=np.int64), made, self.board.cells, self.board.theirs_at,
-            theirs, 0, self.binomials, self.spread, self.images, tables.least,
-            tables.stabiliser,
+            theirs, 0, self.binomials, self.images, tables.least, tables.stabiliser,
         )  # fmt: skip
         return int(np.count_nonzero(made < 0))
 
@@ -487,7 +474,6 @@ def rank_code(
     last: int,
     binomials: Any,
     byte_rank: Any,
-    squeeze: Any,
     images: Any,
     orbit: Any,
     symmetry: Any,
@@ -519,12 +505,7 @@ def rank_code(
     other = image_of(images, symmetry[ranked], other)
     best = least_under(images, stabiliser[orbit_at[mine] + j], other)
     held = least[orbit_at[mine] + j]
-    packed = 0
-    at = 0
-    for byte in range(4):  # the opponent's cells among the empty ones, packed
-        h = (held >> (8 * byte)) & 255
-        packed |= squeeze[h, (best >> (8 * byte)) & 255] << at
-        at += 8 - popcount(h)  # the empty cells of this byte
+    packed = gather(best, cells & ~held)  # the opponent's cells among the empty ones
     empty_sets = binomials[n - mine, theirs]
     return int(offsets[part] + j * empty_sets + bytes_rank(byte_rank, packed))
 
@@ -577,7 +558,6 @@ def rank_span(
     last: int,
     binomials: Any,
     byte_rank: Any,
-    squeeze: Any,
     images: Any,
     orbit: Any,
     symmetry: Any,
@@ -618,12 +598,7 @@ def rank_span(
             held = least[orbit_at[mine] + j]
             last_mover = mover
         best = least_under(images, stable, image_of(images, turn, other))
-        packed = 0
-        at = 0
-        for byte in range(4):  # the opponent's cells among the empty ones, packed
-            h = (held >> (8 * byte)) & 255
-            packed |= squeeze[h, (best >> (8 * byte)) & 255] << at
-            at += 8 - popcount(h)  # the empty cells of this byte
+        packed = gather(best, cells & ~held)  # the opponent's cells among the empty ones
         empty_sets = binomials[n - mine, theirs]
         out[i] = offsets[part] + j * empty_sets + bytes_rank(byte_rank, packed)
 
@@ -677,7 +652,6 @@ def unrank_part(
     theirs: int,
     rest: int,
     binomials: Any,
-    spread: Any,
     images: Any,
     least: Any,
     stabiliser: Any,
@@ -689,6 +663,7 @@ def unrank_part(
         return
     mine = popcount(least[0])
     empty_sets = binomials[n - mine, theirs]
+    cells = (1 << n) - 1
     before = -2  # the index before, and its packed set: the next index's set is the next
     set_before = 0  # set of as many cells as an integer (colex order), not unranked again
     for i in range(indices.shape[0]):
@@ -703,12 +678,7 @@ def unrank_part(
         else:
             packed = set_unrank(binomials, n - mine, theirs, rank)
         before, set_before = index, packed
-        other = 0
-        for byte in range(4):  # the packed cells put back among the empty ones
-            h = (held >> (8 * byte)) & 255
-            free = 8 - popcount(h)
-            other |= spread[h, packed & ((1 << free) - 1)] << (8 * byte)
-            packed >>= free
+        other = scatter(packed, cells & ~held)  # the packed cells put back among the empty
         fixed = stabiliser[j] >> 1
         k = 1
         hole = False

@@ -188,7 +188,7 @@ def probe_tables(base: Tablebase[Any, Any], game: StoneProbing) -> ProbeTables:
         slot_of, records, np.array(part_from, dtype=np.int64), mine, theirs, rest, offsets,
         base.record.shift, DECODE if packed else np.zeros(0, dtype=np.uint16),
         board.cells, board.theirs_at, board.rest_at, ranking.binomials, ranking.byte_rank,
-        ranking.squeeze, ranking.images, stack.orbit, stack.symmetry, stack.least,
+        ranking.images, stack.orbit, stack.symmetry, stack.least,
         stack.stabiliser, stack.set_at, stack.orbit_at,
     )  # fmt: skip
 
