@@ -14,7 +14,12 @@ from compiled_random import TierUnmovesGame
 
 from perfectplay import build_tablebase, open_tablebase
 from perfectplay.compiled_games import form
-from perfectplay.tiers import children_beside, retrograde_by_edges, retrograde_by_unmoves
+from perfectplay.tiers import (
+    children_beside,
+    retrograde_by_edges,
+    retrograde_by_unmoves,
+    retrograde_in_records,
+)
 
 SEEDS = range(24)
 
@@ -70,3 +75,37 @@ def test_random_loopy_tiers_with_children_beside_solve_as_the_whole_graph(
     assert counters_beside["first"] > 0
     assert counters_beside["slowest"] > 0
     assert counters_beside["ties"] > 0
+
+
+def test_losses_waiting_for_a_child_beside_written_before_the_level_ends_change_nothing(
+    counters_beside: dict[str, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the positions whose loss waits for a child beside written as soon as one is
+    held (``WAITING`` of 1, levels in pieces of 4) rather than at the level's end, every
+    value and remoteness is still the whole graph's, and some level applied un-moves after
+    writing them (else the test would not test writing them mid-level)."""
+    monkeypatch.setattr(retrograde_in_records, "WAITING", 1)
+    monkeypatch.setattr(retrograde_in_records, "PIECE", 4)
+    events: list[str] = []
+    module = retrograde_in_records
+    follow, settle, apply = module._follow_level, module._settle_waiting, module._apply
+
+    def logged(name: str, function: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            events.append(name)
+            return function(*args, **kwargs)
+
+        return run
+
+    monkeypatch.setattr(module, "_follow_level", logged("|", follow))
+    monkeypatch.setattr(module, "_settle_waiting", logged("s", settle))
+    monkeypatch.setattr(module, "_apply", logged("a", apply))
+    for seed in range(8):
+        game = TierUnmovesGame(seed=seed, n=300, block=30, mode=1)
+        solved = reference.solve_outcomes(game)
+        build_tablebase(game, tmp_path / str(seed))
+        with open_tablebase(tmp_path / str(seed), game) as base:
+            for state, want in solved.items():
+                got = (base.value(state), base.remoteness(state))
+                assert got == want, f"seed {seed}, state {state}"
+    assert any("sa" in level for level in "".join(events).split("|"))

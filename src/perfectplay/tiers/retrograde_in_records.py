@@ -84,6 +84,11 @@ record is at a random place in the tier's records (Nine Men's Morris: up to 2 GB
 one thread applying them waited on each in turn. Sector 7-4 (111 million indices,
 2026-12-01, 2 cores): 37.5 ns an un-move applied without, 16-20 ns with (40 ahead: the
 same), the levels 34.4 s against 24-28 s."""
+WAITING = 1 << 22
+"""Positions a level holds whose loss waits for a child beside (``_settle_waiting``: 8
+bytes each, 32 MB) before their records are found and written. Held to the level's end,
+sector 9-7's first levels kept about 290 million (2.3 GB), twice that while joined into one
+array: most of the whole build's peak memory (2026-12-01)."""
 PIECE = 1 << 14
 """Positions a worker takes at once. Their un-moves (Dobutsu shogi: up to 30 a position)
 and those of the pieces waiting beside them make the working memory: 2**16 at once put
@@ -293,6 +298,7 @@ def _follow_level(
     children beside put off (``children_beside``; 0: none)."""
     found = [0]
     waiting: list[I64] = []  # counters fallen to 0 with a child lost beside
+    held = [0]  # how many of them
 
     def frontier() -> Any:
         for start in range(0, flat.shape[0], FRONTIER_SCAN):
@@ -310,13 +316,36 @@ def _follow_level(
                        shift, counter_mask(shift), phase, narrow)  # fmt: skip
         if waits.size:
             waiting.append(waits)
+            held[0] += waits.shape[0]
+            if held[0] >= WAITING:  # (in this thread: the records are written here)
+                later[0] = max(later[0], _settle_waiting(beside, flat, shift, bits, waiting, read))
+                held[0] = 0
 
     def parents(slots: I64) -> tuple[I64, U8, U8]:
         return _parents_of(graph, tier, flat, shift, slots, reached_set, weighed)
 
+    later = [0]
     in_parallel(frontier(), parents, spread)
-    if not waiting:
-        return found[0], 0
+    if waiting:
+        later[0] = max(later[0], _settle_waiting(beside, flat, shift, bits, waiting, read))
+    return found[0], later[0]
+
+
+def _settle_waiting(
+    beside: Beside | None,
+    flat: Any,
+    shift: int,
+    bits: _PendingBits,
+    waiting: list[I64],
+    read: int,
+) -> int:
+    """Write the losses of the positions in ``waiting`` (counters fallen to 0 at level
+    ``read`` with a child lost beside), each in the later of read + 1 and its slowest such
+    child, pending, and empty the list; returns the largest remoteness written. Their
+    records are found by a pool of workers of their own (the level's workers, if any, wait
+    meanwhile) and written here. Safe before the level is over: such a position's every
+    child inside the tier is known, so no later un-move of the level changes it, and its
+    remoteness is past the level's frontier."""
     assert beside is not None
     later = [0]
 
@@ -326,10 +355,10 @@ def _follow_level(
     def write(done: tuple[I64, Any]) -> None:
         later[0] = max(later[0], _write_decided(flat, shift, bits, done[0], done[1]))
 
-    every = np.concatenate(waiting)
-    pieces = (every[i : i + PIECE] for i in range(0, every.shape[0], PIECE))
+    pieces = (rows[i : i + PIECE] for rows in waiting for i in range(0, rows.shape[0], PIECE))
     in_parallel(pieces, losses, write)
-    return found[0], later[0]
+    waiting.clear()
+    return later[0]
 
 
 def _count_beside(
