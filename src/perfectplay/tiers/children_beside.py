@@ -79,19 +79,32 @@ class Beside:
     """The records of a tier's other child tiers, read (memory-mapped) as the tier is
     solved."""
 
-    def __init__(self, graph: TierGraph, files: TierFiles, terminals: Terminals, tier: int):
+    def __init__(
+        self,
+        graph: TierGraph,
+        files: TierFiles,
+        terminals: Terminals,
+        tier: int,
+        holes: bool = False,
+    ):
         self.graph, self.terminals, self.tier = graph, terminals, tier
+        self.holes = holes
+        """Whether the first pass is handed every index, holes among them (indices that
+        unrank to no position: left out of its records)."""
         self.shift = files.record.shift
         self.kids = {k: files.final(k) for k in graph.children[tier] if k != tier}
         self.orbits = counts_orbits(graph, tier)
 
-    def _chunk(self, indices: I64, weighed: bool = False) -> tuple[Any, Any, Any]:
-        """The chunk of ``indices`` expanded, which of its moves to count (``once``: those
-        that reach a child position first; ``weighed``: every move, the children in this
-        tier left unranked), and each move's child record in another tier (0 in this
-        one)."""
+    def _chunk(
+        self, indices: I64, weighed: bool = False, codes: I64 | None = None
+    ) -> tuple[Any, Any, Any]:
+        """The chunk of ``indices`` (their ``codes``, if unranked already) expanded, which
+        of its moves to count (``once``: those that reach a child position first;
+        ``weighed``: every move, the children in this tier left unranked), and each move's
+        child record in another tier (0 in this one)."""
         chunk = expand_chunk(self.graph, self.terminals, self.tier, indices,
-                             unranked_in=self.tier if weighed else None)  # fmt: skip
+                             unranked_in=self.tier if weighed else None,
+                             codes=codes)  # fmt: skip
         if chunk.same_mover is not None and np.asarray(chunk.same_mover).any():
             raise GameError("un-moves in a loopy tier need moves that always pass the turn")
         if weighed:
@@ -114,13 +127,20 @@ class Beside:
         """Pass 1 for a piece of reached indices: their first records (see the module
         docstring) and the largest remoteness decided among them. Counted by orbits where
         the game lists only the moves leaving the tier (``batch_moves_out``): the others
-        are counted in its loop, never written out (Nine Men's Morris's slides)."""
+        are counted in its loop, never written out (Nine Men's Morris's slides). With
+        ``holes``, the indices that unrank to no position are left out of the records
+        returned."""
+        codes = None
+        if self.holes:
+            codes = np.asarray(self.graph.hooks.batch_unrank(self.tier, indices), np.int64)
+            kept = np.flatnonzero(codes >= 0)
+            indices, codes = indices[kept], codes[kept]
         if self.orbits and self.graph.hooks.batch_moves_out is not None:
-            chunk = moves_out_chunk(self.graph, self.terminals, self.tier, indices)
+            chunk = moves_out_chunk(self.graph, self.terminals, self.tier, indices, codes)
             once = np.ones(chunk.parents.shape[0], dtype=np.bool_)
             beside = self._read_beside(chunk)
         else:
-            chunk, once, beside = self._chunk(indices, weighed=self.orbits)
+            chunk, once, beside = self._chunk(indices, self.orbits, codes)
         here = np.asarray(chunk.child_tier) == self.tier
         open_rows = np.asarray(chunk.open_rows, np.int64)
         if self.orbits:
@@ -151,22 +171,32 @@ class Beside:
         """The records of positions whose counter fell to 0 at ``level`` and that have a
         child won for its mover in another tier: lost in the later of level + 1 and the
         slowest such child."""
-        chunk, once, beside = self._chunk(indices)
+        parents, once, beside = self._moves_beside(indices)
         records = np.empty(indices.shape[0], dtype=np.uint16)
-        status = _beside_best(np.asarray(chunk.parents, np.int64), once, beside, self.shift,
-                              _WIN, level + 1, records)  # fmt: skip
+        status = _beside_best(parents, once, beside, self.shift, _WIN, level + 1, records)
         self._check(status)
         return indices, records
 
     def fastest_ties(self, indices: I64) -> tuple[I64, Any]:
         """The records of open positions with a tied child in another tier: tied in the
         fewest plies such a child gives."""
-        chunk, once, beside = self._chunk(indices)
+        parents, once, beside = self._moves_beside(indices)
         records = np.empty(indices.shape[0], dtype=np.uint16)
-        status = _beside_best(np.asarray(chunk.parents, np.int64), once, beside, self.shift,
-                              _TIE, 0, records)  # fmt: skip
+        status = _beside_best(parents, once, beside, self.shift, _TIE, 0, records)
         self._check(status)
         return indices, records
+
+    def _moves_beside(self, indices: I64) -> tuple[I64, Any, Any]:
+        """For open positions: each move's row among them, whether to read it, and its
+        child's record in another tier (0 in this one). Only the moves leaving the tier
+        where the game lists them (``batch_moves_out``): the records read are the same,
+        and the moves inside are neither ranked nor told apart."""
+        if self.graph.hooks.batch_moves_out is not None:
+            chunk = moves_out_chunk(self.graph, self.terminals, self.tier, indices)
+            once = np.ones(chunk.parents.shape[0], dtype=np.bool_)
+            return np.asarray(chunk.parents, np.int64), once, self._read_beside(chunk)
+        chunk, once, beside = self._chunk(indices)
+        return np.asarray(chunk.parents, np.int64), once, beside
 
     def _check(self, status: int) -> None:
         name = self.graph.rules.name

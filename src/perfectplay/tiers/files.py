@@ -207,6 +207,12 @@ class TierFiles:
             return np.zeros(0, dtype=self.record.dtype)  # type: ignore[return-value]
         return np.memmap(path, dtype=self.record.dtype, mode="r+", shape=(size,))
 
+    def zeroed(self, tier: int, size: int) -> np.memmap[Any, Any]:
+        """A tier's working array as zeros (a sparse file), whatever it held."""
+        (self.directory / tier_file_name(tier, "partial")).unlink(missing_ok=True)
+        self.drop_resume_points(tier)
+        return self.partial(tier, size)
+
     def reopen(self, tier: int, size: int) -> np.memmap[Any, Any]:
         """A tier's working array with every reached position open again (value code 7):
         what an interrupted solve of this tier had decided is not trusted, nor needed."""

@@ -157,12 +157,14 @@ def expand_chunk(
     indices: I64,
     with_ends: bool = False,
     unranked_in: int | None = None,
+    codes: I64 | None = None,
 ) -> Chunk:
     """Unrank a chunk, read its ends, expand the rest and rank every child in its tier;
     ``with_ends``: the children's ends too, where the game gives them or their codes are
     made (not from batch_expand_tier, or batch_ranked_children without them).
     ``unranked_in``: a tier whose children are left unranked (index -1; found by
-    batch_tier), for a solve that only counts them."""
+    batch_tier), for a solve that only counts them. ``codes``: the indices' codes, where
+    the caller unranked them."""
     rules, hooks = graph.rules, graph.hooks
     assert rules.batch is not None
     kids = graph.targets(tier)
@@ -173,7 +175,7 @@ def expand_chunk(
         expanded = _expanded_indices(graph, terminals, tier, indices)
         if expanded is not None:
             return expanded
-    codes = _unranked(graph, tier, indices)
+    codes = _unranked(graph, tier, indices) if codes is None else codes
     outcome, open_rows = _ends(graph, terminals, codes)
     if (
         ranks_all
@@ -242,13 +244,16 @@ def _scored_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I6
     return chunk
 
 
-def moves_out_chunk(graph: TierGraph, terminals: Terminals, tier: int, indices: I64) -> Chunk:
-    """Unrank a chunk and read its ends; of the rest, the moves staying in the tier only
-    counted (``Chunk.inside``, by the game's batch_moves_out) and those leaving it ranked in
-    their tiers (``parents``, ``child_tier``, ``child_index``)."""
+def moves_out_chunk(
+    graph: TierGraph, terminals: Terminals, tier: int, indices: I64, codes: I64 | None = None
+) -> Chunk:
+    """Unrank a chunk (but where its ``codes`` are given) and read its ends; of the rest,
+    the moves staying in the tier only counted (``Chunk.inside``, by the game's
+    batch_moves_out) and those leaving it ranked in their tiers (``parents``,
+    ``child_tier``, ``child_index``)."""
     hooks = graph.hooks
     assert hooks.batch_moves_out is not None
-    codes = _unranked(graph, tier, indices)
+    codes = _unranked(graph, tier, indices) if codes is None else codes
     outcome, open_rows = _ends(graph, terminals, codes)
     inside, rows, children = (
         np.asarray(a, dtype=np.int64) for a in hooks.batch_moves_out(tier, codes[open_rows])

@@ -289,17 +289,30 @@ def mark_every_position(
     graph: TierGraph, files: TierFiles, progress: ProgressCallback | None
 ) -> None:
     """Mark every index of every tier that unranks to a code (a game of ``every_position``:
-    a database, not what play reaches), chunk by chunk on every core; holes stay unmarked."""
+    a database, not what play reaches), chunk by chunk on every core; holes stay unmarked.
+    (The local solve marks a tier so only where its method needs the marks:
+    ``mark_one_tier``.)"""
     done = 0
     for tier in graph.order:
-        if files.is_expanded(tier):
-            continue
-        size = graph.sizes[tier]
-        records = files.partial(tier, size)
-        done = _mark_every_index(graph, files, tier, records, progress, done)
-        _flush(records)
-        del records
-        files.mark_expanded(tier)
+        if not files.is_expanded(tier):
+            done = mark_one_tier(graph, files, tier, progress, done)
+
+
+def mark_one_tier(
+    graph: TierGraph,
+    files: TierFiles,
+    tier: int,
+    progress: ProgressCallback | None = None,
+    done: int = 0,
+) -> int:
+    """``mark_every_position`` for one tier, noted as marked once on disk; returns ``done``
+    and its indices."""
+    records = files.partial(tier, graph.sizes[tier])
+    done = _mark_every_index(graph, files, tier, records, progress, done)
+    _flush(records)
+    del records
+    files.mark_expanded(tier)
+    return done
 
 
 def _mark_every_index(
@@ -373,13 +386,23 @@ def _reach_tier(
     return done
 
 
+def unmarked(graph: TierGraph, files: TierFiles, tier: int) -> bool:
+    """Whether a tier of a database of every position is left unmarked: its solve takes
+    every index for a position, and the holes (indices that unrank to none) for none.
+    Marking them all first unranked each index once more: Nine Men's Morris's 8.9 billion
+    in 131 s of a 5,908 s build, its 2-byte records all written (17.8 GB) before the first
+    sector (2026-12-01). Dask's coordinator still marks every tier first."""
+    return bool(graph.hooks.every_position) and not files.is_expanded(tier)
+
+
 def reach(
     graph: TierGraph,
     files: TierFiles,
     progress: ProgressCallback | None,
     memory: MemoryWatch,
 ) -> None:
-    """Mark every position play reaches from the initial state, tier by tier, root first."""
+    """Mark every position play reaches from the initial state, tier by tier, root first
+    (a database of every position: none here, see ``unmarked``)."""
     rules, hooks = graph.rules, graph.hooks
     assert rules.batch is not None
     root_code = np.array([rules.key_of(rules.initial_state())], dtype=np.int64)
@@ -395,8 +418,7 @@ def reach(
             if left:
                 files.mark_expanded(*left)
             return
-        if hooks.every_position:
-            mark_every_position(graph, files, progress)
+        if hooks.every_position:  # (each tier by itself, as it is solved: ``unmarked``)
             return
         for tier in graph.order:
             if in_bits(graph, files, tier):  # (alone in its game: the root's tier)

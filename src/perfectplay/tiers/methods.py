@@ -50,6 +50,7 @@ from . import (
 from .children_beside import counts_orbits
 from .files import TierFiles
 from .graph import TierGraph
+from .marking import mark_one_tier, unmarked
 from .one_pass import solve_by_sweeps, solve_span
 from .resume_points import ResumePoints
 from .sweeps import solves_by_sweep, sweep_taking
@@ -209,9 +210,14 @@ def _loopy_takes(job: TierJob) -> str | None:
 
 
 def _records_of_loopy(job: TierJob) -> Any:
-    """A loopy tier's records, every reached one open (half-solved loops are not trusted)."""
+    """A loopy tier's records, every reached one open (half-solved loops are not trusted);
+    an unmarked tier's all zeros (``marking.unmarked``)."""
     size = job.graph.sizes[job.tier]
-    return job.files.all_reached(job.tier, size) if job.engine else job.files.reopen(job.tier, size)
+    if job.engine:
+        return job.files.all_reached(job.tier, size)
+    if unmarked(job.graph, job.files, job.tier):
+        return job.files.zeroed(job.tier, size)
+    return job.files.reopen(job.tier, size)
 
 
 def _solve_in_records(job: TierJob) -> Solved:
@@ -221,7 +227,14 @@ def _solve_in_records(job: TierJob) -> Solved:
     points = ResumePoints(job.files.directory, job.tier, size, job.files.record, counting)
     records = job.files.partial(job.tier, size) if points.found else _records_of_loopy(job)
     summary = retrograde_in_records.solve_with_counters(
-        job.graph, job.files, job.terminals, job.tier, records, _in_tier(job), points=points
+        job.graph,
+        job.files,
+        job.terminals,
+        job.tier,
+        records,
+        _in_tier(job),
+        points=points,
+        every_index=unmarked(job.graph, job.files, job.tier),
     )
     return records, summary
 
@@ -353,5 +366,7 @@ def choose(job: TierJob, forced: str | None = None) -> TierMethod:
 def solve_tier(job: TierJob, forced: str | None = None) -> tuple[Any, TierSummary, str]:
     """Solve ``job``'s tier by the method chosen for it: its records, summary and method."""
     method = choose(job, forced)
+    if method.name != "in-records" and unmarked(job.graph, job.files, job.tier):
+        mark_one_tier(job.graph, job.files, job.tier)  # (in-records takes holes as it goes)
     records, summary = method.solve(job)
     return records, summary, method.name

@@ -86,9 +86,10 @@ one thread applying them waited on each in turn. Sector 7-4 (111 million indices
 same), the levels 34.4 s against 24-28 s."""
 WAITING = 1 << 22
 """Positions a level holds whose loss waits for a child beside (``_settle_waiting``: 8
-bytes each, 32 MB) before their records are found and written. Held to the level's end,
-sector 9-7's first levels kept about 290 million (2.3 GB), twice that while joined into one
-array: most of the whole build's peak memory (2026-12-01)."""
+bytes each, 32 MB) before their records are found and written. Held to the level's end
+(each piece's list a view of an array as long as its un-moves), sector 9-7's first levels
+took this process's own memory from 0.36 to 2.3 GB, then more joined into one array: most
+of the whole build's peak (2026-12-01)."""
 PIECE = 1 << 14
 """Positions a worker takes at once. Their un-moves (Dobutsu shogi: up to 30 a position)
 and those of the pieces waiting beside them make the working memory: 2**16 at once put
@@ -112,25 +113,30 @@ def _first_pass(
     counted: Any,
     points: ResumePoints | None,
     progress: ProgressCallback | None,
+    every_index: bool,
 ) -> tuple[int, int, Beside | None]:
     """Each position's first record (its end, a win a move out of the tier gives, or its
     counter of children): the positions reached, the largest remoteness decided ahead of
     the levels (1 at most, but from children beside), and the reader of children beside
     when the tier's moves lead into other tiers. ``points``: resume points of a tier
-    solved by index (from the one found in this pass, if any)."""
+    solved by index (from the one found in this pass, if any); ``every_index``: see
+    ``solve_with_counters``."""
     shift = files.record.shift
+    if every_index and (reached_set is not None or narrow or counted is not None):
+        raise GameError(f"tier {tier}: a tier left unmarked is solved in records per index")
     if reads_beside(graph, tier):
         if reached_set is not None or narrow:
             raise GameError(f"tier {tier}: its moves into other tiers need records per index")
-        beside = Beside(graph, files, terminals, tier)
+        beside = Beside(graph, files, terminals, tier, holes=every_index)
         reached, highest = _count_beside(
-            beside, flat, shift, bits, _Saver(points, bits, 1, progress)
+            beside, flat, shift, bits, _Saver(points, bits, 1, progress), every_index
         )
         return reached, highest, beside
     if counted is not None and reached_set is not None:
         return _scatter_counted(flat, shift, bits, reached_set, counted), 1, None
     saver = _Saver(points, bits, 0, progress)
-    reached = _count_moves(graph, terminals, tier, flat, shift, bits, reached_set, saver)
+    reached = _count_moves(graph, terminals, tier, flat, shift, bits, reached_set, saver,
+                           every_index)  # fmt: skip
     return reached, 1, None
 
 
@@ -158,7 +164,7 @@ class _Saver:
         self.highest = max(self.highest, highest)
         if self.progress is not None:  # (half a position each: the levels tell the rest)
             self.progress(self.reached // 2, self.reached)
-        if self.points is not None and self.points.due():
+        if self.points is not None and rows.size and self.points.due():
             self.points.save_first(int(rows[-1]) + 1, self.reached, self.highest,
                                    self.bits.words, self.bits.mark_words)  # fmt: skip
 
@@ -175,6 +181,7 @@ def solve_with_counters(
     watch: MemoryWatch | None = None,
     counted: Any = None,
     points: ResumePoints | None = None,
+    every_index: bool = False,
 ) -> TierSummary:
     """Solve the reached positions of a self-contained loopy tier in ``records`` (each
     reached one open, value code 7) in place; see the module docstring. With a
@@ -188,7 +195,8 @@ def solve_with_counters(
     position as its first record is written, half as it is decided (Morris's first pass
     takes most of the time; Dobutsu's levels do). ``points``: the resume points of a
     tier solved in its working file by index (``resume_points``), the solve going on from
-    the one found."""
+    the one found. ``every_index``: the tier is not marked (``marking.unmarked``): the first
+    pass takes every index, and leaves those that unrank to no position (holes) at 0."""
     flat = np.asarray(records)
     bits = _PendingBits(flat.shape[0])
     found = points.found if points is not None else None
@@ -197,7 +205,7 @@ def solve_with_counters(
     if found is None or found.stage == FIRST:
         reached, highest, beside = _first_pass(graph, files, terminals, tier, flat, bits,
                                                reached_set, settled is not None, counted,
-                                               points, progress)  # fmt: skip
+                                               points, progress, every_index)  # fmt: skip
         start = (1, 0, reached, highest, 0)
         if points is not None and points.found is not None:  # (a point of the first pass
             # would open again records the levels have changed: one of the levels replaces it)
@@ -362,19 +370,20 @@ def _settle_waiting(
 
 
 def _count_beside(
-    beside: Beside, flat: Any, shift: int, bits: _PendingBits, saver: _Saver
+    beside: Beside, flat: Any, shift: int, bits: _PendingBits, saver: _Saver, every_index: bool
 ) -> tuple[int, int]:
     """Pass 1 of a tier that reads children beside (``children_beside``): every reached
     position's first record, the decided ones pending (won ends too: their parents counted
     them); returns how many positions the tier reaches and the largest remoteness
-    decided."""
+    decided. ``every_index``: every index taken, the holes left out by ``beside``."""
 
     def write(done: tuple[I64, Any, int]) -> None:
         written = _write_first(flat, shift, bits.pending, bits.marks, done[0], done[1],
                                won_ends_counted=False)  # fmt: skip
         saver.written(done[0], written, done[2])
 
-    in_parallel(_reached_pieces(flat, shift, saver.row), beside.first_records, write)
+    pieces = _reached_pieces(flat, shift, saver.row, every_index)
+    in_parallel(pieces, beside.first_records, write)
     return saver.reached, saver.highest
 
 
@@ -423,16 +432,21 @@ def _count_moves(
     bits: _PendingBits,
     reached_set: ReachedSet | None,
     saver: _Saver,
+    every_index: bool = False,
 ) -> int:
     """Pass 1: ends, losses without moves, and every open position's counter, the decided
     ones pending but won ends; returns how many positions the tier reaches. ``flat`` is
-    indexed by slot where a ``reached_set`` is given, else by index."""
+    indexed by slot where a ``reached_set`` is given, else by index. ``every_index``: every
+    index taken, those that unrank to no position left out."""
     rules, hooks = graph.rules, graph.hooks
     assert rules.batch is not None
 
     def count(indices: I64) -> tuple[I64, Any]:
         positions = indices if reached_set is None else reached_set.indices(indices)
         codes = np.asarray(hooks.batch_unrank(tier, positions), dtype=np.int64)
+        if every_index:  # (holes: no position)
+            kept = np.flatnonzero(codes >= 0)
+            indices, codes = indices[kept], codes[kept]
         if (codes < 0).any():
             raise GameError(f"{rules.name}.batch_unrank gave no position for a reached index")
         assert rules.batch is not None
@@ -456,7 +470,7 @@ def _count_moves(
     def write(done: tuple[I64, Any]) -> None:
         saver.written(done[0], _write_first(flat, shift, bits.pending, bits.marks, *done), 1)
 
-    in_parallel(_reached_pieces(flat, shift, saver.row), count, write)
+    in_parallel(_reached_pieces(flat, shift, saver.row, every_index), count, write)
     return saver.reached
 
 
@@ -514,11 +528,11 @@ _NOT_COUNTED = (
 )
 
 
-def _reached_pieces(flat: Any, shift: int, first: int = 0) -> Any:
+def _reached_pieces(flat: Any, shift: int, first: int = 0, every_index: bool = False) -> Any:
     """The reached records' places from ``first`` on, PIECE at most at once (one-byte
-    codes of slots: all)."""
+    codes of slots, or ``every_index``: all)."""
     for start in range(first, flat.shape[0], SCAN):
-        if flat.dtype == np.uint8:
+        if flat.dtype == np.uint8 or every_index:
             rows = np.arange(min(SCAN, flat.shape[0] - start), dtype=np.int64)
         else:
             rows = np.flatnonzero(flat[start : start + SCAN] >> shift)
@@ -637,7 +651,7 @@ def _apply(
                 flat[p] = (decided << shift) | (level + 1)
             pending[p >> 3] |= 1 << (p & 7)
             marks[p >> 9] |= 1 << ((p >> 6) & 7)
-    return waits[:w]
+    return waits[:w].copy()  # (a view would hold the whole array, as long as the un-moves)
 
 
 @kernel
