@@ -53,7 +53,7 @@ from ..errors import GameError
 from ..terminals import Terminals
 from .counted import child_keys, counter_mask, first_of_each
 from .files import TierFiles
-from .graph import Chunk, TierGraph, expand_chunk, moves_out_chunk
+from .graph import Chunk, TierGraph, expand_chunk, moves_out_chunk, present_codes
 
 _WIN, _LOSS, _TIE, _DRAW = 1, 2, 3, 4
 LOST_BESIDE = 1 << 12
@@ -132,9 +132,7 @@ class Beside:
         returned."""
         codes = None
         if self.holes:
-            codes = np.asarray(self.graph.hooks.batch_unrank(self.tier, indices), np.int64)
-            kept = np.flatnonzero(codes >= 0)
-            indices, codes = indices[kept], codes[kept]
+            indices, codes = present_codes(self.graph, self.tier, indices)
         if self.orbits and self.graph.hooks.batch_moves_out is not None:
             chunk = moves_out_chunk(self.graph, self.terminals, self.tier, indices, codes)
             once = np.ones(chunk.parents.shape[0], dtype=np.bool_)

@@ -215,6 +215,14 @@ def ranked_parents(graph: TierGraph, tier: int, codes: I64) -> tuple[I64, I64]:
     return ranked, rows
 
 
+def present_codes(graph: TierGraph, tier: int, indices: I64) -> tuple[I64, I64]:
+    """Those of a tier's indices that unrank to a position, and their codes: the holes
+    (indices of no position, in a database of every position) left out."""
+    codes = np.asarray(graph.hooks.batch_unrank(tier, indices), dtype=np.int64)
+    kept = np.flatnonzero(codes >= 0)
+    return indices[kept], codes[kept]
+
+
 def _unranked(graph: TierGraph, tier: int, indices: I64) -> I64:
     """The codes of a tier's indices, checked."""
     codes = np.asarray(graph.hooks.batch_unrank(tier, indices), dtype=np.int64)

@@ -63,7 +63,7 @@ from ..values import UNDECIDED
 from .children_beside import LOST_BESIDE, TIED_BESIDE, Beside, reads_beside
 from .counted import counted_pieces, counter_mask, first_of_each, first_records
 from .files import TierFiles
-from .graph import TierGraph, ranked_parents
+from .graph import TierGraph, present_codes, ranked_parents
 from .reached_set import ReachedSet
 from .resume_points import FIRST, ResumePoints
 from .slot_codes import DECIDED, LEVELS, SettledSlots, TooNarrow, narrowed
@@ -307,6 +307,7 @@ def _follow_level(
     found = [0]
     waiting: list[I64] = []  # counters fallen to 0 with a child lost beside
     held = [0]  # how many of them
+    later = [0]  # the largest remoteness their losses were written with
 
     def frontier() -> Any:
         for start in range(0, flat.shape[0], FRONTIER_SCAN):
@@ -332,7 +333,6 @@ def _follow_level(
     def parents(slots: I64) -> tuple[I64, U8, U8]:
         return _parents_of(graph, tier, flat, shift, slots, reached_set, weighed)
 
-    later = [0]
     in_parallel(frontier(), parents, spread)
     if waiting:
         later[0] = max(later[0], _settle_waiting(beside, flat, shift, bits, waiting, read))
@@ -442,11 +442,11 @@ def _count_moves(
     assert rules.batch is not None
 
     def count(indices: I64) -> tuple[I64, Any]:
-        positions = indices if reached_set is None else reached_set.indices(indices)
-        codes = np.asarray(hooks.batch_unrank(tier, positions), dtype=np.int64)
         if every_index:  # (holes: no position)
-            kept = np.flatnonzero(codes >= 0)
-            indices, codes = indices[kept], codes[kept]
+            indices, codes = present_codes(graph, tier, indices)
+        else:
+            positions = indices if reached_set is None else reached_set.indices(indices)
+            codes = np.asarray(hooks.batch_unrank(tier, positions), dtype=np.int64)
         if (codes < 0).any():
             raise GameError(f"{rules.name}.batch_unrank gave no position for a reached index")
         assert rules.batch is not None
