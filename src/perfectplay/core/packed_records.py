@@ -26,6 +26,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .compiled import kernel
+
 MOST_PLIES = 252
 DRAW_CODE = 254
 _SHIFT = 13  # the value code's place in a 2-byte record (``records.RecordFormat(2)``)
@@ -50,17 +52,30 @@ def pack_window(records: Any) -> npt.NDArray[np.uint8] | None:
     fit (a tie, a value its remoteness's parity contradicts, a remoteness beyond
     MOST_PLIES, an open position, a draw with a remoteness)."""
     records = np.asarray(records, dtype=np.uint16)
-    values = records >> _SHIFT
-    plies = records & ((1 << _SHIFT) - 1)
-    wins, losses, draws = values == _WIN, values == _LOSS, values == _DRAW
-    fits = (values == 0) & (plies == 0)
-    fits |= wins & (plies % 2 == 1) & (plies <= MOST_PLIES)
-    fits |= losses & (plies % 2 == 0) & (plies <= MOST_PLIES)
-    fits |= draws & (plies == 0)
-    if not fits.all():
-        return None
-    codes = np.where(draws, DRAW_CODE, np.where(values == 0, 0, plies + 1))
-    return codes.astype(np.uint8)
+    codes = np.empty(records.shape[0], dtype=np.uint8)
+    return codes if _packed(records, codes) else None
+
+
+@kernel
+def _packed(records: Any, codes: Any) -> bool:
+    """Write each record's byte in ``codes``; False at the first that does not fit. One
+    pass, compiled: the same checks as a dozen numpy passes over the window took 10 ns a
+    record, single-threaded at the end of each of Nine Men's Morris's sectors (sector
+    7-5: 2.9 s, 2026-12-01)."""
+    for i in range(records.shape[0]):
+        record = records[i]
+        value, plies = record >> _SHIFT, record & ((1 << _SHIFT) - 1)
+        if value == 0 and plies == 0:
+            codes[i] = 0
+        elif value == _DRAW and plies == 0:
+            codes[i] = DRAW_CODE
+        elif plies <= MOST_PLIES and (
+            (value == _WIN and plies % 2 == 1) or (value == _LOSS and plies % 2 == 0)
+        ):
+            codes[i] = plies + 1
+        else:
+            return False
+    return True
 
 
 class PackedRecords:
@@ -111,7 +126,7 @@ def pack_file(source: Path, target: Path) -> bool:
                 codes = pack_window(records[start : start + WINDOW])
                 if codes is None:
                     break
-                handle.write(codes.tobytes())
+                handle.write(codes.data)  # (its buffer, not a copy)
             else:
                 return True
     finally:

@@ -201,6 +201,12 @@ class TierSummary:
         tally = np.zeros(1 << (8 * record.bytes), dtype=np.int64)
         if records.shape[0]:
             tally_records(np.asarray(records), tally)
+        self.add_tally(tally, record)
+
+    def add_tally(self, tally: Any, record: RecordFormat) -> None:
+        """Count final records tallied as tally[record] (the record 0, no position, left
+        out)."""
+        tally = tally.copy()
         tally[0] = 0
         for found in np.flatnonzero(tally).tolist():
             code, plies, count = found >> record.shift, found & record.max_remoteness, tally[found]
