@@ -757,7 +757,7 @@ def _set_bits(bits: U8, words: I64) -> I64:
 
 def _finish(flat: U16, record: RecordFormat) -> TierSummary:
     """What stayed open never ends: DRAW. The tier's counts."""
-    tally = np.zeros(1 << 16, dtype=np.int64)
+    tally = np.zeros(1 << (8 * record.bytes), dtype=np.int64)  # (as ``add_records``'s)
     for start in range(0, flat.shape[0], SCAN):
         _drawn_tallied(flat[start : start + SCAN], record.shift, tally)
     summary = TierSummary()
