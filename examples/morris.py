@@ -16,16 +16,21 @@ corners, odd: midpoints). A state is one int64 from the mover's side (Gasser's f
 player to move is always "mine"): bits 0-23 the mover's stones, 24-47 the opponent's,
 48-51 the mover's stones in hand, 52-55 the opponent's. A move is (source * 25 + target) *
 25 + taken: source 24 for a stone from the hand, taken 24 for no removal. ``unmoves`` undoes
-the moves inside a tier (a slide or jump that closed no mill), for the loopy tiers' solve.
+the moves inside a tier (a slide or jump that closed no mill), for the loopy tiers' solve;
+``exits`` and ``stays`` split a state's moves at its tier's edge (mills leave it, other
+slides stay), so that the solve plays only the moves that leave.
 """
 
 from perfectplay import LOSS
 from perfectplay.boards.morris import (
+    closers,
     count,
     everywhere,
     in_mill,
     lowest,
+    mill_points,
     neighbours,
+    slides_count,
     symmetries_of,
     takeable,
 )
@@ -52,6 +57,60 @@ def add_move(out, n, base, closes, victims):
     return n
 
 
+def placements(p, s, out):
+    """Write the placements of s (tried first: mills closed, then mills blocked, then
+    junctions), each with its removals; their count."""
+    mine, theirs = s & M24, (s >> 24) & M24
+    empty = everywhere(p[0]) & ~(mine | theirs)
+    victims = takeable(p[0], theirs)
+    closing = blocking = junctions = 0
+    rest = others = empty
+    while rest:
+        t = lowest(rest)
+        rest &= rest - 1
+        if in_mill(p[0], mine | (1 << t), t):
+            closing |= 1 << t
+        elif in_mill(p[0], theirs | (1 << t), t):
+            blocking |= 1 << t
+        elif count(neighbours(p[0], t)) >= 3:
+            junctions |= 1 << t
+    others &= ~(closing | blocking | junctions)
+    n = 0
+    for targets in (closing, blocking, junctions, others):
+        while targets:
+            target = lowest(targets)
+            targets &= targets - 1
+            base = (HAND * 25 + target) * 25
+            n = add_move(out, n, base, (closing >> target) & 1 != 0, victims)
+    return n
+
+
+def sliding(p, s):
+    """(the mover's stones, the empty points, whether they jump) once all are placed."""
+    mine, theirs = s & M24, (s >> 24) & M24
+    return mine, everywhere(p[0]) & ~(mine | theirs), p[2] != 0 and count(mine) == 3
+
+
+def slides(p, s, out, mills_only):
+    """Write the slides (jumps, with three stones and ``jumps`` on) of s, each with its
+    removals, or with ``mills_only`` those closing a mill alone; their count."""
+    mine, empty, flying = sliding(p, s)
+    victims = takeable(p[0], (s >> 24) & M24)
+    n = 0
+    sources = mine
+    while sources:
+        source = lowest(sources)
+        sources &= sources - 1
+        targets = empty if flying else neighbours(p[0], source) & empty
+        while targets:
+            target = lowest(targets)
+            targets &= targets - 1
+            closes = in_mill(p[0], (mine | (1 << target)) & ~(1 << source), target)
+            if closes or not mills_only:
+                n = add_move(out, n, (source * 25 + target) * 25, closes, victims)
+    return n
+
+
 class Morris(CompiledGame):
     """Nine Men's Morris (points=24, stones=9) or Six Men's (points=16, stones=6)."""
 
@@ -64,43 +123,37 @@ class Morris(CompiledGame):
         return p[1] << 48 | p[1] << 52
 
     def moves(p, s, out):
-        mine, theirs = s & M24, (s >> 24) & M24
-        empty = everywhere(p[0]) & ~(mine | theirs)
-        placing = ((s >> 48) & 15) > 0
-        flying = not placing and p[2] != 0 and count(mine) == 3
-        victims = takeable(p[0], theirs)
+        if (s >> 48) & 15:
+            return placements(p, s, out)
+        return slides(p, s, out, False)
+
+    def exits(p, s, out):  # the moves leaving s's tier: placements, and mills closed
+        if (s >> 48) & 15:
+            return placements(p, s, out)
+        mine, empty, flying = sliding(p, s)
+        victims = takeable(p[0], (s >> 24) & M24)
         n = 0
-        if placing:  # tried first: mills closed, then mills blocked, then junctions
-            closing = blocking = junctions = 0
-            rest = others = empty
-            while rest:
-                t = lowest(rest)
-                rest &= rest - 1
-                if in_mill(p[0], mine | (1 << t), t):
-                    closing |= 1 << t
-                elif in_mill(p[0], theirs | (1 << t), t):
-                    blocking |= 1 << t
-                elif count(neighbours(p[0], t)) >= 3:
-                    junctions |= 1 << t
-            others &= ~(closing | blocking | junctions)
-            for targets in (closing, blocking, junctions, others):
-                while targets:
-                    target = lowest(targets)
-                    targets &= targets - 1
-                    base = (HAND * 25 + target) * 25
-                    n = add_move(out, n, base, (closing >> target) & 1 != 0, victims)
-            return n
-        sources = mine
-        while sources:
-            source = lowest(sources)
-            sources &= sources - 1
-            targets = empty if flying else neighbours(p[0], source) & empty
-            while targets:
-                target = lowest(targets)
-                targets &= targets - 1
-                after = (mine | (1 << target)) & ~(1 << source)
-                base = (source * 25 + target) * 25
-                n = add_move(out, n, base, in_mill(p[0], after, target), victims)
+        targets = mill_points(p[0], mine, empty)
+        while targets:
+            target = lowest(targets)
+            targets &= targets - 1
+            sources = closers(p[0], mine, target, mine if flying else neighbours(p[0], target))
+            while sources:
+                base = (lowest(sources) * 25 + target) * 25
+                sources &= sources - 1
+                n = add_move(out, n, base, True, victims)
+        return n
+
+    def stays(p, s):  # how many moves stay in s's tier: slides (or jumps) closing no mill
+        if (s >> 48) & 15:
+            return 0
+        mine, empty, flying = sliding(p, s)
+        n = count(mine) * count(empty) if flying else slides_count(p[0], mine, empty)
+        targets = mill_points(p[0], mine, empty)
+        while targets:
+            target = lowest(targets)
+            targets &= targets - 1
+            n -= count(closers(p[0], mine, target, mine if flying else neighbours(p[0], target)))
         return n
 
     def play(p, s, m):

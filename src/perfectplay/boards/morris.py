@@ -152,6 +152,65 @@ def in_mill(points: int, stones: int, point: int) -> bool:
     return bool((stones & a) == a or (b != 0 and (stones & b) == b))
 
 
+RING_FIRST = 0x010101
+"""Each ring's first point (bits 0, 8, 16): what a turn of the rings wraps around."""
+MIDPOINTS = 0xAAAAAA
+"""Every ring's midpoints (odd points): the only points joined across rings."""
+CORNERS = 0x555555
+
+
+@inlined_kernel
+def turned(stones: int, forward: bool) -> int:
+    """Every stone moved to the next point of its ring (clockwise, ``forward``) or to the
+    one before, each ring on its own."""
+    if forward:
+        return ((stones << 1) & ~RING_FIRST) | ((stones >> 7) & RING_FIRST)
+    return ((stones >> 1) & ~(RING_FIRST << 7)) | ((stones & RING_FIRST) << 7)
+
+
+@inlined_kernel
+def slides_count(points: int, stones: int, empty: int) -> int:
+    """How many slides ``stones`` have to ``empty`` points: pairs of a stone and an
+    adjacent empty point, counted by shifting the whole board (no loop over stones)."""
+    across = stones & MIDPOINTS
+    return int(
+        count(turned(stones, True) & empty) + count(turned(stones, False) & empty)
+        + count((across << 8) & empty) + count((across >> 8) & empty)
+    )  # fmt: skip
+
+
+@inlined_kernel
+def mill_points(points: int, stones: int, empty: int) -> int:
+    """The points of ``empty`` that would complete a line of ``stones``: a point whose
+    line's two other points are stones (a stone arriving there from outside that line
+    closes a mill: ``closers``)."""
+    ahead, behind = turned(stones, False), turned(stones, True)  # point k: k + 1's, k - 1's
+    hot = ahead & behind & MIDPOINTS  # a side's midpoint between its two corners
+    hot |= ahead & turned(ahead, False) & CORNERS  # a corner before the side it starts
+    hot |= behind & turned(behind, True) & CORNERS  # a corner after the side it ends
+    if points == 24:
+        across = stones & MIDPOINTS
+        hot |= (across >> 8) & (across >> 16) & 0xFF  # outer ring: middle and inner set
+        hot |= (across << 8) & (across >> 8) & 0xFF00
+        hot |= (across << 8) & (across << 16) & 0xFF0000
+    return int(hot & empty)
+
+
+@inlined_kernel
+def closers(points: int, stones: int, point: int, movers: int) -> int:
+    """The stones among ``movers`` (points that can reach ``point``: its neighbours, or
+    everywhere for a jump) whose move there completes a line of ``stones`` through it:
+    for each line through the point whose two others are stones, the other stones (one of
+    the line moving along it leaves a gap)."""
+    row = board_row(points)
+    found = 0
+    for j in range(2):
+        line = LINES_THROUGH[row, point, j]
+        if line != 0 and (stones | (1 << point)) & line == line:
+            found |= movers & stones & ~line
+    return int(found)
+
+
 @kernel
 def milled(points: int, stones: int) -> int:
     """The stones of ``stones`` that stand in a full line."""

@@ -36,9 +36,9 @@ from . import drivers, search_hooks
 from .stones import least_code, rank_code
 
 RULES = ("start", "moves", "play", "outcome", "key", "tier", "to_move", "reward", "unmoves",
-         "tabled")  # fmt: skip
-"""The rule functions a compiled game may write (the first four are required; ``tabled``
-only the search reads)."""
+         "exits", "stays", "tabled")  # fmt: skip
+"""The rule functions a compiled game may write (the first four are required; ``exits``
+and ``stays`` come together; ``tabled`` only the search reads)."""
 INLINED = ("moves", "play", "outcome", "key", "tier")
 """Rules bound a second time as ``_inline_NAME``, inlined by numba into the loops that
 run over every position (``expand_tiers``, ``solve_sweep``, ``moves_out``): in the first
@@ -236,6 +236,8 @@ def _build(
     bound.setdefault("to_move", _zero)
     bound.setdefault("reward", _no_reward)
     bound.setdefault("unmoves", _no_unmoves)
+    bound.setdefault("exits", _no_unmoves)  # (never called: HAS_EXITS is False)
+    bound.setdefault("stays", _zero)
     if compiled:
         bound = _compiled_rules(cls, params, bound, cache, scored)
     module.CACHED = compiled and cache
@@ -243,6 +245,7 @@ def _build(
     module.SCORED = scored
     module.HAS_TO_MOVE = "to_move" in functions
     module.HAS_REWARD = "reward" in functions
+    module.HAS_EXITS = "exits" in functions
     for name in RULES:
         setattr(module, f"_{name}", bound.get(name))  # (tabled: None unless given)
     for name in INLINED:
@@ -251,7 +254,7 @@ def _build(
             function = cached_jit(function.py_func, {"nogil": True, "inline": "always"})
         setattr(module, f"_inline_{name}", function)
     if compiled:
-        helpers = ("_grown", "_ends", "_has_ended", "find", "find_near")  # called by loops: first
+        helpers = ("_grown", "_ends", "_has_ended", "find", "find_near", "_split_by_exits")  # first
         jit_in_place(
             module,
             (*helpers, *(n for n in LOOPS if n not in helpers)),
@@ -311,6 +314,8 @@ def _compiled_rules(
         "to_move": (p, numba.int64),
         "reward": (p, numba.int64, numba.int64),
         "unmoves": (p, numba.int64, numba.int64[::1]),
+        "exits": (p, numba.int64, numba.int64[::1]),
+        "stays": (p, numba.int64),
         "tabled": (p, numba.int64),
     }
     # A disk cache numba cannot read back was written by a process that named the game's
@@ -387,9 +392,37 @@ def jitted(function: Any, done: dict[int, Any], cache: bool = True) -> Any:
     # Not inlined by numba into the engine's loops (LLVM inlines what is small): inlined,
     # Connect Four 6x4's sweeps took 6% less time, but Quixo's first compile 20.5 s, not
     # 10.9 s, and every test game's as much longer (2026-11-27).
-    dispatcher = cached_jit(function, {"cache": cache, "nogil": True})
+    salt = _callees_identity(function) if cache else ""
+    dispatcher = cached_jit(function, {"cache": cache, "nogil": True}, salt)
     done[id(function)] = dispatcher
     return dispatcher
+
+
+def _callees_identity(function: Any) -> str:
+    """A hash of the code a rule's machine code holds besides its own file's: the
+    library's kernels (the board toolkit) and the user's helpers in other files. numba
+    keys a function's disk cache by its own file alone, so a rule cached before a toolkit
+    kernel it calls changed ran the old kernel (a rule of Nine Men's Morris calling a
+    mended ``closers`` kept the broken one, 2026-12-01)."""
+    digest = hashlib.sha256()
+    for part in _toolkit_sources():
+        digest.update(part)
+    own = function.__code__.co_filename
+    for path in sorted(_helper_files(function, set()) - {own}):
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def _helper_files(function: Any, seen: set[int]) -> set[str]:
+    """The files of the user's helpers a function calls, and theirs, and so on."""
+    seen.add(id(function))
+    found = {function.__code__.co_filename}
+    for name in function.__code__.co_names:
+        value = function.__globals__.get(name)
+        fresh = isinstance(value, types.FunctionType) and id(value) not in seen
+        if fresh and users_own(value, function):
+            found |= _helper_files(value, seen)
+    return found
 
 
 def users_own(helper: Any, rule: Any) -> bool:
@@ -416,6 +449,8 @@ RETURNS = {
     "tier": "an int",
     "to_move": "an int",
     "unmoves": "the count of un-moves (an int)",
+    "exits": "the count of moves leaving the tier (an int)",
+    "stays": "the count of moves staying in the tier (an int)",
     "tabled": "whether the search's table keeps the state (a bool)",
 }
 """What each rule returns, on every path: an integer (numba's types)."""
@@ -495,7 +530,7 @@ def _first_calls(cls: type, loops: dict[str, Any], scored: bool, functions: dict
         loops["expand_tiers"](kept, 0, np.zeros(0, dtype=np.uint8))
         loops["unmoves"](none, -1)
         if callable(getattr(cls, "stone_board", None)):  # (only a game ranked by stones calls it)
-            loops["moves_out"](none, 0, none.copy())
+            loops["moves_out"](none, 0, none.copy(), False)
         loops["find"](kept, kept_two, 0, 0, 0)
         loops["find_all"](kept, kept_two, 0, 0, none, none.copy())
         loops["expand_ranked"](kept, none, kept, kept_two, 0, 0, np.zeros(0, dtype=np.int8))

@@ -32,6 +32,8 @@ MAX_MOVES = 64
 SCORED = False
 HAS_TO_MOVE = False
 HAS_REWARD = False
+HAS_EXITS = False
+"""Whether the game writes ``exits`` and ``stays`` (then ``moves_out`` reads them)."""
 _start: Any = None
 _moves: Any = None
 _play: Any = None
@@ -41,6 +43,8 @@ _tier: Any = None
 _to_move: Any = None
 _reward: Any = None
 _unmoves: Any = None
+_exits: Any = None
+_stays: Any = None
 _inline_moves: Any = None
 """The same rules again, inlined into the loops over every position (building.INLINED)."""
 _inline_play: Any = None
@@ -174,14 +178,20 @@ def expand_tiers(P: Any, codes: Any, tier: int, ended: Any) -> Any:
 BAD_TURN = 4
 """moves_out's problem beside BAD_COUNT and BAD_CODE: a move that keeps the player to move
 (a loopy tier counted this way needs moves that pass the turn)."""
+BAD_EXIT = 5
+"""moves_out's problem where a move ``exits`` lists stays in the tier."""
 
 
-def moves_out(P: Any, codes: Any, tier: int, inside: Any) -> Any:
+def moves_out(P: Any, codes: Any, tier: int, inside: Any, by_moves: bool) -> Any:
     """The moves of codes that go on (of ``tier``), split: ``inside[i]`` set to how many of
     code i's moves stay in ``tier`` (counted, never written out), and the others listed:
     (rows, keyed children, problem, row, child), ``problem`` as ``expand_tiers``' (or
-    BAD_TURN). A loopy tier that counts its moves by orbits reads only this of them: in
-    Nine Men's Morris a slide stays in its sector and a mill leaves it."""
+    BAD_TURN, or BAD_EXIT). A loopy tier that counts its moves by orbits reads only this of
+    them: in Nine Men's Morris a slide stays in its sector and a mill leaves it. Where the
+    game writes ``exits`` and ``stays`` (and not ``by_moves``: the check of them against
+    ``moves``), those give the split: no move staying is generated or played."""
+    if HAS_EXITS and not by_moves:
+        return _split_by_exits(P, codes, tier, inside)
     n = codes.shape[0]
     cap = max(16, n)
     rows = np.empty(cap, dtype=np.int64)
@@ -206,6 +216,38 @@ def moves_out(P: Any, codes: Any, tier: int, inside: Any) -> Any:
                 cap = 2 * cap
                 rows = _grown(rows, cap)
                 children = _grown(children, cap)
+            rows[e] = i
+            children[e] = child
+            e += 1
+        inside[i] = stay
+    return rows[:e], children[:e], 0, -1, -1
+
+
+def _split_by_exits(P: Any, codes: Any, tier: int, inside: Any) -> Any:
+    """``moves_out`` by the game's ``exits`` and ``stays``."""
+    n = codes.shape[0]
+    cap = max(16, 2 * n)
+    rows = np.empty(cap, dtype=np.int64)
+    children = np.empty(cap, dtype=np.int64)
+    buffer = np.empty(MAX_MOVES, dtype=np.int64)
+    e = 0
+    for i in range(n):
+        s = codes[i]
+        k = _exits(P, s, buffer)
+        stay = _stays(P, s)
+        if k < 0 or k > MAX_MOVES or stay < 0 or stay > MAX_MOVES:
+            return rows[:0], children[:0], BAD_COUNT, i, 0 if k < 0 or k > MAX_MOVES else 1
+        mover = _to_move(P, s) if HAS_TO_MOVE else 0
+        if e + k > cap:
+            cap = 2 * cap + k
+            rows = _grown(rows, cap)
+            children = _grown(children, cap)
+        for j in range(k):
+            child = _inline_key(P, _inline_play(P, s, buffer[j]))
+            if child < 0 or (HAS_TO_MOVE and _to_move(P, child) == mover):
+                return rows[:0], children[:0], BAD_CODE if child < 0 else BAD_TURN, i, child
+            if _inline_tier(P, child) == tier:
+                return rows[:0], children[:0], BAD_EXIT, i, child
             rows[e] = i
             children[e] = child
             e += 1

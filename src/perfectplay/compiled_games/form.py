@@ -17,6 +17,9 @@ Python, each taking the parameters ``p`` (a tuple of ints, in declaration order)
     unmoves(p, s, out) -> int            every state from which one move leads to s (or
                                          to a state of s's key), at least once (speeds up
                                          tiers with moves inside)
+    exits(p, s, out) -> int              the moves of ``moves`` that leave s's tier, and
+    stays(p, s) -> int                   how many stay in it (together: a loopy tier solved
+                                         in its records plays only the moves out: ``exits``)
 
 ``max_moves`` (default 64) bounds a state's moves: the buffer ``out`` holds that many.
 A plain method ``max_plies(self) -> int``, the most moves a game can last, opens the
@@ -54,6 +57,7 @@ import numpy as np
 from ..errors import GameError
 from ..protocol import SCORE_ENDS, BatchRules, Expansion, SearchRules, TierRules
 from ..values import Value
+from . import exits
 from .building import RULES, Loops, compile_game
 from .declared import check_required, declare, read_parameters
 from .engine_tiers import EngineTiers
@@ -90,6 +94,11 @@ class CompiledGame:
 
     def _setup(self, params: dict[str, Any]) -> None:
         check_required(self, REQUIRED, "a compiled game")
+        if ("exits" in self.rule_functions) != ("stays" in self.rule_functions):
+            raise GameError(
+                f"{type(self).__name__} writes one of exits and stays: they come together "
+                "(exits lists the moves leaving a tier, stays counts the others)"
+            )
         self.params: tuple[int, ...] = read_parameters(self, params)
         self._plain = self.rule_functions
         self._buffer = np.empty(self.max_moves, dtype=np.int64)
@@ -532,22 +541,9 @@ class CompiledGame:
         return out
 
     def _moves_out(self, tier: int, codes: Any) -> tuple[Any, Any, Any]:
-        """The tier protocol's ``batch_moves_out`` (the drivers' ``moves_out``), checked."""
-        codes = np.ascontiguousarray(codes, dtype=np.int64)
-        inside = np.empty(codes.shape[0], dtype=np.int64)
-        loops = self.loops_for(codes.shape[0])
-        rows, children, problem, row, child = loops.moves_out(codes, tier, inside)
-        if problem:
-            name, state = type(self).__name__, int(codes[row])
-            raise GameError(
-                f"{name}.moves() of state {state} gave a count that is negative or more than "
-                f"max_moves ({self.max_moves})" if problem == 1 else
-                f"{name}: a move from state {state} gives code {int(child)}; states are "
-                "non-negative int64 codes" if problem == 2 else
-                f"{name}: a move from state {state} keeps the player to move; a loopy tier "
-                "needs moves that pass the turn"
-            )  # fmt: skip
-        return inside, rows, children
+        """The tier protocol's ``batch_moves_out``: by ``moves``, or by ``exits`` and
+        ``stays`` spot-checked against it (``exits``)."""
+        return exits.moves_out(self, tier, codes)
 
     def _unmoves(self, tier: int, codes: Any) -> Expansion:
         codes = np.ascontiguousarray(codes, dtype=np.int64)

@@ -172,17 +172,18 @@ def read_only(array: Any) -> Any:
     return view
 
 
-def cached_jit(function: Any, options: dict[str, Any]) -> Any:
-    """``numba.njit(**options)(function)``, its disk cache emptied first when its index can no
-    longer be read. numba checks that an index is fresh only after unpickling it, and the
-    index names the types of the signatures by module: once a type moves to another module
-    (``SweepCodes`` into ``tiers.records``), a cache written before would fail every call
-    with ModuleNotFoundError instead of compiling again."""
+def cached_jit(function: Any, options: dict[str, Any], salt: str = "") -> Any:
+    """``numba.njit(**options)(function)``, its disk cache named by ``salt`` too (a hash of
+    the code it holds from other files, which numba's own naming misses), and emptied
+    first when its index can no longer be read. numba checks that an index is fresh only
+    after unpickling it, and the index names the types of the signatures by module: once a
+    type moves to another module (``SweepCodes`` into ``tiers.records``), a cache written
+    before would fail every call with ModuleNotFoundError instead of compiling again."""
     import numba
 
     dispatcher = numba.njit(**options)(function)
     cache = getattr(dispatcher, "_cache", None)
-    _cache_by_module(cache, function)
+    _cache_by_module(cache, function, salt)
     index = getattr(cache, "_cache_file", None)
     if cache is not None and index is not None and hasattr(index, "_load_index"):
         try:
@@ -192,22 +193,24 @@ def cached_jit(function: Any, options: dict[str, Any]) -> Any:
     return dispatcher
 
 
-def _cache_by_module(cache: Any, function: Any) -> None:
+def _cache_by_module(cache: Any, function: Any, salt: str = "") -> None:
     """Name the disk cache of ``function`` by its module too, where the module's name is not
     its file's: numba names a cache by file and function alone, but its data imports the
     module by name when loaded, so one file loaded under two names (the command line's
     ``perfectplay_user_<hash>``, a test's own name, a package's ``examples.othello``)
     would fail in one process with ModuleNotFoundError on the other's cache. Each name gets
-    its own files instead."""
+    its own files instead, and each ``salt``."""
     if cache is None or not hasattr(cache, "_cache_file"):
         return
     module = getattr(function, "__module__", None) or ""
     stem = Path(function.__code__.co_filename).stem
-    if module in ("", stem, "__main__"):
+    named = module not in ("", stem, "__main__")
+    if not named and not salt:
         return
     from numba.core.caching import IndexDataCacheFile
 
-    base = f"{cache._impl.filename_base}-{module.replace('.', '_')}"
+    base = cache._impl.filename_base + (f"-{module.replace('.', '_')}" if named else "")
+    base += f"-{salt}" if salt else ""
     cache._cache_file = IndexDataCacheFile(  # type: ignore[no-untyped-call]
         cache_path=cache._cache_path,
         filename_base=base,
