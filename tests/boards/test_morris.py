@@ -148,6 +148,33 @@ def test_every_helper_agrees_with_the_plain_board(points: int, run: Any) -> None
         assert tuple(run(morris.least_pair, points, mine, theirs)) == min(images)
 
 
+@pytest.mark.parametrize("points", morris.BOARDS)
+def test_the_shifting_helpers_agree_with_the_plain_board(points: int, run: Any) -> None:
+    """turned, slides_count, mill_points and closers (whole-board shifts and the lines
+    through a point) against the drawn board's neighbours and lines."""
+    plain = plain_neighbours(points)
+    lines = plain_lines(points)
+    everyone = set(range(points))
+    closing_seen = 0
+    for mine, theirs in positions(points, 3 * points, count=150):
+        empty = mask(everyone) & ~(mine | theirs)
+        for forward, step in ((True, 1), (False, 7)):
+            moved = {8 * (i // 8) + (i % 8 + step) % 8 for i in cells(mine)}
+            assert run(morris.turned, mine, forward) == mask(moved)
+        slides = sum(len(plain[i] & cells(empty)) for i in cells(mine))
+        assert run(morris.slides_count, points, mine, empty) == slides
+        completing = {p for p in cells(empty) for line in lines
+                      if p in line and line - {p} <= cells(mine)}  # fmt: skip
+        assert run(morris.mill_points, points, mine, empty) == mask(completing)
+        for point in range(points):
+            full = [line for line in lines if point in line and line - {point} <= cells(mine)]
+            for movers in (mask(plain[point]), mask(everyone)):
+                want = {q for q in cells(mine & movers) for line in full if q not in line}
+                assert run(morris.closers, points, mine, point, movers) == mask(want)
+                closing_seen += len(want)
+    assert closing_seen > 100
+
+
 def test_a_board_of_another_size_is_refused_in_one_line() -> None:
     with pytest.raises(ValueError, match="24 or 16 points, not 12"):
         morris.lines_of(12)

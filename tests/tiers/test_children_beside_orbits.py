@@ -82,8 +82,9 @@ def test_morris_sectors_counted_by_orbits_are_those_counted_by_child_positions(
     tmp_path: Path, jumps: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Six Men's Morris's board, four stones a side (jumps on and off): every sector, solved
-    in its records three ways (by orbits, the moves inside a sector only counted by
-    ``batch_moves_out`` or all expanded; by child positions), the same bytes; and the
+    in its records four ways (by orbits, the moves inside a sector only counted by
+    ``batch_moves_out``, from the game's ``exits`` and ``stays`` or from its moves, or all
+    expanded; by child positions), the same bytes; and the
     positions of random playouts of the whole game solved in memory answered alike."""
     module = examples_loader.load("morris")
     params = {"points": 16, "stones": 4, "jumps": jumps}
@@ -110,9 +111,14 @@ def test_morris_sectors_counted_by_orbits_are_those_counted_by_child_positions(
     monkeypatch.setattr(children_beside, "counts_orbits", counting)
     monkeypatch.setattr(children_beside, "moves_out_chunk", out_counted)
     monkeypatch.setattr(children_beside.Beside, "first_records", first_pass)
+
+    class ByMoves(module.MorrisMidgame):  # type: ignore[misc,name-defined]
+        exits = stays = None  # (the moves out of a sector found by playing every move)
+
     built = {}
     for name, game, orbits, out in (
         ("orbits", module.MorrisMidgame(**params), True, True),
+        ("by moves", ByMoves(**params), True, True),
         ("expanded", without(module.MorrisMidgame(**params), "batch_moves_out"), True, False),
         ("children", without(module.MorrisMidgame(**params), "batch_orbit_sizes"), False, False),
     ):
@@ -121,7 +127,7 @@ def test_morris_sectors_counted_by_orbits_are_those_counted_by_child_positions(
         assert (weighed[0] > 0, counted_out[0] > 0) == (orbits, out), name
     by_orbits = built["orbits"]
     assert len(by_orbits.tiers) == 5  # 3-3, 4-3, 4-4, and 2-3, 2-4 (lost)
-    for other in ("expanded", "children"):
+    for other in ("by moves", "expanded", "children"):
         assert {t: e.sha256 for t, e in by_orbits.tiers.items()} == {
             t: e.sha256 for t, e in built[other].tiers.items()
         }, other

@@ -164,8 +164,8 @@ def turned(stones: int, forward: bool) -> int:
     """Every stone moved to the next point of its ring (clockwise, ``forward``) or to the
     one before, each ring on its own."""
     if forward:
-        return ((stones << 1) & ~RING_FIRST) | ((stones >> 7) & RING_FIRST)
-    return ((stones >> 1) & ~(RING_FIRST << 7)) | ((stones & RING_FIRST) << 7)
+        return ((stones << 1) & (RING_FIRST * 0xFE)) | ((stones >> 7) & RING_FIRST)
+    return ((stones >> 1) & (RING_FIRST * 0x7F)) | ((stones & RING_FIRST) << 7)
 
 
 @inlined_kernel

@@ -1,7 +1,8 @@
 """The tier protocol checked on the sample: each state ranks within its tier and unranks
 back, each move leads into a tier ``child_tiers`` lists, random indices unrank to -1 or to
-a code ranking back, the tiers form no cycle (a tier may list itself: a loopy tier), and
-un-moves lead back to positions whose moves reach the position."""
+a code ranking back, the tiers form no cycle (a tier may list itself: a loopy tier),
+un-moves lead back to positions whose moves reach the position, and the moves split at a
+tier's edge are the moves."""
 
 from __future__ import annotations
 
@@ -60,6 +61,8 @@ class TierCheck(BatchCheck):
             self.unranks(tiers, tier, max(1, self.samples // len(chosen)))
         if tiers.batch_parents is not None and tiers.batch_tier is not None:
             self.unmoves(tiers, reached)
+        if tiers.batch_moves_out is not None and tiers.batch_tier is not None:
+            self.moves_out(tiers, reached)
 
     def engine_tiers(self, tiers: TierRules) -> None:
         """A game the engine ranks: no move lowers the tier (the ranking itself follows
@@ -213,6 +216,31 @@ class TierCheck(BatchCheck):
                             f"tier {tier}: lists {before} {times} time(s) before {kid}, "
                             f"which has {made} move(s) there",
                         )
+
+    def moves_out(self, tiers: TierRules, reached: dict[int, int]) -> None:
+        """The moves split at a tier's edge (``batch_moves_out``: a compiled game's
+        ``exits`` and ``stays``, where it writes them) are its moves: as many staying in the
+        tier as batch_expand's children there, the same children out of it."""
+        assert tiers.batch_moves_out is not None and tiers.batch_tier is not None
+        for code, kids in list(self.children.items())[: self.samples]:
+            tier = reached.get(code)
+            if tier is None:
+                continue
+            split = self.call("batch_moves_out", tiers.batch_moves_out, tier, np.array([code]))
+            told = self.array("batch_tier", tiers.batch_tier, np.array(kids, dtype=np.int64))
+            if split is None or len(told) != len(kids):
+                continue
+            inside, _, out = (np.asarray(part, dtype=np.int64) for part in split)
+            staying = int(np.count_nonzero(told == tier))
+            leaving = sorted(k for k, t in zip(kids, told.tolist(), strict=False) if t != tier)
+            if int(inside[0]) != staying or sorted(out.tolist()) != leaving:
+                self.add(
+                    "batch_moves_out",
+                    f"tier {tier}: code {code} has {staying} move(s) staying and "
+                    f"{len(leaving)} leaving (batch_expand), but batch_moves_out counts "
+                    f"{int(inside[0])} staying and lists {len(out)} other children"
+                    + ("" if len(out) != len(leaving) else ", not the same ones"),
+                )
 
     def placed(
         self, tiers: TierRules, tier: int | None, code: int, parents: Any, keys: Any

@@ -366,6 +366,7 @@ def jitted(function: Any, done: dict[int, Any], cache: bool = True) -> Any:
         return done[id(function)]
     from ..core.compiled import Kernel
 
+    written = function  # (as the user wrote it: its globals name the helpers' functions)
     helpers: dict[str, Any] = {}
     for name in function.__code__.co_names:
         value = function.__globals__.get(name)
@@ -392,7 +393,7 @@ def jitted(function: Any, done: dict[int, Any], cache: bool = True) -> Any:
     # Not inlined by numba into the engine's loops (LLVM inlines what is small): inlined,
     # Connect Four 6x4's sweeps took 6% less time, but Quixo's first compile 20.5 s, not
     # 10.9 s, and every test game's as much longer (2026-11-27).
-    salt = _callees_identity(function) if cache else ""
+    salt = _callees_identity(written) if cache else ""
     dispatcher = cached_jit(function, {"cache": cache, "nogil": True}, salt)
     done[id(function)] = dispatcher
     return dispatcher

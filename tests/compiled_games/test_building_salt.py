@@ -1,0 +1,67 @@
+"""A rule's numba disk cache is named by the code it holds from other files
+(``building._callees_identity``): numba keys a cache by the rule's own file alone, so a
+rule cached before a helper in another file changed would go on running the old helper."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+RULE = """
+from helper import twice
+
+
+def rule(p, s):
+    return twice(s)
+"""
+RUN = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import game_rules
+from perfectplay.compiled_games.building import jitted
+print(jitted(game_rules.rule, {}, True)((0,), 21))
+"""
+
+
+def helper(factor: int) -> str:
+    return f"def twice(s):\n    return {factor} * s\n"
+
+
+def run_cached(folder: Path) -> int:
+    """The rule's answer in a fresh process, its machine code cached on disk."""
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, str(folder)], capture_output=True, text=True, check=True
+    )
+    return int(done.stdout.split()[-1])
+
+
+def test_a_rule_cached_before_its_helper_changed_runs_the_new_helper(tmp_path: Path) -> None:
+    (tmp_path / "game_rules.py").write_text(textwrap.dedent(RULE))
+    (tmp_path / "helper.py").write_text(helper(2))
+    assert run_cached(tmp_path) == 42
+    assert run_cached(tmp_path) == 42  # (from the cache)
+    assert list((tmp_path / "__pycache__").glob("game_rules.rule-*.nbi"))
+    (tmp_path / "helper.py").write_text(helper(3))
+    assert run_cached(tmp_path) == 63
+
+
+def test_the_identity_follows_the_helpers_files_not_others(tmp_path: Path) -> None:
+    from perfectplay.compiled_games.building import _callees_identity
+
+    (tmp_path / "game_rules.py").write_text(textwrap.dedent(RULE))
+    (tmp_path / "helper.py").write_text(helper(2))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import game_rules  # type: ignore[import-not-found]
+
+        first = _callees_identity(game_rules.rule)
+        (tmp_path / "unrelated.py").write_text("x = 1\n")
+        assert _callees_identity(game_rules.rule) == first
+        (tmp_path / "helper.py").write_text(helper(3))
+        assert _callees_identity(game_rules.rule) != first
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("game_rules", None)
+        sys.modules.pop("helper", None)
