@@ -91,9 +91,9 @@ def sliding(p, s):
     return mine, everywhere(p[0]) & ~(mine | theirs), p[2] != 0 and count(mine) == 3
 
 
-def slides(p, s, out, mills_only):
+def slides(p, s, out):
     """Write the slides (jumps, with three stones and ``jumps`` on) of s, each with its
-    removals, or with ``mills_only`` those closing a mill alone; their count."""
+    removals; their count."""
     mine, empty, flying = sliding(p, s)
     victims = takeable(p[0], (s >> 24) & M24)
     n = 0
@@ -106,8 +106,7 @@ def slides(p, s, out, mills_only):
             target = lowest(targets)
             targets &= targets - 1
             closes = in_mill(p[0], (mine | (1 << target)) & ~(1 << source), target)
-            if closes or not mills_only:
-                n = add_move(out, n, (source * 25 + target) * 25, closes, victims)
+            n = add_move(out, n, (source * 25 + target) * 25, closes, victims)
     return n
 
 
@@ -125,7 +124,7 @@ class Morris(CompiledGame):
     def moves(p, s, out):
         if (s >> 48) & 15:
             return placements(p, s, out)
-        return slides(p, s, out, False)
+        return slides(p, s, out)
 
     def exits(p, s, out):  # the moves leaving s's tier: placements, and mills closed
         if (s >> 48) & 15:

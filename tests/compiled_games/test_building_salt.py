@@ -1,6 +1,7 @@
-"""A rule's numba disk cache is named by the code it holds from other files
-(``building._callees_identity``): numba keys a cache by the rule's own file alone, so a
-rule cached before a helper in another file changed would go on running the old helper."""
+"""A rule's numba disk cache, and the engine's loops compiled around the rules, are named
+by the code they hold from other files (``building._callees_identity``, ``_identity``):
+numba keys a cache by the rule's own file alone, so a rule cached before a helper in
+another file changed would go on running the old helper."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ from helper import twice
 
 def rule(p, s):
     return twice(s)
+
+
+class Game:
+    pass
 """
 RUN = """
 import sys
@@ -42,13 +47,12 @@ def test_a_rule_cached_before_its_helper_changed_runs_the_new_helper(tmp_path: P
     (tmp_path / "helper.py").write_text(helper(2))
     assert run_cached(tmp_path) == 42
     assert run_cached(tmp_path) == 42  # (from the cache)
-    assert list((tmp_path / "__pycache__").glob("game_rules.rule-*.nbi"))
     (tmp_path / "helper.py").write_text(helper(3))
     assert run_cached(tmp_path) == 63
 
 
-def test_the_identity_follows_the_helpers_files_not_others(tmp_path: Path) -> None:
-    from perfectplay.compiled_games.building import _callees_identity
+def test_the_identities_follow_the_helpers_files_not_others(tmp_path: Path) -> None:
+    from perfectplay.compiled_games.building import _callees_identity, _identity
 
     (tmp_path / "game_rules.py").write_text(textwrap.dedent(RULE))
     (tmp_path / "helper.py").write_text(helper(2))
@@ -56,11 +60,15 @@ def test_the_identity_follows_the_helpers_files_not_others(tmp_path: Path) -> No
     try:
         import game_rules  # type: ignore[import-not-found]
 
-        first = _callees_identity(game_rules.rule)
+        def both() -> tuple[str, str]:  # the rule's cache and the engine's loops'
+            loops = _identity(game_rules.Game, {"moves": game_rules.rule}, 64, False)
+            return _callees_identity(game_rules.rule), loops
+
+        first = both()
         (tmp_path / "unrelated.py").write_text("x = 1\n")
-        assert _callees_identity(game_rules.rule) == first
+        assert both() == first
         (tmp_path / "helper.py").write_text(helper(3))
-        assert _callees_identity(game_rules.rule) != first
+        assert both()[0] != first[0] and both()[1] != first[1]
     finally:
         sys.path.remove(str(tmp_path))
         sys.modules.pop("game_rules", None)

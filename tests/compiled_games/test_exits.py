@@ -6,6 +6,7 @@ other refused."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -119,6 +120,56 @@ def test_an_exit_that_stays_in_the_tier_is_one_line(monkeypatch: pytest.MonkeyPa
     code = 0b1011 | 0b1110000 << 24
     tier = game.rule_functions["tier"](game.params, code)
     with pytest.raises(GameError, match=r"exits\(\) of state .* stays in tier") as caught:
+        game.tiers().batch_moves_out(tier, np.array([code], dtype=np.int64))
+    assert "\n" not in str(caught.value)
+
+
+def test_a_check_of_another_split_than_the_moves_names_the_tier_and_the_code(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The comparison of ``perfectplay check`` itself, on tier hooks whose split raises
+    nothing (a compiled game's own spot check would stop it first): every position one
+    move short of staying."""
+    monkeypatch.setattr(form, "_MODE", "interpreted")
+    module = examples_loader.load("morris")
+
+    class OneShort(module.MorrisMidgame):  # type: ignore[misc,name-defined]
+        def tiers(self) -> Any:
+            found = super().tiers()
+
+            def split(tier: int, codes: Any) -> Any:
+                inside, rows, children = found.batch_moves_out(tier, codes)
+                return inside - 1, rows, children
+
+            return dataclasses.replace(found, batch_moves_out=split)
+
+    problems = check_game(OneShort(points=16, stones=4), samples=200, seed=2)
+    said = [line for line in problems if ".batch_moves_out: tier " in line]
+    assert said and "staying" in said[0] and "not the same" not in said[0], problems
+
+
+@pytest.mark.parametrize("rule", ["exits", "stays"])
+def test_a_count_past_max_moves_names_the_rule(monkeypatch: pytest.MonkeyPatch, rule: str) -> None:
+    monkeypatch.setattr(form, "_MODE", "interpreted")
+    module = examples_loader.load("morris")
+    wrong = {"exits": staticmethod(lambda p, s, out: 10_000),
+             "stays": staticmethod(lambda p, s: -1)}[rule]  # fmt: skip
+    game = type("Counted", (module.MorrisMidgame,), {rule: wrong})(points=16, stones=4)
+    code = 0b1011 | 0b1110000 << 24
+    tier = game.rule_functions["tier"](game.params, code)
+    with pytest.raises(GameError, match=rf"Counted\.{rule}\(\) of state {code} gave a count"):
+        game.tiers().batch_moves_out(tier, np.array([code], dtype=np.int64))
+
+
+def test_an_exits_rule_that_raises_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(form, "_MODE", "interpreted")
+    module = examples_loader.load("morris")
+    game = type("Raising", (module.MorrisMidgame,), {
+        "exits": staticmethod(lambda p, s, out: 1 // (s & 0))})(points=16, stones=4)  # fmt: skip
+    code = 0b1011 | 0b1110000 << 24
+    tier = game.rule_functions["tier"](game.params, code)
+    said = rf"Raising\.exits\(\) of state {code} raised ZeroDivisionError"
+    with pytest.raises(GameError, match=said) as caught:
         game.tiers().batch_moves_out(tier, np.array([code], dtype=np.int64))
     assert "\n" not in str(caught.value)
 

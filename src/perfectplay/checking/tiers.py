@@ -239,7 +239,11 @@ class TierCheck(BatchCheck):
                     f"tier {tier}: code {code} has {staying} move(s) staying and "
                     f"{len(leaving)} leaving (batch_expand), but batch_moves_out counts "
                     f"{int(inside[0])} staying and lists {len(out)} other children"
-                    + ("" if len(out) != len(leaving) else ", not the same ones"),
+                    + (
+                        ", not the same ones"
+                        if len(out) == len(leaving) != 0 and sorted(out.tolist()) != leaving
+                        else ""
+                    ),
                 )
 
     def placed(

@@ -21,7 +21,7 @@ import threading
 import types
 import warnings
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -102,13 +102,17 @@ class Loops:
 
 
 def _identity(cls: type, functions: dict[str, Any], max_moves: int, scored: bool) -> str:
-    """A hash of what the compiled loops depend on (not the parameters: an argument)."""
+    """A hash of what the compiled loops depend on (not the parameters: an argument): the
+    game's file and rules, the files of the helpers they call (a module beside the game,
+    a base class's file), the library's code compiled with them."""
+    helper_files = sorted({path for f in functions.values() for path in _helper_files(f, set())})
     return code_identity(
         cls,
         functions,
         Path(drivers.__file__).read_bytes(),
         Path(__file__).read_bytes(),  # how the loops are compiled (inlining)
         *_toolkit_sources(),
+        *(_file_bytes(path) for path in helper_files),
         f"{cls.__module__}.{cls.__qualname__} {max_moves} {scored}",
     )
 
@@ -405,13 +409,28 @@ def _callees_identity(function: Any) -> str:
     keys a function's disk cache by its own file alone, so a rule cached before a toolkit
     kernel it calls changed ran the old kernel (a rule of Nine Men's Morris calling a
     mended ``closers`` kept the broken one, 2026-12-01)."""
+    digest = hashlib.sha256(_toolkit_digest().encode())
+    own = function.__code__.co_filename
+    for path in sorted(_helper_files(function, set()) - {own}):
+        digest.update(_file_bytes(path))
+    return digest.hexdigest()[:12]
+
+
+@cache
+def _toolkit_digest() -> str:
+    """A hash of ``_toolkit_sources`` (read once a process)."""
     digest = hashlib.sha256()
     for part in _toolkit_sources():
         digest.update(part)
-    own = function.__code__.co_filename
-    for path in sorted(_helper_files(function, set()) - {own}):
-        digest.update(Path(path).read_bytes())
-    return digest.hexdigest()[:12]
+    return digest.hexdigest()
+
+
+def _file_bytes(path: str) -> bytes:
+    """A source file's bytes; none for code not from a file (``exec``, a notebook)."""
+    try:
+        return Path(path).read_bytes()
+    except OSError:
+        return b""
 
 
 def _helper_files(function: Any, seen: set[int]) -> set[str]:

@@ -273,6 +273,20 @@ class CompiledGame:
             )
         return [int(m) for m in self._buffer[:n]]
 
+    def checked_split(self, state: int) -> None:
+        """The game's ``exits`` and ``stays`` run on a state as plain Python: what they
+        raise becomes a GameError naming the rule and the state (the guard's replay)."""
+        for name, args in (("exits", (state, self._buffer)), ("stays", (state,))):
+            try:
+                self._plain[name](self.params, *args)
+            except GameError:
+                raise
+            except Exception as exc:
+                raise GameError(
+                    f"{type(self).__name__}.{name}() of state {state} raised "
+                    f"{type(exc).__name__}: {exc}"
+                ) from None
+
     def play(self, state: int, move: int) -> int:
         """The state after a move."""
         return self._state("play", (state, move), self._rule("play", state, move))

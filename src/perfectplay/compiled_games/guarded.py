@@ -113,6 +113,8 @@ def _replay(game: Any, rules: dict[str, Any], code: int) -> None:
         game.to_move(code)
     if game.outcome(code) is not None:
         return
+    if "exits" in rules:
+        game.checked_split(code)
     for move in game.moves(code):
         child = game.play(code, move)
         if "key" in rules:
