@@ -91,6 +91,11 @@ def sliding(p, s):
     return mine, everywhere(p[0]) & ~(mine | theirs), p[2] != 0 and count(mine) == 3
 
 
+def mill_closers(p, mine, flying, target):
+    """The mover's stones whose slide (or jump) to ``target`` closes a mill."""
+    return closers(p[0], mine, target, mine if flying else neighbours(p[0], target))
+
+
 def slides(p, s, out):
     """Write the slides (jumps, with three stones and ``jumps`` on) of s, each with its
     removals; their count."""
@@ -136,7 +141,7 @@ class Morris(CompiledGame):
         while targets:
             target = lowest(targets)
             targets &= targets - 1
-            sources = closers(p[0], mine, target, mine if flying else neighbours(p[0], target))
+            sources = mill_closers(p, mine, flying, target)
             while sources:
                 base = (lowest(sources) * 25 + target) * 25
                 sources &= sources - 1
@@ -152,7 +157,7 @@ class Morris(CompiledGame):
         while targets:
             target = lowest(targets)
             targets &= targets - 1
-            n -= count(closers(p[0], mine, target, mine if flying else neighbours(p[0], target)))
+            n -= count(mill_closers(p, mine, flying, target))
         return n
 
     def play(p, s, m):

@@ -233,17 +233,15 @@ class TierCheck(BatchCheck):
             inside, _, out = (np.asarray(part, dtype=np.int64) for part in split)
             staying = int(np.count_nonzero(told == tier))
             leaving = sorted(k for k, t in zip(kids, told.tolist(), strict=False) if t != tier)
-            if int(inside[0]) != staying or sorted(out.tolist()) != leaving:
+            listed = sorted(out.tolist())
+            if int(inside[0]) != staying or listed != leaving:
+                others = len(listed) == len(leaving) != 0 and listed != leaving
                 self.add(
                     "batch_moves_out",
                     f"tier {tier}: code {code} has {staying} move(s) staying and "
                     f"{len(leaving)} leaving (batch_expand), but batch_moves_out counts "
-                    f"{int(inside[0])} staying and lists {len(out)} other children"
-                    + (
-                        ", not the same ones"
-                        if len(out) == len(leaving) != 0 and sorted(out.tolist()) != leaving
-                        else ""
-                    ),
+                    f"{int(inside[0])} staying and lists {len(listed)} other children"
+                    + (", not the same ones" if others else ""),
                 )
 
     def placed(

@@ -111,7 +111,7 @@ def _identity(cls: type, functions: dict[str, Any], max_moves: int, scored: bool
         functions,
         Path(drivers.__file__).read_bytes(),
         Path(__file__).read_bytes(),  # how the loops are compiled (inlining)
-        *_toolkit_sources(),
+        _toolkit_digest(),
         *(_file_bytes(path) for path in helper_files),
         f"{cls.__module__}.{cls.__qualname__} {max_moves} {scored}",
     )
@@ -399,7 +399,8 @@ def jitted(function: Any, done: dict[int, Any], cache: bool = True) -> Any:
     # 10.9 s, and every test game's as much longer (2026-11-27).
     salt = _callees_identity(written) if cache else ""
     dispatcher = cached_jit(function, {"cache": cache, "nogil": True}, salt)
-    done[id(function)] = dispatcher
+    done[id(written)] = dispatcher  # (by the function asked for, not its copy: a helper two
+    # rules call is compiled and hashed once, and no copy's id, once freed, is met again)
     return dispatcher
 
 
