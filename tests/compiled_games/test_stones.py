@@ -156,6 +156,33 @@ def test_parts_of_a_tier_follow_one_another(kernel_mode: str) -> None:
     assert back[3] == back[4] == -1
 
 
+def test_a_batch_in_any_order_ranks_each_code_as_the_probe_does(kernel_mode: str) -> None:
+    """rank (one loop asking for each mover's tables codes ahead, a run of one mover's set
+    ranked once) against rank_code one code at a time: codes of several parts shuffled,
+    runs of a repeated mover, codes of no part and movers with more stones than any part,
+    batches shorter and longer than the look ahead."""
+    rng = np.random.default_rng(49)
+    ranking = StoneRanking(StoneBoard(9, tuple(square_symmetries(3)), 9, 18))
+    parts = [(3, 2, 0), (2, 3, 0), (4, 1, 1)]
+    codes = []
+    for _ in range(600):
+        mine, theirs = (3, 2) if rng.random() < 0.4 else (2, 3) if rng.random() < 0.6 else (
+            int(rng.integers(0, 6)), int(rng.integers(0, 4)))  # fmt: skip
+        cells = rng.permutation(9)
+        me = sum(1 << int(c) for c in cells[:mine])
+        other = sum(1 << int(c) for c in cells[mine : mine + theirs])
+        rest = int(rng.integers(0, 2))
+        for _ in range(int(rng.integers(1, 4))):  # (a run of one mover's set)
+            codes.append(me | other << 9 | rest << 18)
+            cells = rng.permutation([c for c in range(9) if not me >> c & 1])
+            other = sum(1 << int(c) for c in cells[:theirs])
+    expected = probed(ranking, codes, parts)
+    assert -1 in expected and sum(e >= 0 for e in expected) > 300
+    for size in (1, 5, len(codes)):
+        batch = np.array(codes[:size], dtype=np.int64)
+        assert ranking.rank(batch, parts).tolist() == expected[:size]
+
+
 @pytest.mark.parametrize(
     ("cells", "symmetries", "said"),
     [
