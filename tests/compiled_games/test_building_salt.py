@@ -8,7 +8,10 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 RULE = """
 from helper import twice
@@ -34,6 +37,11 @@ def helper(factor: int) -> str:
     return f"def twice(s):\n    return {factor} * s\n"
 
 
+def jitted_helper(factor: int) -> str:
+    """The helper as a user who compiles it themselves writes it (numba's own disk cache)."""
+    return f"import numba\n\n\n@numba.njit(cache=True)\n{helper(factor)}"
+
+
 def run_cached(folder: Path) -> int:
     """The rule's answer in a fresh process, its machine code cached on disk."""
     done = subprocess.run(
@@ -42,12 +50,15 @@ def run_cached(folder: Path) -> int:
     return int(done.stdout.split()[-1])
 
 
-def test_a_rule_cached_before_its_helper_changed_runs_the_new_helper(tmp_path: Path) -> None:
+@pytest.mark.parametrize("written", [helper, jitted_helper])
+def test_a_rule_cached_before_its_helper_changed_runs_the_new_helper(
+    tmp_path: Path, written: Callable[[int], str]
+) -> None:
     (tmp_path / "game_rules.py").write_text(textwrap.dedent(RULE))
-    (tmp_path / "helper.py").write_text(helper(2))
+    (tmp_path / "helper.py").write_text(written(2))
     assert run_cached(tmp_path) == 42
     assert run_cached(tmp_path) == 42  # (from the cache)
-    (tmp_path / "helper.py").write_text(helper(3))
+    (tmp_path / "helper.py").write_text(written(3))
     assert run_cached(tmp_path) == 63
 
 

@@ -439,11 +439,20 @@ def _helper_files(function: Any, seen: set[int]) -> set[str]:
     seen.add(id(function))
     found = {function.__code__.co_filename}
     for name in function.__code__.co_names:
-        value = function.__globals__.get(name)
+        value = python_function(function.__globals__.get(name))
         fresh = isinstance(value, types.FunctionType) and id(value) not in seen
         if fresh and users_own(value, function):
             found |= _helper_files(value, seen)
     return found
+
+
+def python_function(value: Any) -> Any:
+    """A global a rule names, as the Python function it runs: a helper the user compiled
+    with numba themselves (``@njit``) by its ``py_func``, so that its file names the
+    rule's cache too (numba links its machine code into the rule's: cached before the
+    helper's file changed, the rule ran the old helper)."""
+    inner = getattr(value, "py_func", None)
+    return inner if isinstance(inner, types.FunctionType) else value
 
 
 def users_own(helper: Any, rule: Any) -> bool:
