@@ -546,7 +546,7 @@ def least_code(
 
 AHEAD = 16
 """How many codes ahead ``rank_span`` asks for the mover's set's orbit and symmetry (its
-stabiliser and least set: half as far). The sets of one count take 4.5 MB of tables on
+stabiliser and least set: half as far). The sets of 9 stones take 6.5 MB of tables on
 the Nine Men's Morris board, more than a core's cache, and the parents of a frontier
 (each un-move moves a stone of the mover's set) rarely share a set: the loop waited on
 each code's tables in turn. Parents of sector 7-5's positions (2026-12-02, one core):
@@ -596,14 +596,7 @@ def rank_span(
     j = turn = stable = held = 0  # its orbit, symmetry, stabiliser and least image
     ahead_mover = -1
     ahead_rank = -1
-    for a in range(min(AHEAD, count)):  # (the first codes' sets, not asked ahead)
-        mover = codes[a] & cells
-        if mover != ahead_mover:
-            mine = popcount(mover)
-            ahead_rank = set_at[mine] + bytes_rank(byte_rank, mover) if mine <= largest else -1
-            ahead_mover = mover
-        ranks[a % RING] = ahead_rank
-    for i in range(count):
+    for i in range(-AHEAD, count):  # (the first AHEAD steps only look ahead)
         a = i + AHEAD
         if a < count:
             mover = codes[a] & cells
@@ -617,11 +610,12 @@ def rank_span(
                 ahead_mover = mover
             ranks[a % RING] = ahead_rank
         h = i + AHEAD // 2
-        if h < count and ranks[h % RING] >= 0:  # (its orbit asked for AHEAD / 2 codes ago)
-            ranked = ranks[h % RING]
-            at = orbit_at[popcount(codes[h] & cells)] + orbit[ranked]
+        if 0 <= h < count and ranks[h % RING] >= 0:  # (its orbit asked for AHEAD / 2 ago)
+            at = orbit_at[popcount(codes[h] & cells)] + orbit[ranks[h % RING]]
             prefetch(stabiliser, at)
             prefetch(least, at)
+        if i < 0:
+            continue
         code = codes[i]
         mover = code & cells
         other = (code >> theirs_at) & cells
