@@ -11,6 +11,7 @@ of the part a hole (-1).
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,8 @@ def check_part(ranking: StoneRanking, mine: int, theirs: int, rest: int) -> None
     for (me, other), index in zip(orbits, indices, strict=True):
         assert back[index] == me | other << board.theirs_at | rest << board.rest_at
     assert int(np.count_nonzero(back >= 0)) == len(orbits)  # the other indices are holes
+    scattered = np.random.default_rng(size).permutation(size)  # (no index after the one before)
+    assert (ranking.unrank(scattered, parts) == back[scattered]).all()
     assert ranking.holes(mine, theirs) == size - len(orbits)
 
 
@@ -100,6 +103,30 @@ def test_every_part_of_a_board_with_its_symmetries_ranks_its_orbits(kernel_mode:
     for mine in range(10):
         for theirs in range(10 - mine):
             check_part(ranking, mine, theirs, 0)
+
+
+def test_sets_come_back_from_their_ranks_in_the_order_of_their_masks(kernel_mode: str) -> None:
+    """Every set of each count of boards up to 12 cells listed by its mask as an integer
+    (colex) is the set at its place; on 24 and 31 cells, random sets (the first and last
+    of each count among them) at their rank, the sum of C(cell, i) over their i-th cells."""
+    for cells in (1, 2, 5, 8, 9, 12):
+        ranking = StoneRanking(StoneBoard(cells))
+        for count in range(cells + 1):
+            masks = sorted(
+                sum(1 << c for c in a) for a in itertools.combinations(range(cells), count)
+            )
+            assert ranking.sets(count, np.arange(len(masks))).tolist() == masks
+    rng = random.Random(49)
+    for cells in (24, 31):
+        ranking = StoneRanking(StoneBoard(cells))
+        for count in range(cells + 1):
+            chosen = [sorted(rng.sample(range(cells), count)) for _ in range(300)]
+            chosen += [list(range(count)), list(range(cells - count, cells))]
+            ranks = [sum(math.comb(c, i + 1) for i, c in enumerate(a)) for a in chosen]
+            masks = [sum(1 << c for c in a) for a in chosen]
+            assert ranking.sets(count, np.array(ranks)).tolist() == masks
+    with pytest.raises(GameError, match="out of range"):
+        StoneRanking(StoneBoard(9)).sets(3, np.array([math.comb(9, 3)]))
 
 
 def test_random_boards_groups_and_layouts_rank_their_orbits(kernel_mode: str) -> None:
