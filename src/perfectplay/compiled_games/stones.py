@@ -388,38 +388,46 @@ class StoneRanking:
         return out
 
     def unrank(self, indices: Any, parts: Sequence[tuple[int, int, int]]) -> Any:
-        """The code at each index among ``parts``; -1 for a hole or an index out of range."""
+        """The code at each index among ``parts``; -1 for a hole or an index out of range.
+        Indices in order (a solve's pieces) are unranked part by part in place, found by
+        a binary search; others by masks, each part's gathered and scattered back."""
         indices = np.ascontiguousarray(indices, dtype=np.int64)
         out = np.full(indices.shape[0], -1, dtype=np.int64)
-        board = self.board
+        in_order = indices.shape[0] < 2 or bool((indices[1:] >= indices[:-1]).all())
         offset = 0
         for mine, theirs, kept in parts:
             size = self.part_size(mine, theirs)
-            chosen = np.flatnonzero((indices >= offset) & (indices < offset + size))
-            if chosen.shape[0]:
-                tables, found = self.tables(mine), self.set_tables(theirs)
-                made = np.empty(chosen.shape[0], dtype=np.int64)
-                unrank_part.run(
-                    chosen.shape[0], indices[chosen] - offset, made, board.cells,
-                    board.theirs_at, theirs, kept << board.rest_at, self.binomials,
-                    self.images, tables.least, tables.stabiliser, found.low_cells,
-                    found.low_sets, found.low_at, found.starts, found.guide, found.shift,
-                )  # fmt: skip
-                out[chosen] = made
+            if in_order:
+                first, last = (int(i) for i in np.searchsorted(indices, (offset, offset + size)))
+                if last > first:
+                    self._unrank_part(indices[first:last], out[first:last], offset, mine,
+                                      theirs, kept)  # fmt: skip
+            else:
+                chosen = np.flatnonzero((indices >= offset) & (indices < offset + size))
+                if chosen.shape[0]:
+                    made = np.empty(chosen.shape[0], dtype=np.int64)
+                    self._unrank_part(indices[chosen], made, offset, mine, theirs, kept)
+                    out[chosen] = made
             offset += size
         return out
 
-    def holes(self, mine: int, theirs: int) -> int:
-        """Indices of a part that name no position (see the module docstring)."""
-        tables, found = self.tables(mine), self.set_tables(theirs)
-        size = self.part_size(mine, theirs)
-        made = np.empty(size, dtype=np.int64)
+    def _unrank_part(
+        self, indices: Any, out: Any, offset: int, mine: int, theirs: int, kept: int
+    ) -> None:
+        """``unrank_part`` of the indices of one part (its first at ``offset``)."""
+        board, tables, found = self.board, self.tables(mine), self.set_tables(theirs)
         unrank_part.run(
-            size, np.arange(size, dtype=np.int64), made, self.board.cells, self.board.theirs_at,
-            theirs, 0, self.binomials, self.images, tables.least, tables.stabiliser,
+            indices.shape[0], indices, out, offset, board.cells, board.theirs_at, theirs,
+            kept << board.rest_at, self.binomials, self.images, tables.least, tables.stabiliser,
             found.low_cells, found.low_sets, found.low_at, found.starts, found.guide,
             found.shift,
         )  # fmt: skip
+
+    def holes(self, mine: int, theirs: int) -> int:
+        """Indices of a part that name no position (see the module docstring)."""
+        size = self.part_size(mine, theirs)
+        made = np.empty(size, dtype=np.int64)
+        self._unrank_part(np.arange(size, dtype=np.int64), made, 0, mine, theirs, 0)
         return int(np.count_nonzero(made < 0))
 
 
@@ -772,6 +780,7 @@ def orbit_size_span(
 def unrank_part(
     indices: Any,
     out: Any,
+    offset: int,
     n: int,
     theirs_at: int,
     theirs: int,
@@ -787,8 +796,10 @@ def unrank_part(
     guide: Any,
     shift: int,
 ) -> None:
-    """The code at each index of a part (its count of the mover's stones is ``least``'s);
-    -1 at a hole. The opponent's sets by their ``SetTables`` (the rest of the arguments)."""
+    """The code at each index of a part whose first index is ``offset`` (its count of the
+    mover's stones is ``least``'s); -1 at a hole. The opponent's sets by their
+    ``SetTables`` (the rest of the arguments); an index right after the one before takes
+    the next set of as many cells (Gosper's), without the table."""
     if least.shape[0] == 0:
         out[:] = -1
         return
@@ -798,14 +809,14 @@ def unrank_part(
     before = -2  # the index before, and its packed set: the next index's set is the next
     set_before = 0  # set of as many cells as an integer (colex order), not unranked again
     for i in range(indices.shape[0]):
-        index = indices[i]
+        index = indices[i] - offset
         j = index // empty_sets
         held = least[j]
         rank = index % empty_sets
         if index == before + 1 and rank != 0:
             low = set_before & -set_before  # (Gosper's next set of as many cells)
             ripple = set_before + low
-            packed = (((ripple ^ set_before) >> 2) // low) | ripple
+            packed = (((ripple ^ set_before) >> 2) >> popcount(low - 1)) | ripple
         else:
             packed = set_at_rank(low_cells, low_sets, low_at, starts, guide, shift, theirs, rank)
         before, set_before = index, packed
