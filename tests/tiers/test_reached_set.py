@@ -247,8 +247,9 @@ def test_a_window_settles_alike_interpreted_and_compiled_as_the_codes_say(
 def test_one_byte_codes_apply_and_frontier_alike_interpreted_and_compiled(seed: int) -> None:
     rng = np.random.default_rng(seed)
     flat = rng.integers(0, 256, 500).astype(np.uint8)
-    parents = rng.integers(0, 500, 2000).astype(np.int64)
-    child_value = rng.integers(1, 3, 2000).astype(np.uint8)
+    parents = np.maximum(rng.integers(-50, 500, 2000), -1).astype(np.int64)  # (-1: none)
+    rows = rng.integers(0, 300, 2000).astype(np.int64)
+    child_value = rng.integers(1, 3, 300).astype(np.uint8)  # (by row)
     level = int(rng.integers(0, slot_codes.LEVELS))
     results = []
     for how in RUNS:
@@ -256,8 +257,9 @@ def test_one_byte_codes_apply_and_frontier_alike_interpreted_and_compiled(seed: 
         words = np.zeros(8, dtype=np.uint64)
         mark_words = np.zeros(1, dtype=np.uint64)
         pending, marks = words.view(np.uint8), mark_words.view(np.uint8)
-        _run(retrograde_in_records._apply, how, here, pending, marks, parents, child_value,
-             np.ones(2000, dtype=np.uint8), level, 13, counter_mask(13), 1, True)  # fmt: skip
+        _run(retrograde_in_records._apply, how, here, pending, marks, parents, rows,
+             child_value, np.ones(300, dtype=np.uint8), level, 13, counter_mask(13), 1,
+             True)  # fmt: skip
         front = _run(retrograde_in_records._frontier, how, words, pending, mark_words, marks,
                      here, 0, 500, 13, level + 1, 1, True)  # fmt: skip
         results.append((here, words.copy(), front))

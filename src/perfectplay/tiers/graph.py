@@ -193,13 +193,16 @@ def expand_chunk(
     return _ranked_chunk(graph, tier, indices, codes, outcome, open_rows, ends_of, unranked_in)
 
 
-def ranked_parents(graph: TierGraph, tier: int, codes: I64) -> tuple[I64, I64]:
+def ranked_parents(
+    graph: TierGraph, tier: int, codes: I64, keep_unindexed: bool = False
+) -> tuple[I64, I64]:
     """The un-moves of ``codes`` (positions of ``tier``) into the tier itself: each
     parent's index and the row of the code it comes from. Parents of other tiers are
     dropped (by ``batch_tier``, unless the game's ``parents_in_tier`` says its un-moves
-    hold none), and those the tier has no index for (play never makes them). Nine Men's
-    Morris's sector 7-4: the two filters took a tenth of the levels' work, with nothing to
-    drop (2026-12-01)."""
+    hold none), and those the tier has no index for (play never makes them), or, with
+    ``keep_unindexed``, left in as -1 for the caller to skip. Nine Men's Morris's sector
+    7-4: the two filters took a tenth of the levels' work, with nothing to drop
+    (2026-12-01)."""
     hooks = graph.hooks
     assert hooks.batch_parents is not None
     back = hooks.batch_parents(tier, codes)
@@ -209,7 +212,7 @@ def ranked_parents(graph: TierGraph, tier: int, codes: I64) -> tuple[I64, I64]:
         here = np.asarray(hooks.batch_tier(before), np.int64) == tier
         before, rows = before[here], rows[here]
     ranked = np.asarray(hooks.batch_rank(tier, before), np.int64)
-    if ranked.size and ranked.min() < 0:  # (a parent the tier has no index for)
+    if not keep_unindexed and ranked.size and ranked.min() < 0:  # (one of no index)
         indexed = ranked >= 0
         ranked, rows = ranked[indexed], rows[indexed]
     return ranked, rows
