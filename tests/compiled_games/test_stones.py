@@ -93,7 +93,7 @@ def check_part(ranking: StoneRanking, mine: int, theirs: int, rest: int) -> None
     for (me, other), index in zip(orbits, indices, strict=True):
         assert back[index] == me | other << board.theirs_at | rest << board.rest_at
     assert int(np.count_nonzero(back >= 0)) == len(orbits)  # the other indices are holes
-    scattered = np.random.default_rng(size).permutation(size)  # (no index after the one before)
+    scattered = np.random.default_rng(size).permutation(size)  # (out of order: the tables)
     assert (ranking.unrank(scattered, parts) == back[scattered]).all()
     assert ranking.holes(mine, theirs) == size - len(orbits)
 

@@ -615,8 +615,8 @@ def _apply(
     """Per un-move into an open parent (``parents``, -1: none; the child's value and what
     it takes from a counter at its row, ``rows``): a lost child makes it a win at level +
     1, a won child takes from its counter (a loss at level + 1 when none is left); in
-    phase 2 a tied child makes it a tie at level + 1. A parent decided is pending. A parent decided
-    later than level + 1 by a child beside (``children_beside``), a win or a tie, is
+    phase 2 a tied child makes it a tie at level + 1. A parent decided is pending. A
+    parent decided later than level + 1 by a child beside (``children_beside``), a win or a tie, is
     brought forward so. Returns the parents whose counter fell to 0 with a child lost
     beside (their loss waits for its slowest). ``narrow``: the records are one-byte codes
     (``slot_codes``; phase 1 only, ``level`` from their base)."""
