@@ -10,7 +10,9 @@ interruption and it goes on from the finished sectors. Then, or at once with ``-
 positions, wins, losses and draws, the longest win or loss in plies, the seconds each
 took (from its file's time against the one finished before), and for the sectors not done
 yet, the time they would take at the rate measured so far (indices a second). With the
-build: its wall time and the peak memory of its process.
+build: its wall time and the peak memory of its process, and the machine's state before
+and after it (``probe``: this shared machine has run the same code 1.5 times as slowly
+from one hour to the next).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "morris.py"
@@ -55,6 +58,44 @@ def build(directory: Path, stones: int, memory: str) -> tuple[float, float, dict
     if os.waitstatus_to_exitcode(status):
         raise SystemExit(f"the build stopped ({os.waitstatus_to_exitcode(status)}); run again")
     return time.perf_counter() - started, usage.ru_maxrss / 2**20, peaks
+
+
+def probe() -> str:
+    """The machine's speed now, in one line: a chain of multiplies (the cores' speed) and
+    random read-modify-writes of 2-byte records in 860 MB (the memory's, what a sector's
+    levels wait on). The same code ran 1.5 times as slowly on some hours as on others;
+    that day the multiplies took the same time and the writes 17-21 ns against about 10
+    (2026-12-02), so this says which of the two moved."""
+    import numba
+    import numpy as np
+
+    @numba.njit(cache=False)
+    def multiplies(n: int) -> int:
+        x = 1
+        for _ in range(n):
+            x = (x * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFF
+            x ^= x >> 13
+        return x
+
+    @numba.njit(cache=False)
+    def writes(records: Any, at: Any) -> None:
+        for i in range(at.shape[0]):
+            records[at[i]] += 1
+
+    records = np.zeros(430_000_000, dtype=np.uint16)
+    at = np.random.default_rng(1).integers(0, records.shape[0], 20_000_000)
+    multiplies(10)
+    writes(records, at)  # (compiled, and every page of the records touched once)
+    step, write = [], []
+    for _ in range(3):
+        started = time.perf_counter()
+        multiplies(100_000_000)
+        step.append((time.perf_counter() - started) / 1e8 * 1e9)
+        started = time.perf_counter()
+        writes(records, at)
+        write.append((time.perf_counter() - started) / at.shape[0] * 1e9)
+    return (f"machine: a multiply step {min(step):.2f} ns, a random write {min(write):.1f} ns "
+            "(best of 3)")  # fmt: skip
 
 
 def sectors(stones: int) -> list[tuple[int, int, int]]:
@@ -146,7 +187,9 @@ def main() -> None:
     if not args.report:
         if not _started(args.directory).exists():
             _started(args.directory).touch()
+        print(f"before the build, {probe()}", flush=True)
         seconds, peak, peaks = build(args.directory, args.stones, args.memory)
+        print(f"after the build, {probe()}")
         print(f"built in {seconds:.0f} s, peak memory {peak:.2f} GB (ru_maxrss; sampled "
               f"every 2 s: its own memory at most {peaks['RssAnon'] / 2**20:.2f} GB, mapped "
               f"files' pages at most {peaks['RssFile'] / 2**20:.2f} GB)")  # fmt: skip

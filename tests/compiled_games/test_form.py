@@ -307,6 +307,58 @@ def test_random_tier_games_build_tablebases_as_the_reference(case: str, tmp_path
         assert used_loops(game) == {False}
 
 
+@pytest.fixture
+def one_position_a_part(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """The plain loops that list moves make room for one position a part (``drivers``'
+    ``_room``), so a batch is listed in as many parts as it has positions with moves and
+    joined (the random games' moves fit one part otherwise); counts the lists joined."""
+    from perfectplay.compiled_games import building
+
+    made = building._driver_module
+    parts: Counter[str] = Counter()
+
+    def parted(cls: type, ident: str, compiled: bool) -> Any:
+        module = made(cls, ident, compiled)
+        if not compiled:
+            joined = module._joined
+
+            def counted(lists: Any) -> Any:
+                parts["joined"] += 1
+                return joined(lists)
+
+            module._room = lambda n: int(module.MAX_MOVES)
+            module._joined = counted
+        return module
+
+    monkeypatch.setattr(building, "_driver_module", parted)
+    monkeypatch.setattr(building, "_built", {})  # (loops built before: in one part)
+    return parts
+
+
+@pytest.mark.usefixtures("interpreted", "quick_disk")
+def test_moves_listed_in_parts_solve_as_the_reference(
+    one_position_a_part: Counter[str], tmp_path: Path
+) -> None:
+    """Every loop that lists moves (expand with turns and rewards, expand_tiers,
+    tier_moves, expand_ranked, unmoves) joined from parts of one position: random games
+    of each kind in memory, tier by tier and into tablebases, as the reference."""
+    cases = [*OUTCOME_CASES.values(), *TIER_CASES.values()]
+    for (cls, params), seed in itertools.product(cases, SEEDS[:4]):
+        game = cls(seed=seed, **params)
+        solved = reference.solve_outcomes(game)
+        assert_agree(solve(game), game, solved, f"{cls.__name__} {params}, seed {seed}")
+        if cls in (c for c, _ in TIER_CASES.values()):
+            directory = tmp_path / f"{cls.__name__}-{params}-{seed}"
+            build_tablebase(game, directory)
+            with open_tablebase(directory, cls(seed=seed, **params)) as tablebase:
+                assert_agree(tablebase, game, solved, f"{cls.__name__} {params}, {seed}")
+    for cls in SCORED_CASES.values():
+        for seed in SEEDS[:4]:
+            game = cls(seed=seed)
+            assert_agree(solve(game), game, reference_scores(game), f"{cls.__name__} {seed}")
+    assert one_position_a_part["joined"] > 1000
+
+
 @pytest.mark.usefixtures("interpreted", "quick_disk")
 @pytest.mark.parametrize("kernels", ["interpreted", "compiled"])
 def test_tablebases_agree_with_the_reference_however_the_engine_kernels_run(

@@ -81,28 +81,48 @@ def expand(P: Any, codes: Any, with_outcome: bool) -> Any:
     count is negative or past MAX_MOVES.
     """
     n = codes.shape[0]
-    cap = max(16, n * 4)
+    parents, children, same, rewards, e, stop = _expand_part(P, codes, with_outcome, 0, _room(n))
+    if stop < 0 or stop == n:
+        end = e if stop == n else 0
+        return (parents[:end], children[:end], same[: end if HAS_TO_MOVE else 0],
+                rewards[: end if HAS_REWARD else 0], -1 if stop == n else ~stop)  # fmt: skip
+    all_parents = [parents[:e]]
+    all_children = [children[:e]]
+    all_same = [same[: e if HAS_TO_MOVE else 0]]
+    all_rewards = [rewards[: e if HAS_REWARD else 0]]
+    while stop < n:
+        parents, children, same, rewards, e, stop = _expand_part(
+            P, codes, with_outcome, stop, _room(n - stop)
+        )
+        if stop < 0:
+            return parents[:0], children[:0], same[:0], rewards[:0], ~stop
+        all_parents.append(parents[:e])
+        all_children.append(children[:e])
+        all_same.append(same[: e if HAS_TO_MOVE else 0])
+        all_rewards.append(rewards[: e if HAS_REWARD else 0])
+    return (_joined(all_parents), _joined(all_children), _joined(all_same),
+            _joined(all_rewards), -1)  # fmt: skip
+
+
+def _expand_part(P: Any, codes: Any, with_outcome: bool, start: int, cap: int) -> Any:
+    """``expand`` from row ``start`` on while ``cap`` leaves room for a position's moves:
+    (parents, children, same, rewards, count, the row it stopped before, or ~row of a
+    count out of range)."""
     parents = np.empty(cap, dtype=np.int64)
     children = np.empty(cap, dtype=np.int64)
-    same = np.zeros(cap if HAS_TO_MOVE else 0, dtype=np.uint8)
-    rewards = np.zeros(cap if HAS_REWARD else 0, dtype=np.float64)
+    same = np.empty(cap if HAS_TO_MOVE else 0, dtype=np.uint8)
+    rewards = np.empty(cap if HAS_REWARD else 0, dtype=np.float64)
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
     e = 0
-    for i in range(n):
+    for i in range(start, codes.shape[0]):
+        if e + MAX_MOVES > cap:
+            return parents, children, same, rewards, e, i
         s = codes[i]
         if with_outcome and _has_ended(P, s):
             continue
         k = _moves(P, s, buffer)
         if k < 0 or k > MAX_MOVES:
-            return parents[:0], children[:0], same[:0], rewards[:0], i
-        if e + k > cap:
-            cap = 2 * cap + k
-            parents = _grown(parents, cap)
-            children = _grown(children, cap)
-            if HAS_TO_MOVE:
-                same = _grown(same, cap)
-            if HAS_REWARD:
-                rewards = _grown(rewards, cap)
+            return parents, children, same, rewards, 0, ~i
         mover = _to_move(P, s) if HAS_TO_MOVE else 0
         for j in range(k):
             child = _play(P, s, buffer[j])
@@ -113,13 +133,7 @@ def expand(P: Any, codes: Any, with_outcome: bool) -> Any:
             if HAS_REWARD:
                 rewards[e] = _reward(P, s, buffer[j])
             e += 1
-    return (
-        parents[:e],
-        children[:e],
-        same[: e if HAS_TO_MOVE else 0],
-        rewards[: e if HAS_REWARD else 0],
-        -1,
-    )
+    return parents, children, same, rewards, e, codes.shape[0]
 
 
 BAD_COUNT = 1
@@ -136,14 +150,46 @@ def expand_tiers(P: Any, codes: Any, tier: int, ended: Any) -> Any:
     ask again). ``problem`` is 0, or BAD_COUNT, BAD_CODE or BAD_TIER for the state at
     ``row`` and its ``child`` (the arrays then empty)."""
     n = codes.shape[0]
-    cap = max(16, n * 4)
+    children, child_tiers, e, stop, low, high, problem, child = _expand_tiers_part(
+        P, codes, tier, ended, 0, _room(n), -1, -1
+    )
+    if problem:
+        return children[:0], child_tiers[:0], tier, tier, problem, stop, child
+    if stop == n:
+        if low < 0:  # (no child)
+            low, high = tier, tier
+        # Views, not copies: the engine scatters or sorts the children into arrays of its
+        # own at once (a copy here moved 16 bytes a move for nothing).
+        return children[:e], child_tiers[:e], low, high, 0, -1, -1
+    all_children = [children[:e]]
+    all_tiers = [child_tiers[:e]]
+    while stop < n:
+        children, child_tiers, e, stop, low, high, problem, child = _expand_tiers_part(
+            P, codes, tier, ended, stop, _room(n - stop), low, high
+        )
+        if problem:
+            return children[:0], child_tiers[:0], tier, tier, problem, stop, child
+        all_children.append(children[:e])
+        all_tiers.append(child_tiers[:e])
+    if low < 0:
+        low, high = tier, tier
+    return _joined(all_children), _joined(all_tiers), low, high, 0, -1, -1
+
+
+def _expand_tiers_part(
+    P: Any, codes: Any, tier: int, ended: Any, start: int, cap: int, low: int, high: int
+) -> Any:
+    """``expand_tiers`` from row ``start`` on while ``cap`` leaves room for a position's
+    moves, the lowest and highest child tier so far given: (children, child tiers, count,
+    the row it stopped before, lowest, highest, problem, child); on a problem, the row is
+    the position's. ``low`` and ``high`` of -1 stand for no child yet."""
     children = np.empty(cap, dtype=np.int64)
     child_tiers = np.empty(cap, dtype=np.int64)
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
-    low = tier
-    high = tier
     e = 0
-    for i in range(n):
+    for i in range(start, codes.shape[0]):
+        if e + MAX_MOVES > cap:
+            return children, child_tiers, e, i, low, high, 0, -1
         s = codes[i]
         if _ends(_inline_outcome(P, s)):
             ended[i] = 1
@@ -151,28 +197,22 @@ def expand_tiers(P: Any, codes: Any, tier: int, ended: Any) -> Any:
         ended[i] = 0
         k = _inline_moves(P, s, buffer)
         if k < 0 or k > MAX_MOVES:
-            return children[:0], child_tiers[:0], low, high, BAD_COUNT, i, 0
-        if e + k > cap:
-            cap = 2 * cap + k
-            children = _grown(children, cap)
-            child_tiers = _grown(child_tiers, cap)
+            return children, child_tiers, 0, i, low, high, BAD_COUNT, 0
         for j in range(k):
             child = _inline_key(P, _inline_play(P, s, buffer[j]))
             t = _inline_tier(P, child)
             if child < 0 or t < tier:
                 problem = BAD_CODE if child < 0 else BAD_TIER
-                return children[:0], child_tiers[:0], low, high, problem, i, child
+                return children, child_tiers, 0, i, low, high, problem, child
             children[e] = child
             child_tiers[e] = t
-            if e == 0:
+            if low < 0:
                 low = t
                 high = t
             low = min(low, t)
             high = max(high, t)
             e += 1
-    # Views, not copies: the engine scatters or sorts the children into arrays of its own
-    # at once (a copy here moved 16 bytes a move for nothing).
-    return children[:e], child_tiers[:e], low, high, 0, -1, -1
+    return children, child_tiers, e, codes.shape[0], low, high, 0, -1
 
 
 BAD_TURN = 4
@@ -193,66 +233,104 @@ def moves_out(P: Any, codes: Any, tier: int, inside: Any, by_moves: bool) -> Any
     if HAS_EXITS and not by_moves:
         return _split_by_exits(P, codes, tier, inside)
     n = codes.shape[0]
-    cap = max(16, n)
+    rows, children, e, stop, problem, child = _moves_out_part(P, codes, tier, inside, 0, _room(n))
+    if problem:
+        return rows[:0], children[:0], problem, stop, child
+    if stop == n:
+        return rows[:e], children[:e], 0, -1, -1
+    all_rows = [rows[:e]]
+    all_children = [children[:e]]
+    while stop < n:
+        rows, children, e, stop, problem, child = _moves_out_part(
+            P, codes, tier, inside, stop, _room(n - stop)
+        )
+        if problem:
+            return rows[:0], children[:0], problem, stop, child
+        all_rows.append(rows[:e])
+        all_children.append(children[:e])
+    return _joined(all_rows), _joined(all_children), 0, -1, -1
+
+
+def _moves_out_part(P: Any, codes: Any, tier: int, inside: Any, start: int, cap: int) -> Any:
+    """``moves_out`` by ``moves`` from row ``start`` on while ``cap`` leaves room for a
+    position's moves: (rows, children, count, the row it stopped before, problem, child);
+    on a problem, the row is the position's."""
     rows = np.empty(cap, dtype=np.int64)
     children = np.empty(cap, dtype=np.int64)
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
     e = 0
-    for i in range(n):
+    for i in range(start, codes.shape[0]):
+        if e + MAX_MOVES > cap:
+            return rows, children, e, i, 0, -1
         s = codes[i]
         k = _inline_moves(P, s, buffer)
         if k < 0 or k > MAX_MOVES:
-            return rows[:0], children[:0], BAD_COUNT, i, 0
+            return rows, children, 0, i, BAD_COUNT, 0
         mover = _to_move(P, s) if HAS_TO_MOVE else 0
         stay = 0
         for j in range(k):
             child = _inline_key(P, _inline_play(P, s, buffer[j]))
             if child < 0 or (HAS_TO_MOVE and _to_move(P, child) == mover):
-                return rows[:0], children[:0], BAD_CODE if child < 0 else BAD_TURN, i, child
+                return rows, children, 0, i, BAD_CODE if child < 0 else BAD_TURN, child
             if _inline_tier(P, child) == tier:
                 stay += 1
                 continue
-            if e == cap:
-                cap = 2 * cap
-                rows = _grown(rows, cap)
-                children = _grown(children, cap)
             rows[e] = i
             children[e] = child
             e += 1
         inside[i] = stay
-    return rows[:e], children[:e], 0, -1, -1
+    return rows, children, e, codes.shape[0], 0, -1
 
 
 def _split_by_exits(P: Any, codes: Any, tier: int, inside: Any) -> Any:
-    """``moves_out`` by the game's ``exits`` and ``stays``."""
+    """``moves_out`` by the game's ``exits`` and ``stays``, part by part (``_room``)."""
     n = codes.shape[0]
-    cap = max(16, 2 * n)
+    rows, children, e, stop, problem, child = _split_part(P, codes, tier, inside, 0, _room(n))
+    if problem:
+        return rows[:0], children[:0], problem, stop, child
+    if stop == n:
+        return rows[:e], children[:e], 0, -1, -1
+    all_rows = [rows[:e]]
+    all_children = [children[:e]]
+    while stop < n:
+        rows, children, e, stop, problem, child = _split_part(
+            P, codes, tier, inside, stop, _room(n - stop)
+        )
+        if problem:
+            return rows[:0], children[:0], problem, stop, child
+        all_rows.append(rows[:e])
+        all_children.append(children[:e])
+    return _joined(all_rows), _joined(all_children), 0, -1, -1
+
+
+def _split_part(P: Any, codes: Any, tier: int, inside: Any, start: int, cap: int) -> Any:
+    """``_split_by_exits`` from row ``start`` on while ``cap`` leaves room for a position's
+    moves: (rows, children, count, the row it stopped before, problem, child); on a
+    problem, the row is the position's."""
     rows = np.empty(cap, dtype=np.int64)
     children = np.empty(cap, dtype=np.int64)
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
     e = 0
-    for i in range(n):
+    for i in range(start, codes.shape[0]):
+        if e + MAX_MOVES > cap:
+            return rows, children, e, i, 0, -1
         s = codes[i]
         k = _exits(P, s, buffer)
         stay = _stays(P, s)
         if k < 0 or k > MAX_MOVES or stay < 0 or stay > MAX_MOVES:
-            return rows[:0], children[:0], BAD_COUNT, i, 0 if k < 0 or k > MAX_MOVES else 1
+            return rows, children, 0, i, BAD_COUNT, 0 if k < 0 or k > MAX_MOVES else 1
         mover = _to_move(P, s) if HAS_TO_MOVE else 0
-        if e + k > cap:
-            cap = 2 * cap + k
-            rows = _grown(rows, cap)
-            children = _grown(children, cap)
         for j in range(k):
             child = _inline_key(P, _inline_play(P, s, buffer[j]))
             if child < 0 or (HAS_TO_MOVE and _to_move(P, child) == mover):
-                return rows[:0], children[:0], BAD_CODE if child < 0 else BAD_TURN, i, child
+                return rows, children, 0, i, BAD_CODE if child < 0 else BAD_TURN, child
             if _inline_tier(P, child) == tier:
-                return rows[:0], children[:0], BAD_EXIT, i, child
+                return rows, children, 0, i, BAD_EXIT, child
             rows[e] = i
             children[e] = child
             e += 1
         inside[i] = stay
-    return rows[:e], children[:e], 0, -1, -1
+    return rows, children, e, codes.shape[0], 0, -1
 
 
 def _has_ended(P: Any, s: Any) -> bool:
@@ -267,10 +345,34 @@ def _ends(o: Any) -> bool:
     return bool(o != 0)
 
 
-def _grown(array: Any, cap: int) -> Any:
-    bigger = np.empty(cap, dtype=array.dtype)
-    bigger[: array.shape[0]] = array
-    return bigger
+ROOM_EACH = 16
+"""The moves a part of a loop makes room for a position (all of them where MAX_MOVES is
+smaller): see ``_room``."""
+
+
+def _room(n: int) -> int:
+    """How many moves a loop over n positions makes room for at once. The loops that list
+    moves fill arrays of their own allocated once, a part, stopping before a position
+    that might not fit (``MAX_MOVES`` left) and going on in a new part, the parts joined
+    at the end (rare: room is made for every move where ``MAX_MOVES`` is at most
+    ROOM_EACH, for 16 a position elsewhere, and pages never written cost nothing). Arrays
+    grown inside the loop instead cost Nine Men's Morris's un-moves 20-21 ns each against
+    15-16 (sector 7-5, one process, taking turns, 2026-12-02): numba keeps an array that
+    a loop may replace out of registers."""
+    return max(16, n * min(MAX_MOVES, ROOM_EACH)) + MAX_MOVES
+
+
+def _joined(parts: Any) -> Any:
+    """The arrays of ``parts`` one after another, in one array."""
+    size = 0
+    for part in parts:
+        size += part.shape[0]
+    out = np.empty(size, dtype=parts[0].dtype)
+    at = 0
+    for part in parts:
+        out[at : at + part.shape[0]] = part
+        at += part.shape[0]
+    return out
 
 
 def unmoves(P: Any, codes: Any, tier: int) -> Any:
@@ -279,19 +381,34 @@ def unmoves(P: Any, codes: Any, tier: int) -> Any:
     follow: Nine Men's Morris's un-moves that put a taken stone back, three in four of
     them, left the sector only after being written out and their tiers found apart)."""
     n = codes.shape[0]
-    cap = max(16, n * 8)
+    rows, parents, e, stop = _unmoves_part(P, codes, tier, 0, _room(n))
+    if stop < 0 or stop == n:
+        return rows[:e], parents[:e], -1 if stop == n else ~stop
+    all_rows = [rows[:e]]
+    all_parents = [parents[:e]]
+    while stop < n:
+        rows, parents, e, stop = _unmoves_part(P, codes, tier, stop, _room(n - stop))
+        if stop < 0:
+            return rows[:0], parents[:0], ~stop
+        all_rows.append(rows[:e])
+        all_parents.append(parents[:e])
+    return _joined(all_rows), _joined(all_parents), -1
+
+
+def _unmoves_part(P: Any, codes: Any, tier: int, start: int, cap: int) -> Any:
+    """``unmoves`` from row ``start`` on while ``cap`` leaves room for a position's
+    un-moves: (rows, parents, count, the row it stopped before, or ~row of a count out
+    of range)."""
     rows = np.empty(cap, dtype=np.int64)
     parents = np.empty(cap, dtype=np.int64)
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
     e = 0
-    for i in range(n):
+    for i in range(start, codes.shape[0]):
+        if e + MAX_MOVES > cap:
+            return rows, parents, e, i
         k = _unmoves(P, codes[i], buffer)
         if k < 0 or k > MAX_MOVES:
-            return rows[:0], parents[:0], i
-        if e + k > cap:
-            cap = 2 * cap + k
-            rows = _grown(rows, cap)
-            parents = _grown(parents, cap)
+            return rows, parents, 0, ~i
         for j in range(k):
             parent = _key(P, buffer[j])
             if tier >= 0 and _tier(P, parent) != tier:
@@ -299,7 +416,7 @@ def unmoves(P: Any, codes: Any, tier: int) -> Any:
             rows[e] = i
             parents[e] = parent
             e += 1
-    return rows[:e], parents[:e], -1
+    return rows, parents, e, codes.shape[0]
 
 
 def find(codes: Any, buckets: Any, base: int, shift: int, code: int) -> int:
@@ -380,14 +497,50 @@ def expand_ranked(
     outcome[i] their end (0 goes on), and (parents, child indices) of the moves of those
     that go on, parents counting only those. A child not in the child tier gets -1."""
     n = indices.shape[0]
-    cap = max(16, n * 4)
+    hints = np.full(MAX_MOVES, -1, dtype=np.int64)
+    parents, found, e, stop, row = _expand_ranked_part(
+        P, tier_codes, indices, kid_codes, buckets, base, shift, outcome, hints, 0, 0, _room(n)
+    )
+    if stop < 0 or stop == n:
+        return parents[:e], found[:e]
+    all_parents = [parents[:e]]
+    all_found = [found[:e]]
+    while stop < n:
+        parents, found, e, stop, row = _expand_ranked_part(
+            P, tier_codes, indices, kid_codes, buckets, base, shift, outcome, hints, stop, row,
+            _room(n - stop),
+        )  # fmt: skip
+        if stop < 0:
+            return parents[:0], found[:0]
+        all_parents.append(parents[:e])
+        all_found.append(found[:e])
+    return _joined(all_parents), _joined(all_found)
+
+
+def _expand_ranked_part(
+    P: Any,
+    tier_codes: Any,
+    indices: Any,
+    kid_codes: Any,
+    buckets: Any,
+    base: int,
+    shift: int,
+    outcome: Any,
+    hints: Any,
+    start: int,
+    row: int,
+    cap: int,
+) -> Any:
+    """``expand_ranked`` from ``start`` on (``row``: the positions that went on before it)
+    while ``cap`` leaves room for a position's moves: (parents, found, count, where it
+    stopped or -1 on a count out of range, then ``outcome`` -1 there, and ``row`` now)."""
     parents = np.empty(cap, dtype=np.int64)
     found = np.empty(cap, dtype=np.int64)
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
-    hints = np.full(MAX_MOVES, -1, dtype=np.int64)
     e = 0
-    row = 0
-    for i in range(n):
+    for i in range(start, indices.shape[0]):
+        if e + MAX_MOVES > cap:
+            return parents, found, e, i, row
         s = tier_codes[indices[i]]
         o = _outcome(P, s)
         outcome[i] = o
@@ -396,11 +549,7 @@ def expand_ranked(
         k = _moves(P, s, buffer)
         if k < 0 or k > MAX_MOVES:
             outcome[i] = -1
-            return parents[:0], found[:0]
-        if e + k > cap:
-            cap = 2 * cap + k
-            parents = _grown(parents, cap)
-            found = _grown(found, cap)
+            return parents, found, 0, -1, row
         for j in range(k):
             child = _key(P, _play(P, s, buffer[j]))
             parents[e] = row
@@ -410,7 +559,7 @@ def expand_ranked(
                 hints[j] = at
             e += 1
         row += 1
-    return parents[:e], found[:e]
+    return parents, found, e, indices.shape[0], row
 
 
 def solve_sweep(
@@ -522,31 +671,64 @@ def tier_moves(
     n = stop - start
     outcome = np.zeros(n, dtype=np.int8)
     inside = np.zeros(n, dtype=np.int32)
-    cap = max(16, n * 2)
+    hints = np.full(MAX_MOVES, -1, dtype=np.int64)
+    all_targets = []
+    all_rows = []
+    all_children = []
+    all_slots = []
+    all_same = []
+    at = start
+    while True:
+        targets, out_rows, out_children, out_slots, out_same, t, e, at = _tier_moves_part(
+            P, codes, buckets, base, shift, tier, start, at, stop, outcome, inside, hints,
+            _room(stop - at),
+        )  # fmt: skip
+        all_targets.append(targets[:t])
+        all_rows.append(out_rows[:e])
+        all_children.append(out_children[:e])
+        all_slots.append(out_slots[:e])
+        all_same.append(out_same[: e if HAS_TO_MOVE else 0])
+        if at == stop:
+            break
+    return (outcome, inside, _joined(all_targets), _joined(all_rows), _joined(all_children),
+            _joined(all_slots), _joined(all_same))  # fmt: skip
+
+
+def _tier_moves_part(
+    P: Any,
+    codes: Any,
+    buckets: Any,
+    base: int,
+    shift: int,
+    tier: int,
+    start: int,
+    first: int,
+    stop: int,
+    outcome: Any,
+    inside: Any,
+    hints: Any,
+    cap: int,
+) -> Any:
+    """``tier_moves`` of indices [first, stop) of a window starting at ``start`` while
+    ``cap`` leaves room for a position's moves: (targets, out_rows, out_children,
+    out_slots, out_same, targets' count, moves out's count, the index it stopped before)."""
     targets = np.empty(cap, dtype=np.int32)
     out_rows = np.empty(cap, dtype=np.int32)
     out_children = np.empty(cap, dtype=np.int64)
     out_slots = np.empty(cap, dtype=np.int16)
-    out_same = np.zeros(cap if HAS_TO_MOVE else 0, dtype=np.uint8)
+    out_same = np.empty(cap if HAS_TO_MOVE else 0, dtype=np.uint8)
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
-    hints = np.full(MAX_MOVES, -1, dtype=np.int64)
     t = 0
     e = 0
-    for i in range(start, stop):
+    for i in range(first, stop):
+        if t + MAX_MOVES > cap or e + MAX_MOVES > cap:
+            return targets, out_rows, out_children, out_slots, out_same, t, e, i
         s = codes[i]
         o = _outcome(P, s)
         outcome[i - start] = o
         if o != 0:
             continue
         k = _moves(P, s, buffer)
-        if t + k > targets.shape[0]:
-            targets = _grown(targets, 2 * targets.shape[0] + k)
-        if e + k > out_rows.shape[0]:
-            out_rows = _grown(out_rows, 2 * out_rows.shape[0] + k)
-            out_children = _grown(out_children, 2 * out_children.shape[0] + k)
-            out_slots = _grown(out_slots, 2 * out_slots.shape[0] + k)
-            if HAS_TO_MOVE:
-                out_same = _grown(out_same, 2 * out_same.shape[0] + k)
         mover = _to_move(P, s) if HAS_TO_MOVE else 0
         for j in range(k):
             played = _play(P, s, buffer[j])
@@ -569,8 +751,7 @@ def tier_moves(
                 if HAS_TO_MOVE:
                     out_same[e] = 1 if same else 0
                 e += 1
-    return (outcome, inside, targets[:t].copy(), out_rows[:e].copy(), out_children[:e].copy(),
-            out_slots[:e].copy(), out_same[: e if HAS_TO_MOVE else 0].copy())  # fmt: skip
+    return targets, out_rows, out_children, out_slots, out_same, t, e, stop
 
 
 def count_backward(targets: Any, offsets: Any) -> None:
