@@ -260,9 +260,8 @@ def _build(
     if compiled:
         # (compiled first: the loops call them)
         helpers = ("_room", "_joined", "_ends", "_has_ended", "find", "find_near",
-                   "_split_part", "_split_by_exits", "_unmoves_part", "_expand_part",
-                   "_expand_tiers_part", "_moves_out_part", "_expand_ranked_part",
-                   "_tier_moves_part")  # fmt: skip
+                   "_split_part", "_unmoves_part", "_expand_part", "_expand_tiers_part",
+                   "_moves_out_part", "_expand_ranked_part", "_tier_moves_part")  # fmt: skip
         jit_in_place(
             module,
             (*helpers, *(n for n in LOOPS if n not in helpers)),

@@ -230,10 +230,11 @@ def moves_out(P: Any, codes: Any, tier: int, inside: Any, by_moves: bool) -> Any
     them: in Nine Men's Morris a slide stays in its sector and a mill leaves it. Where the
     game writes ``exits`` and ``stays`` (and not ``by_moves``: the check of them against
     ``moves``), those give the split: no move staying is generated or played."""
-    if HAS_EXITS and not by_moves:
-        return _split_by_exits(P, codes, tier, inside)
+    split = HAS_EXITS and not by_moves
     n = codes.shape[0]
-    rows, children, e, stop, problem, child = _moves_out_part(P, codes, tier, inside, 0, _room(n))
+    rows, children, e, stop, problem, child = _moves_out_part(
+        P, codes, tier, inside, 0, _room(n), split
+    )
     if problem:
         return rows[:0], children[:0], problem, stop, child
     if stop == n:
@@ -242,7 +243,7 @@ def moves_out(P: Any, codes: Any, tier: int, inside: Any, by_moves: bool) -> Any
     all_children = [children[:e]]
     while stop < n:
         rows, children, e, stop, problem, child = _moves_out_part(
-            P, codes, tier, inside, stop, _room(n - stop)
+            P, codes, tier, inside, stop, _room(n - stop), split
         )
         if problem:
             return rows[:0], children[:0], problem, stop, child
@@ -251,10 +252,14 @@ def moves_out(P: Any, codes: Any, tier: int, inside: Any, by_moves: bool) -> Any
     return _joined(all_rows), _joined(all_children), 0, -1, -1
 
 
-def _moves_out_part(P: Any, codes: Any, tier: int, inside: Any, start: int, cap: int) -> Any:
-    """``moves_out`` by ``moves`` from row ``start`` on while ``cap`` leaves room for a
-    position's moves: (rows, children, count, the row it stopped before, problem, child);
-    on a problem, the row is the position's."""
+def _moves_out_part(
+    P: Any, codes: Any, tier: int, inside: Any, start: int, cap: int, split: bool
+) -> Any:
+    """``moves_out`` from row ``start`` on while ``cap`` leaves room for a position's
+    moves, by ``moves`` or (``split``) by ``exits`` and ``stays``: (rows, children, count,
+    the row it stopped before, problem, child); on a problem, the row is the position's."""
+    if split:
+        return _split_part(P, codes, tier, inside, start, cap)
     rows = np.empty(cap, dtype=np.int64)
     children = np.empty(cap, dtype=np.int64)
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
@@ -282,31 +287,8 @@ def _moves_out_part(P: Any, codes: Any, tier: int, inside: Any, start: int, cap:
     return rows, children, e, codes.shape[0], 0, -1
 
 
-def _split_by_exits(P: Any, codes: Any, tier: int, inside: Any) -> Any:
-    """``moves_out`` by the game's ``exits`` and ``stays``, part by part (``_room``)."""
-    n = codes.shape[0]
-    rows, children, e, stop, problem, child = _split_part(P, codes, tier, inside, 0, _room(n))
-    if problem:
-        return rows[:0], children[:0], problem, stop, child
-    if stop == n:
-        return rows[:e], children[:e], 0, -1, -1
-    all_rows = [rows[:e]]
-    all_children = [children[:e]]
-    while stop < n:
-        rows, children, e, stop, problem, child = _split_part(
-            P, codes, tier, inside, stop, _room(n - stop)
-        )
-        if problem:
-            return rows[:0], children[:0], problem, stop, child
-        all_rows.append(rows[:e])
-        all_children.append(children[:e])
-    return _joined(all_rows), _joined(all_children), 0, -1, -1
-
-
 def _split_part(P: Any, codes: Any, tier: int, inside: Any, start: int, cap: int) -> Any:
-    """``_split_by_exits`` from row ``start`` on while ``cap`` leaves room for a position's
-    moves: (rows, children, count, the row it stopped before, problem, child); on a
-    problem, the row is the position's."""
+    """``_moves_out_part`` by the game's ``exits`` and ``stays``."""
     rows = np.empty(cap, dtype=np.int64)
     children = np.empty(cap, dtype=np.int64)
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
