@@ -82,10 +82,9 @@ def expand(P: Any, codes: Any, with_outcome: bool) -> Any:
     """
     n = codes.shape[0]
     parents, children, same, rewards, e, stop = _expand_part(P, codes, with_outcome, 0, _room(n))
-    if stop < 0 or stop == n:
-        end = e if stop == n else 0
-        return (parents[:end], children[:end], same[: end if HAS_TO_MOVE else 0],
-                rewards[: end if HAS_REWARD else 0], -1 if stop == n else ~stop)  # fmt: skip
+    if stop < 0 or stop == n:  # (a count out of range: a part of none)
+        return (parents[:e], children[:e], same[: e if HAS_TO_MOVE else 0],
+                rewards[: e if HAS_REWARD else 0], -1 if stop == n else ~stop)  # fmt: skip
     all_parents = [parents[:e]]
     all_children = [children[:e]]
     all_same = [same[: e if HAS_TO_MOVE else 0]]
