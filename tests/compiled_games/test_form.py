@@ -310,24 +310,27 @@ def test_random_tier_games_build_tablebases_as_the_reference(case: str, tmp_path
 @pytest.fixture
 def one_position_a_part(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     """The plain loops that list moves make room for one position a part (``drivers``'
-    ``_room``), so a batch is listed in as many parts as it has positions with moves and
-    joined (the random games' moves fit one part otherwise); counts the lists joined."""
+    ``_room``), so a batch is listed in as many parts as it has positions with moves, each
+    joined to those before (the random games' moves fit one part otherwise); counts the
+    joins."""
     from perfectplay.compiled_games import building
 
     made = building._driver_module
     parts: Counter[str] = Counter()
 
+    class Joins:  # numpy for the plain loops, its concatenate counted
+        def __getattr__(self, name: str) -> Any:
+            return getattr(np, name)
+
+        def concatenate(self, arrays: Any) -> Any:
+            parts["joined"] += 1
+            return np.concatenate(arrays)
+
     def parted(cls: type, ident: str, compiled: bool) -> Any:
         module = made(cls, ident, compiled)
         if not compiled:
-            joined = module._joined
-
-            def counted(lists: Any) -> Any:
-                parts["joined"] += 1
-                return joined(lists)
-
             module._room = lambda n: int(module.MAX_MOVES)
-            module._joined = counted
+            module.np = Joins()
         return module
 
     monkeypatch.setattr(building, "_driver_module", parted)

@@ -259,7 +259,7 @@ def _build(
         setattr(module, f"_inline_{name}", function)
     if compiled:
         # (compiled first: the loops call them)
-        helpers = ("_room", "_joined", "_ends", "_has_ended", "find", "find_near",
+        helpers = ("_room", "_ends", "_has_ended", "find", "find_near",
                    "_split_part", "_unmoves_part", "_expand_part", "_expand_tiers_part",
                    "_moves_out_part", "_expand_ranked_part", "_tier_moves_part")  # fmt: skip
         jit_in_place(

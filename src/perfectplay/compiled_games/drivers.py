@@ -85,22 +85,21 @@ def expand(P: Any, codes: Any, with_outcome: bool) -> Any:
     if stop < 0 or stop == n:  # (a count out of range: a part of none)
         return (parents[:e], children[:e], same[: e if HAS_TO_MOVE else 0],
                 rewards[: e if HAS_REWARD else 0], -1 if stop == n else ~stop)  # fmt: skip
-    all_parents = [parents[:e]]
-    all_children = [children[:e]]
-    all_same = [same[: e if HAS_TO_MOVE else 0]]
-    all_rewards = [rewards[: e if HAS_REWARD else 0]]
+    all_parents = parents[:e]
+    all_children = children[:e]
+    all_same = same[: e if HAS_TO_MOVE else 0]
+    all_rewards = rewards[: e if HAS_REWARD else 0]
     while stop < n:
         parents, children, same, rewards, e, stop = _expand_part(
             P, codes, with_outcome, stop, _room(n - stop)
         )
         if stop < 0:
             return parents[:0], children[:0], same[:0], rewards[:0], ~stop
-        all_parents.append(parents[:e])
-        all_children.append(children[:e])
-        all_same.append(same[: e if HAS_TO_MOVE else 0])
-        all_rewards.append(rewards[: e if HAS_REWARD else 0])
-    return (_joined(all_parents), _joined(all_children), _joined(all_same),
-            _joined(all_rewards), -1)  # fmt: skip
+        all_parents = np.concatenate((all_parents, parents[:e]))
+        all_children = np.concatenate((all_children, children[:e]))
+        all_same = np.concatenate((all_same, same[: e if HAS_TO_MOVE else 0]))
+        all_rewards = np.concatenate((all_rewards, rewards[: e if HAS_REWARD else 0]))
+    return all_parents, all_children, all_same, all_rewards, -1
 
 
 def _expand_part(P: Any, codes: Any, with_outcome: bool, start: int, cap: int) -> Any:
@@ -160,19 +159,19 @@ def expand_tiers(P: Any, codes: Any, tier: int, ended: Any) -> Any:
         # Views, not copies: the engine scatters or sorts the children into arrays of its
         # own at once (a copy here moved 16 bytes a move for nothing).
         return children[:e], child_tiers[:e], low, high, 0, -1, -1
-    all_children = [children[:e]]
-    all_tiers = [child_tiers[:e]]
+    all_children = children[:e]
+    all_tiers = child_tiers[:e]
     while stop < n:
         children, child_tiers, e, stop, low, high, problem, child = _expand_tiers_part(
             P, codes, tier, ended, stop, _room(n - stop), low, high
         )
         if problem:
             return children[:0], child_tiers[:0], tier, tier, problem, stop, child
-        all_children.append(children[:e])
-        all_tiers.append(child_tiers[:e])
+        all_children = np.concatenate((all_children, children[:e]))
+        all_tiers = np.concatenate((all_tiers, child_tiers[:e]))
     if low < 0:
         low, high = tier, tier
-    return _joined(all_children), _joined(all_tiers), low, high, 0, -1, -1
+    return all_children, all_tiers, low, high, 0, -1, -1
 
 
 def _expand_tiers_part(
@@ -238,17 +237,17 @@ def moves_out(P: Any, codes: Any, tier: int, inside: Any, by_moves: bool) -> Any
         return rows[:0], children[:0], problem, stop, child
     if stop == n:
         return rows[:e], children[:e], 0, -1, -1
-    all_rows = [rows[:e]]
-    all_children = [children[:e]]
+    all_rows = rows[:e]
+    all_children = children[:e]
     while stop < n:
         rows, children, e, stop, problem, child = _moves_out_part(
             P, codes, tier, inside, stop, _room(n - stop), split
         )
         if problem:
             return rows[:0], children[:0], problem, stop, child
-        all_rows.append(rows[:e])
-        all_children.append(children[:e])
-    return _joined(all_rows), _joined(all_children), 0, -1, -1
+        all_rows = np.concatenate((all_rows, rows[:e]))
+        all_children = np.concatenate((all_children, children[:e]))
+    return all_rows, all_children, 0, -1, -1
 
 
 def _moves_out_part(
@@ -334,26 +333,14 @@ smaller): see ``_room``."""
 def _room(n: int) -> int:
     """How many moves a loop over n positions makes room for at once. The loops that list
     moves fill arrays of their own allocated once, a part, stopping before a position
-    that might not fit (``MAX_MOVES`` left) and going on in a new part, the parts joined
-    at the end (rare: room is made for every move where ``MAX_MOVES`` is at most
-    ROOM_EACH, for 16 a position elsewhere, and pages never written cost nothing). Arrays
+    that might not fit (``MAX_MOVES`` left) and going on in a new part, each part joined
+    to those before (rare: room is made for every move where ``MAX_MOVES`` is at most
+    ROOM_EACH, for 16 a position elsewhere, and pages never written cost nothing; joined
+    as a list at the end, a game's first compile took 19 s against 13-14.5). Arrays
     grown inside the loop instead cost Nine Men's Morris's un-moves 20-21 ns each against
     15-16 (sector 7-5, one process, taking turns, 2026-12-02): numba keeps an array that
     a loop may replace out of registers."""
     return max(16, n * min(MAX_MOVES, ROOM_EACH)) + MAX_MOVES
-
-
-def _joined(parts: Any) -> Any:
-    """The arrays of ``parts`` one after another, in one array."""
-    size = 0
-    for part in parts:
-        size += part.shape[0]
-    out = np.empty(size, dtype=parts[0].dtype)
-    at = 0
-    for part in parts:
-        out[at : at + part.shape[0]] = part
-        at += part.shape[0]
-    return out
 
 
 def unmoves(P: Any, codes: Any, tier: int) -> Any:
@@ -365,15 +352,15 @@ def unmoves(P: Any, codes: Any, tier: int) -> Any:
     rows, parents, e, stop = _unmoves_part(P, codes, tier, 0, _room(n))
     if stop < 0 or stop == n:
         return rows[:e], parents[:e], -1 if stop == n else ~stop
-    all_rows = [rows[:e]]
-    all_parents = [parents[:e]]
+    all_rows = rows[:e]
+    all_parents = parents[:e]
     while stop < n:
         rows, parents, e, stop = _unmoves_part(P, codes, tier, stop, _room(n - stop))
         if stop < 0:
             return rows[:0], parents[:0], ~stop
-        all_rows.append(rows[:e])
-        all_parents.append(parents[:e])
-    return _joined(all_rows), _joined(all_parents), -1
+        all_rows = np.concatenate((all_rows, rows[:e]))
+        all_parents = np.concatenate((all_parents, parents[:e]))
+    return all_rows, all_parents, -1
 
 
 def _unmoves_part(P: Any, codes: Any, tier: int, start: int, cap: int) -> Any:
@@ -484,8 +471,8 @@ def expand_ranked(
     )
     if stop < 0 or stop == n:
         return parents[:e], found[:e]
-    all_parents = [parents[:e]]
-    all_found = [found[:e]]
+    all_parents = parents[:e]
+    all_found = found[:e]
     while stop < n:
         parents, found, e, stop, row = _expand_ranked_part(
             P, tier_codes, indices, kid_codes, buckets, base, shift, outcome, hints, stop, row,
@@ -493,9 +480,9 @@ def expand_ranked(
         )  # fmt: skip
         if stop < 0:
             return parents[:0], found[:0]
-        all_parents.append(parents[:e])
-        all_found.append(found[:e])
-    return _joined(all_parents), _joined(all_found)
+        all_parents = np.concatenate((all_parents, parents[:e]))
+        all_found = np.concatenate((all_found, found[:e]))
+    return all_parents, all_found
 
 
 def _expand_ranked_part(
@@ -653,26 +640,23 @@ def tier_moves(
     outcome = np.zeros(n, dtype=np.int8)
     inside = np.zeros(n, dtype=np.int32)
     hints = np.full(MAX_MOVES, -1, dtype=np.int64)
-    all_targets = []
-    all_rows = []
-    all_children = []
-    all_slots = []
-    all_same = []
-    at = start
-    while True:
+    targets, out_rows, out_children, out_slots, out_same, t, e, at = _tier_moves_part(
+        P, codes, buckets, base, shift, tier, start, start, stop, outcome, inside, hints,
+        _room(n),
+    )  # fmt: skip
+    all_targets, all_rows, all_children = targets[:t], out_rows[:e], out_children[:e]
+    all_slots, all_same = out_slots[:e], out_same[: e if HAS_TO_MOVE else 0]
+    while at < stop:  # (parts joined two arrays at a time: see ``_room``)
         targets, out_rows, out_children, out_slots, out_same, t, e, at = _tier_moves_part(
             P, codes, buckets, base, shift, tier, start, at, stop, outcome, inside, hints,
             _room(stop - at),
         )  # fmt: skip
-        all_targets.append(targets[:t])
-        all_rows.append(out_rows[:e])
-        all_children.append(out_children[:e])
-        all_slots.append(out_slots[:e])
-        all_same.append(out_same[: e if HAS_TO_MOVE else 0])
-        if at == stop:
-            break
-    return (outcome, inside, _joined(all_targets), _joined(all_rows), _joined(all_children),
-            _joined(all_slots), _joined(all_same))  # fmt: skip
+        all_targets = np.concatenate((all_targets, targets[:t]))
+        all_rows = np.concatenate((all_rows, out_rows[:e]))
+        all_children = np.concatenate((all_children, out_children[:e]))
+        all_slots = np.concatenate((all_slots, out_slots[:e]))
+        all_same = np.concatenate((all_same, out_same[: e if HAS_TO_MOVE else 0]))
+    return outcome, inside, all_targets, all_rows, all_children, all_slots, all_same
 
 
 def _tier_moves_part(
