@@ -17,9 +17,11 @@ in two bits above it). A decided position has its
 final record. Beside the records, one bit per index (``pending``, an eighth of a byte a
 position) marks the positions decided whose un-moves are not yet followed; level r's
 frontier is the pending positions whose record says remoteness r (those of level r + 1,
-found meanwhile, stay pending), so no list of positions is kept from one level to the
-next, and a level reads the bits, not every record (Dobutsu shogi: about 160 levels, each
-of which read all 1.7 GB of records before):
+found meanwhile, stay pending), so no list of the levels' positions is kept from one level
+to the next, and a level reads the bits, not every record (Dobutsu shogi: about 160
+levels, each of which read all 1.7 GB of records before). The first pass's wins and
+losses for levels after the first (by children beside) are held by level instead
+(``later_levels``): pending, each was read again by every level until its own:
 
 1. one pass over the reached positions writes the ends (remoteness 0), the losses without
    moves, and every other position's counter; it also reads the ends among its children,
