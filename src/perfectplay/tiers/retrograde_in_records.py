@@ -213,14 +213,9 @@ def solve_with_counters(
     found = points.found if points is not None else None
     if points is not None and found is not None:
         points.restore(flat, bits.words, bits.mark_words)
-    shift = files.record.shift
     later = None
     if reads_beside(graph, tier) and reached_set is None and settled is None:
-        later = LaterLevels(flat.shape[0], files.record.max_remoteness)
-        if found is not None and found.stage == FIRST:
-            later.collect(flat, shift, bits.pending, found.row, HELD_FROM)
-        elif found is not None and found.phase == 1:
-            later.collect(flat, shift, bits.pending, flat.shape[0], max(found.level, HELD_FROM))
+        later = _held_again(files.record, flat, bits, found)
     if found is None or found.stage == FIRST:
         reached, highest, beside = _first_pass(graph, files, terminals, tier, flat, bits,
                                                reached_set, settled is not None, counted,
@@ -241,6 +236,19 @@ def solve_with_counters(
         settled.settle_all(flat)
         return settled.summary
     return _finish(flat, files.record)
+
+
+def _held_again(record: RecordFormat, flat: Any, bits: _PendingBits, found: Any) -> LaterLevels:
+    """Where a first pass with children beside holds its wins and losses for later levels
+    (``later_levels``), with those it held before the resume point ``found`` (if any)
+    found again in the records."""
+    later = LaterLevels(flat.shape[0], record.max_remoteness)
+    if found is not None and found.stage == FIRST:
+        later.collect(flat, record.shift, bits.pending, found.row, HELD_FROM)
+    elif found is not None and found.phase == 1:
+        least = max(found.level, HELD_FROM)
+        later.collect(flat, record.shift, bits.pending, flat.shape[0], least)
+    return later
 
 
 @dataclass
@@ -336,19 +344,10 @@ def _follow_level(
     waited = [0]  # how many of them
     later = [0]  # the largest remoteness their losses were written with
 
-    def scanned() -> Any:  # the held positions still at this level, then the pending ones
-        if held is not None:
-            for start in range(0, held.shape[0], FRONTIER_SCAN):
-                yield still_at(flat, held[start : start + FRONTIER_SCAN], shift, read)
-        for start in range(0, flat.shape[0], FRONTIER_SCAN):
-            stop = min(start + FRONTIER_SCAN, flat.shape[0])
-            yield _frontier(bits.words, bits.pending, bits.mark_words, bits.marks, flat,
-                            start, stop, shift, read, phase, narrow)  # fmt: skip
-
     def frontier() -> Any:  # (pieces of PIECE but the last, gathered across the scans)
         gathered: list[I64] = []
         count = 0
-        for rows in scanned():
+        for rows in _scanned(flat, shift, bits, read, phase, narrow, held):
             found[0] += rows.shape[0]
             gathered.append(rows)
             count += rows.shape[0]
@@ -380,6 +379,20 @@ def _follow_level(
     if waiting:
         later[0] = max(later[0], _settle_waiting(beside, flat, shift, bits, waiting, read))
     return found[0], later[0]
+
+
+def _scanned(
+    flat: Any, shift: int, bits: _PendingBits, read: int, phase: int, narrow: bool, held: Any
+) -> Any:
+    """A level's frontier, a scan at a time: the positions ``held`` for it still at it,
+    then the pending ones (``_frontier``)."""
+    if held is not None:
+        for start in range(0, held.shape[0], FRONTIER_SCAN):
+            yield still_at(flat, held[start : start + FRONTIER_SCAN], shift, read)
+    for start in range(0, flat.shape[0], FRONTIER_SCAN):
+        stop = min(start + FRONTIER_SCAN, flat.shape[0])
+        yield _frontier(bits.words, bits.pending, bits.mark_words, bits.marks, flat, start,
+                        stop, shift, read, phase, narrow)  # fmt: skip
 
 
 def _settle_waiting(
