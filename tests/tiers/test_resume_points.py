@@ -22,7 +22,6 @@ from perfectplay import build_tablebase
 from perfectplay.errors import InterruptedSolve
 from perfectplay.tiers import marking, retrograde_in_records, value_iteration
 from perfectplay.tiers import solve as tier_solve
-from perfectplay.tiers.later_levels import LaterLevels
 from perfectplay.tiers.resume_points import FIRST, LEVELS, ResumePoints
 
 EXAMPLE = examples_loader.EXAMPLES / "morris.py"
@@ -94,19 +93,6 @@ def _restores(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     return seen
 
 
-def _collected(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many positions each resumed tier found again to hold for its later levels."""
-    counts: list[int] = []
-    collect = LaterLevels.collect
-
-    def spied(self: LaterLevels, *args: Any) -> None:
-        collect(self, *args)
-        counts.append(int(self.counts.sum()))
-
-    monkeypatch.setattr(LaterLevels, "collect", spied)
-    return counts
-
-
 def _first_passes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The tiers whose first pass runs."""
     tiers: list[int] = []
@@ -151,48 +137,6 @@ def test_a_solve_stopped_inside_a_tier_goes_on_from_its_last_point(
         assert tier not in first_passes  # its first pass not done again
     assert _hashes(stopped) == whole
     assert not list(stopped.glob("tier-*.resume*"))  # gone with the tier made final
-
-
-@pytest.mark.usefixtures("often")
-@pytest.mark.parametrize("stage", [FIRST, LEVELS])
-def test_positions_held_for_later_levels_are_found_again_after_a_stop(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, whole: dict[str, str], stage: str
-) -> None:
-    """Stopped inside the tier whose first pass holds wins and losses for its levels 7 to
-    19 (``later_levels``), in its first pass once 100 are held or as its level 8 begins:
-    the solve run again finds held positions in the records (nothing of them is saved) and
-    writes the bytes of a build never stopped (a position not found again would never be
-    followed, its parents left drawn)."""
-
-    def stop_first(self: LaterLevels, *args: Any) -> Any:
-        rest = hold(self, *args)
-        if self.counts[7:].sum() >= 100:
-            raise KeyboardInterrupt
-        return rest
-
-    def stop_levels(*args: Any) -> Any:
-        held, read = args[10], args[5]
-        if read == 8 and held is not None and levels_held[-1]:
-            raise KeyboardInterrupt
-        if read == 7:
-            levels_held.append(held is not None and held.size > 0)
-        return follow(*args)
-
-    hold, follow = LaterLevels.hold, retrograde_in_records._follow_level
-    levels_held: list[bool] = []
-    with monkeypatch.context() as patch:
-        if stage == FIRST:
-            patch.setattr(LaterLevels, "hold", stop_first)
-        else:
-            patch.setattr(retrograde_in_records, "_follow_level", stop_levels)
-        with pytest.raises(InterruptedSolve):
-            build_tablebase(_game(), tmp_path)
-    restores = _restores(monkeypatch)
-    collected = _collected(monkeypatch)
-    build_tablebase(_game(), tmp_path)
-    assert [found[0] for found in restores] == [stage]
-    assert len(collected) == 1 and collected[0] > 0
-    assert _hashes(tmp_path) == whole
 
 
 @pytest.mark.usefixtures("often")

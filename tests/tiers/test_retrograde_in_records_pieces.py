@@ -1,7 +1,7 @@
 """A level hands out its frontier in pieces of ``PIECE`` gathered across its scans of the
-pending bits and of the positions held for it (``retrograde_in_records``): on a Morris
-variant's database, every piece but a level's last is whole, fewer pieces than scans that
-found positions, and the same bytes as a build in larger scans and pieces."""
+pending bits (``retrograde_in_records``): on a Morris variant's database, every piece but a
+level's last is whole, fewer pieces than scans that found positions, and the same bytes as
+a build in larger scans and pieces."""
 
 from __future__ import annotations
 
@@ -24,7 +24,6 @@ def test_pieces_are_whole_across_scans_and_change_no_byte(
     large, _ = build_tablebase(module.MorrisMidgame(points=16, stones=4), tmp_path / "large")
     levels: list[dict[str, list[int]]] = []
     follow, frontier, parents = rir._follow_level, rir._frontier, rir._parents_of
-    held = rir.still_at
 
     def level(*args: Any, **kwargs: Any) -> Any:
         levels.append({"scans": [], "pieces": []})
@@ -35,18 +34,12 @@ def test_pieces_are_whole_across_scans_and_change_no_byte(
         levels[-1]["scans"].append(int(rows.shape[0]))
         return rows
 
-    def held_scan(*args: Any) -> Any:  # (the first pass's positions held for the level)
-        rows = held(*args)
-        levels[-1]["scans"].append(int(rows.shape[0]))
-        return rows
-
     def piece(graph: Any, tier: int, flat: Any, shift: int, indices: Any, *rest: Any) -> Any:
         levels[-1]["pieces"].append(int(indices.shape[0]))
         return parents(graph, tier, flat, shift, indices, *rest)
 
     monkeypatch.setattr(rir, "_follow_level", level)
     monkeypatch.setattr(rir, "_frontier", scan)
-    monkeypatch.setattr(rir, "still_at", held_scan)
     monkeypatch.setattr(rir, "_parents_of", piece)
     monkeypatch.setattr(rir, "FRONTIER_SCAN", 4096)
     monkeypatch.setattr(rir, "PIECE", 64)

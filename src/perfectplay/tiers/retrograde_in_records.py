@@ -17,11 +17,9 @@ in two bits above it). A decided position has its
 final record. Beside the records, one bit per index (``pending``, an eighth of a byte a
 position) marks the positions decided whose un-moves are not yet followed; level r's
 frontier is the pending positions whose record says remoteness r (those of level r + 1,
-found meanwhile, stay pending), so no list of the levels' positions is kept from one level
-to the next, and a level reads the bits, not every record (Dobutsu shogi: about 160
-levels, each of which read all 1.7 GB of records before). The first pass's wins and
-losses for levels after the first (by children beside) are held by level instead
-(``later_levels``): pending, each was read again by every level until its own:
+found meanwhile, stay pending), so no list of positions is kept from one level to the
+next, and a level reads the bits, not every record (Dobutsu shogi: about 160 levels, each
+of which read all 1.7 GB of records before):
 
 1. one pass over the reached positions writes the ends (remoteness 0), the losses without
    moves, and every other position's counter; it also reads the ends among its children,
@@ -66,7 +64,6 @@ from .children_beside import LOST_BESIDE, TIED_BESIDE, Beside, reads_beside
 from .counted import counted_pieces, counter_mask, first_of_each, first_records
 from .files import TierFiles
 from .graph import TierGraph, present_codes, ranked_parents
-from .later_levels import LaterLevels, still_at
 from .reached_set import ReachedSet
 from .resume_points import FIRST, ResumePoints
 from .slot_codes import DECIDED, LEVELS, SettledSlots, TooNarrow, narrowed
@@ -97,9 +94,6 @@ bytes each, 32 MB) before their records are found and written. Held to the level
 (each piece's list a view of an array as long as its un-moves), sector 9-7's first levels
 took this process's own memory from 0.36 to 2.3 GB, then more joined into one array: most
 of the whole build's peak (2026-12-01)."""
-HELD_FROM = 1
-"""The least remoteness of a first pass's wins and losses held by level (``later_levels``)
-rather than pending: all but level 0's."""
 PIECE = 1 << 14
 """Positions a worker takes at once. Their un-moves (Dobutsu shogi: up to 30 a position)
 and those of the pieces waiting beside them make the working memory: 2**16 at once put
@@ -124,15 +118,13 @@ def _first_pass(
     points: ResumePoints | None,
     progress: ProgressCallback | None,
     every_index: bool,
-    later: LaterLevels | None,
 ) -> tuple[int, int, Beside | None]:
     """Each position's first record (its end, a win a move out of the tier gives, or its
     counter of children): the positions reached, the largest remoteness decided ahead of
     the levels (1 at most, but from children beside), and the reader of children beside
     when the tier's moves lead into other tiers. ``points``: resume points of a tier
     solved by index (from the one found in this pass, if any); ``every_index``: see
-    ``solve_with_counters``; ``later``: where the wins and losses decided for a level
-    after the first go (``later_levels``; with children beside) instead of pending."""
+    ``solve_with_counters``."""
     shift = files.record.shift
     if every_index and (reached_set is not None or narrow or counted is not None):
         raise GameError(f"tier {tier}: a tier left unmarked is solved in records per index")
@@ -140,8 +132,9 @@ def _first_pass(
         if reached_set is not None or narrow:
             raise GameError(f"tier {tier}: its moves into other tiers need records per index")
         beside = Beside(graph, files, terminals, tier, holes=every_index)
-        saver = _Saver(points, bits, 1, progress)
-        reached, highest = _count_beside(beside, flat, shift, bits, saver, every_index, later)
+        reached, highest = _count_beside(
+            beside, flat, shift, bits, _Saver(points, bits, 1, progress), every_index
+        )
         return reached, highest, beside
     if counted is not None and reached_set is not None:
         return _scatter_counted(flat, shift, bits, reached_set, counted), 1, None
@@ -213,14 +206,10 @@ def solve_with_counters(
     found = points.found if points is not None else None
     if points is not None and found is not None:
         points.restore(flat, bits.words, bits.mark_words)
-    later = None
-    if reads_beside(graph, tier) and reached_set is None and settled is None:
-        later = _held_again(files.record, flat, bits, found)
     if found is None or found.stage == FIRST:
         reached, highest, beside = _first_pass(graph, files, terminals, tier, flat, bits,
                                                reached_set, settled is not None, counted,
-                                               points, progress, every_index,
-                                               later)  # fmt: skip
+                                               points, progress, every_index)  # fmt: skip
         start = (1, 0, reached, highest, 0)
         if points is not None and points.found is not None:  # (a point of the first pass
             # would open again records the levels have changed: one of the levels replaces it)
@@ -228,38 +217,21 @@ def solve_with_counters(
     else:
         beside = Beside(graph, files, terminals, tier) if reads_beside(graph, tier) else None
         start = (found.phase, found.level, found.reached, found.highest, found.decided)
-    if later is not None:
-        later.arrange()
     _levels(graph, files, tier, flat, bits, reached_set, settled, beside,
-            _Levels(progress, watch, points, later), start)  # fmt: skip
+            _Levels(progress, watch, points), start)  # fmt: skip
     if settled is not None:
         settled.settle_all(flat)
         return settled.summary
     return _finish(flat, files.record)
 
 
-def _held_again(record: RecordFormat, flat: Any, bits: _PendingBits, found: Any) -> LaterLevels:
-    """Where a first pass with children beside holds its wins and losses for later levels
-    (``later_levels``), with those it held before the resume point ``found`` (if any)
-    found again in the records."""
-    later = LaterLevels(flat.shape[0], record.max_remoteness)
-    if found is not None and found.stage == FIRST:
-        later.collect(flat, record.shift, bits.pending, found.row, HELD_FROM)
-    elif found is not None and found.phase == 1:
-        least = max(found.level, HELD_FROM)
-        later.collect(flat, record.shift, bits.pending, flat.shape[0], least)
-    return later
-
-
 @dataclass
 class _Levels:
-    """What the levels report to: progress, the memory budget, resume points; and the
-    first pass's wins and losses held by level (``later_levels``), if any."""
+    """What the levels report to: progress, the memory budget, resume points."""
 
     progress: ProgressCallback | None
     watch: MemoryWatch | None
     points: ResumePoints | None
-    later: LaterLevels | None = None
 
 
 def _levels(
@@ -294,9 +266,8 @@ def _levels(
             if settled is not None and level - settled.base >= LEVELS:
                 settled.settle_below(level, flat)
             read = level - settled.base if settled is not None else level  # as coded
-            held = report.later.at(level) if report.later is not None and phase == 1 else None
             found, later = _follow_level(graph, tier, flat, shift, bits, read, phase,
-                                         reached_set, narrow, beside, held)  # fmt: skip
+                                         reached_set, narrow, beside)  # fmt: skip
             highest = max(highest, later)
             decided += found
             if report.progress is not None:  # (the first pass told the first half)
@@ -332,22 +303,23 @@ def _follow_level(
     reached_set: ReachedSet | None,
     narrow: bool,
     beside: Beside | None = None,
-    held: Any = None,
 ) -> tuple[int, int]:
     """Follow the un-moves of one level's frontier (its remoteness ``read`` as the records
     code it), the workers finding the positions before, this thread applying them; returns
     how many positions the frontier held, and the largest remoteness of the losses that
-    children beside put off (``children_beside``; 0: none). ``held``: the first pass's
-    wins and losses held for this level (``later_levels``), not pending, read first."""
+    children beside put off (``children_beside``; 0: none)."""
     found = [0]
     waiting: list[I64] = []  # counters fallen to 0 with a child lost beside
-    waited = [0]  # how many of them
+    held = [0]  # how many of them
     later = [0]  # the largest remoteness their losses were written with
 
     def frontier() -> Any:  # (pieces of PIECE but the last, gathered across the scans)
         gathered: list[I64] = []
         count = 0
-        for rows in _scanned(flat, shift, bits, read, phase, narrow, held):
+        for start in range(0, flat.shape[0], FRONTIER_SCAN):
+            stop = min(start + FRONTIER_SCAN, flat.shape[0])
+            rows = _frontier(bits.words, bits.pending, bits.mark_words, bits.marks, flat,
+                             start, stop, shift, read, phase, narrow)  # fmt: skip
             found[0] += rows.shape[0]
             gathered.append(rows)
             count += rows.shape[0]
@@ -367,10 +339,10 @@ def _follow_level(
                        counter_mask(shift), phase, narrow)  # fmt: skip
         if waits.size:
             waiting.append(waits)
-            waited[0] += waits.shape[0]
-            if waited[0] >= WAITING:  # (in this thread: the records are written here)
+            held[0] += waits.shape[0]
+            if held[0] >= WAITING:  # (in this thread: the records are written here)
                 later[0] = max(later[0], _settle_waiting(beside, flat, shift, bits, waiting, read))
-                waited[0] = 0
+                held[0] = 0
 
     def parents(slots: I64) -> tuple[I64, I64, U8, U8]:
         return _parents_of(graph, tier, flat, shift, slots, reached_set, weighed)
@@ -379,20 +351,6 @@ def _follow_level(
     if waiting:
         later[0] = max(later[0], _settle_waiting(beside, flat, shift, bits, waiting, read))
     return found[0], later[0]
-
-
-def _scanned(
-    flat: Any, shift: int, bits: _PendingBits, read: int, phase: int, narrow: bool, held: Any
-) -> Any:
-    """A level's frontier, a scan at a time: the positions ``held`` for it still at it,
-    then the pending ones (``_frontier``)."""
-    if held is not None:
-        for start in range(0, held.shape[0], FRONTIER_SCAN):
-            yield still_at(flat, held[start : start + FRONTIER_SCAN], shift, read)
-    for start in range(0, flat.shape[0], FRONTIER_SCAN):
-        stop = min(start + FRONTIER_SCAN, flat.shape[0])
-        yield _frontier(bits.words, bits.pending, bits.mark_words, bits.marks, flat, start,
-                        stop, shift, read, phase, narrow)  # fmt: skip
 
 
 def _settle_waiting(
@@ -426,24 +384,16 @@ def _settle_waiting(
 
 
 def _count_beside(
-    beside: Beside,
-    flat: Any,
-    shift: int,
-    bits: _PendingBits,
-    saver: _Saver,
-    every_index: bool,
-    later: LaterLevels | None,
+    beside: Beside, flat: Any, shift: int, bits: _PendingBits, saver: _Saver, every_index: bool
 ) -> tuple[int, int]:
     """Pass 1 of a tier that reads children beside (``children_beside``): every reached
     position's first record, the decided ones pending (won ends too: their parents counted
-    them) but the wins and losses for a level after the first, held in ``later`` where
-    given; returns how many positions the tier reaches and the largest remoteness
+    them); returns how many positions the tier reaches and the largest remoteness
     decided. ``every_index``: every index taken, the holes left out by ``beside``."""
 
     def write(done: tuple[I64, Any, int]) -> None:
-        rest = None if later is None else later.hold(done[0], done[1], shift, HELD_FROM)
         written = _write_first(flat, shift, bits.pending, bits.marks, done[0], done[1],
-                               won_ends_counted=False, rest=rest)  # fmt: skip
+                               won_ends_counted=False)  # fmt: skip
         saver.written(done[0], written, done[2])
 
     pieces = _reached_pieces(flat, shift, saver.row, every_index)
@@ -546,19 +496,15 @@ def _write_first(
     rows: I64,
     records: U16,
     won_ends_counted: bool = True,
-    rest: Any = None,
 ) -> int:
     """Write first records (2-byte, as ``counted.first_records``) at ``rows`` of ``flat``
     (narrowed to one-byte codes there), the decided ones pending but won ends where
-    ``won_ends_counted`` (counted in their parents' counters: never followed) and, where
-    ``rest`` is given, the rows it leaves out (held for later levels); returns how
+    ``won_ends_counted`` (counted in their parents' counters: never followed); returns how
     many."""
     flat[rows] = narrowed(records, shift) if flat.dtype == np.uint8 else records
     values = records >> shift
     won_end = (values == _WIN) & (records & ((1 << shift) - 1) == 0) & won_ends_counted
     followed = (values == _LOSS) | (values == _TIE) | ((values == _WIN) & ~won_end)
-    if rest is not None:
-        followed &= rest
     _set_pending(pending, marks, rows[followed])
     return int(rows.shape[0])
 
