@@ -86,6 +86,7 @@ def test_losses_waiting_for_a_child_beside_written_before_the_level_ends_change_
     writing them (else the test would not test writing them mid-level)."""
     monkeypatch.setattr(retrograde_in_records, "WAITING", 1)
     monkeypatch.setattr(retrograde_in_records, "PIECE", 4)
+    monkeypatch.setattr(retrograde_in_records, "WIDE_PIECE", 4)
     events: list[str] = []
     module = retrograde_in_records
     follow, settle, apply = module._follow_level, module._settle_waiting, module._apply

@@ -45,6 +45,7 @@ def often(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(ResumePoints, "due", due)
     monkeypatch.setattr(retrograde_in_records, "PIECE", 512)
+    monkeypatch.setattr(retrograde_in_records, "WIDE_PIECE", 512)
     monkeypatch.setattr(retrograde_in_records, "SCAN", 4096)
 
 
@@ -167,6 +168,7 @@ from perfectplay import build_tablebase
 from perfectplay.tiers import resume_points, retrograde_in_records
 resume_points.RESUME_EVERY = 0.0
 retrograde_in_records.PIECE, retrograde_in_records.SCAN = 512, 4096
+retrograde_in_records.WIDE_PIECE = 512
 spec = importlib.util.spec_from_file_location("morris_killed", sys.argv[1])
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)

@@ -98,6 +98,14 @@ PIECE = 1 << 14
 """Positions a worker takes at once. Their un-moves (Dobutsu shogi: up to 30 a position)
 and those of the pieces waiting beside them make the working memory: 2**16 at once put
 about 300 MB on top of Dobutsu's 650 MB of records and bits (2026-11-27)."""
+WIDE_PIECE = 1 << 16
+"""Positions a worker takes at once in a tier counted by orbits (``children_beside``: a
+game ranked by stones, whose first pass lists only the moves leaving the tier and whose
+un-moves are a few a position: Nine Men's Morris's 6.7). Each piece costs its hand-offs
+between threads and a few dozen calls into numpy and the kernels: Nine Men's Morris's
+sector 7-5 (2026-12-02, 2 cores, two runs each) left the machine 9-10% idle through its
+first pass and 13-14% through its levels in pieces of ``PIECE``, 4-5% and 9-10% in
+these; the first pass took 0.87 of the time and the levels 0.81."""
 
 
 def fits(graph: TierGraph, files: TierFiles, tier: int) -> bool:
@@ -313,7 +321,10 @@ def _follow_level(
     held = [0]  # how many of them
     later = [0]  # the largest remoteness their losses were written with
 
-    def frontier() -> Any:  # (pieces of PIECE but the last, gathered across the scans)
+    weighed = beside is not None and beside.orbits
+    size = WIDE_PIECE if weighed else PIECE
+
+    def frontier() -> Any:  # (pieces of ``size`` but the last, gathered across the scans)
         gathered: list[I64] = []
         count = 0
         for start in range(0, flat.shape[0], FRONTIER_SCAN):
@@ -323,16 +334,14 @@ def _follow_level(
             found[0] += rows.shape[0]
             gathered.append(rows)
             count += rows.shape[0]
-            if count >= PIECE:
+            if count >= size:
                 rows = np.concatenate(gathered)
-                whole = rows.shape[0] - rows.shape[0] % PIECE
-                for piece in range(0, whole, PIECE):
-                    yield rows[piece : piece + PIECE]
+                whole = rows.shape[0] - rows.shape[0] % size
+                for piece in range(0, whole, size):
+                    yield rows[piece : piece + size]
                 gathered, count = [rows[whole:]], rows.shape[0] - whole
         if count:
             yield np.concatenate(gathered)
-
-    weighed = beside is not None and beside.orbits
 
     def spread(before: tuple[I64, I64, U8, U8]) -> None:
         waits = _apply(flat, bits.pending, bits.marks, *before, read, shift,
@@ -396,7 +405,8 @@ def _count_beside(
                                won_ends_counted=False)  # fmt: skip
         saver.written(done[0], written, done[2])
 
-    pieces = _reached_pieces(flat, shift, saver.row, every_index)
+    few = beside.orbits and beside.graph.hooks.batch_moves_out is not None  # (moves listed)
+    pieces = _reached_pieces(flat, shift, saver.row, every_index, WIDE_PIECE if few else PIECE)
     in_parallel(pieces, beside.first_records, write)
     return saver.reached, saver.highest
 
@@ -542,16 +552,18 @@ _NOT_COUNTED = (
 )
 
 
-def _reached_pieces(flat: Any, shift: int, first: int = 0, every_index: bool = False) -> Any:
-    """The reached records' places from ``first`` on, PIECE at most at once (one-byte
+def _reached_pieces(
+    flat: Any, shift: int, first: int = 0, every_index: bool = False, size: int = PIECE
+) -> Any:
+    """The reached records' places from ``first`` on, ``size`` at most at once (one-byte
     codes of slots, or ``every_index``: all)."""
     for start in range(first, flat.shape[0], SCAN):
         if flat.dtype == np.uint8 or every_index:
             rows = np.arange(min(SCAN, flat.shape[0] - start), dtype=np.int64)
         else:
             rows = np.flatnonzero(flat[start : start + SCAN] >> shift)
-        for piece in range(0, rows.shape[0], PIECE):
-            yield start + rows[piece : piece + PIECE]
+        for piece in range(0, rows.shape[0], size):
+            yield start + rows[piece : piece + size]
 
 
 def _parents_of(
