@@ -1,7 +1,8 @@
-"""A level hands out its frontier in pieces of ``PIECE`` gathered across its scans of the
-pending bits (``retrograde_in_records``): on a Morris variant's database, every piece but a
-level's last is whole, fewer pieces than scans that found positions, and the same bytes as
-a build in larger scans and pieces."""
+"""A level hands out its frontier in pieces (``WIDE_PIECE`` for a Morris sector, which
+counts by orbits; ``PIECE`` for others) gathered across its scans of the pending bits
+(``retrograde_in_records``): on a Morris variant's database, every piece but a level's
+last is whole, fewer pieces than scans that found positions, and the same bytes as a build
+in larger scans and pieces."""
 
 from __future__ import annotations
 

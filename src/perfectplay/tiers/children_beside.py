@@ -94,6 +94,9 @@ class Beside:
         self.shift = files.record.shift
         self.kids = {k: files.final(k) for k in graph.children[tier] if k != tier}
         self.orbits = counts_orbits(graph, tier)
+        self.exits_only = self.orbits and graph.hooks.batch_moves_out is not None
+        """Whether the first pass lists only the moves leaving the tier (the others
+        counted by orbits in the game's loop): a few a position."""
 
     def _chunk(
         self, indices: I64, weighed: bool = False, codes: I64 | None = None
@@ -133,7 +136,7 @@ class Beside:
         codes = None
         if self.holes:
             indices, codes = present_codes(self.graph, self.tier, indices)
-        if self.orbits and self.graph.hooks.batch_moves_out is not None:
+        if self.exits_only:
             chunk = moves_out_chunk(self.graph, self.terminals, self.tier, indices, codes)
             once = np.ones(chunk.parents.shape[0], dtype=np.bool_)
             beside = self._read_beside(chunk)

@@ -405,8 +405,8 @@ def _count_beside(
                                won_ends_counted=False)  # fmt: skip
         saver.written(done[0], written, done[2])
 
-    few = beside.orbits and beside.graph.hooks.batch_moves_out is not None  # (moves listed)
-    pieces = _reached_pieces(flat, shift, saver.row, every_index, WIDE_PIECE if few else PIECE)
+    size = WIDE_PIECE if beside.exits_only else PIECE
+    pieces = _reached_pieces(flat, shift, saver.row, every_index, size)
     in_parallel(pieces, beside.first_records, write)
     return saver.reached, saver.highest
 
