@@ -20,6 +20,7 @@ Packing is checked record by record: a tier with one record that does not fit is
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .compiled import kernel
+from .direct_io import write_direct
 
 MOST_PLIES = 252
 DRAW_CODE = 254
@@ -117,22 +119,27 @@ WINDOW = 1 << 24
 
 
 def pack_file(source: Path, target: Path) -> bool:
-    """Write the packed bytes of the 2-byte records in ``source`` to ``target``; False (and
-    no ``target``) when a record does not fit."""
+    """Write the packed bytes of the 2-byte records in ``source`` to ``target`` (past the
+    page cache and fsync'd: ``direct_io``); False (and no ``target``) when a record does
+    not fit."""
     records = np.memmap(source, dtype="<u2", mode="r")
+    fits = [True]
+
+    def windows(records: Any) -> Iterator[Any]:
+        for start in range(0, records.shape[0], WINDOW):
+            codes = pack_window(records[start : start + WINDOW])
+            if codes is None:
+                fits[0] = False
+                return
+            yield codes
+
     try:
-        with target.open("wb") as handle:
-            for start in range(0, records.shape[0], WINDOW):
-                codes = pack_window(records[start : start + WINDOW])
-                if codes is None:
-                    break
-                handle.write(codes.data)  # (its buffer, not a copy)
-            else:
-                return True
+        write_direct(target, windows(records))
     finally:
         del records
-    target.unlink()
-    return False
+    if not fits[0]:
+        target.unlink()
+    return fits[0]
 
 
 def unpack_file(source: Path, target: Path) -> None:

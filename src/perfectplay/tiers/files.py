@@ -416,9 +416,9 @@ class TierFiles:
         final = self.directory / tier_file_name(tier, "rec")
         self.drop_resume_points(tier)  # before the records are final, not after: a point
         # found beside finished records would take them for first records
-        if isinstance(records, np.memmap) and (durable or self.pack):
-            records.flush()
-        if self.pack and partial.stat().st_size and self._packed(partial, final, durable):
+        if isinstance(records, np.memmap) and durable:  # (a packed file is written past the
+            records.flush()  # page cache from the same pages: the 2-byte file need not be)
+        if self.pack and partial.stat().st_size and self._packed(partial, final):
             hashes = {**file_hashes(final), "packed": True}
             partial.unlink()  # (a kill before the next note: ``partial`` unpacks it)
         elif durable:
@@ -434,15 +434,12 @@ class TierFiles:
         return hashes
 
     @staticmethod
-    def _packed(partial: Path, final: Path, durable: bool) -> bool:
+    def _packed(partial: Path, final: Path) -> bool:
         """Whether a finished tier's records fit one byte each and are now its ``final``
-        file so (``core.packed_records``: written beside, fsync'd first where ``durable``,
-        renamed)."""
+        file so (``core.packed_records``: written beside, on the disk, renamed)."""
         packing = final.with_suffix(".packing")
         if not pack_file(partial, packing):
             return False
-        if durable:
-            fsync_file(packing)
         os.replace(packing, final)
         return True
 
