@@ -13,7 +13,6 @@ measured (a Morris build raises ``vm.dirty_expire_centisecs``: say so with the f
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import time
 from pathlib import Path
@@ -21,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from perfectplay.core.direct_io import copy_direct
+from perfectplay.tiers.files import fsync_file
 
 
 def _dirty(records: np.memmap, rng: np.random.Generator) -> None:  # type: ignore[type-arg]
@@ -31,8 +31,7 @@ def _dirty(records: np.memmap, rng: np.random.Generator) -> None:  # type: ignor
 
 def _through_cache(source: Path, destination: Path) -> None:
     shutil.copyfile(source, destination)
-    with destination.open("rb") as handle:
-        os.fsync(handle.fileno())
+    fsync_file(destination)
 
 
 def main() -> None:

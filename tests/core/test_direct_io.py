@@ -22,20 +22,21 @@ def _bytes(size: int, seed: int) -> bytes:
     return np.random.default_rng(seed).integers(0, 256, size, dtype=np.uint8).tobytes()
 
 
-@pytest.fixture(params=["direct", "refused at open", "refused at write"])
+@pytest.fixture(params=["direct", "refused when set", "refused at write"])
 def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Each test as the machine's file system takes it, then with ``O_DIRECT`` refused at
-    the opening (as tmpfs does), then at the first write (as some file systems do)."""
+    """Each test as the machine's file system takes it, then with ``O_DIRECT`` refused
+    when it is set on the descriptor (as tmpfs does), then at the first write (as some
+    file systems do)."""
     direct = getattr(os, "O_DIRECT", 0)
-    if request.param == "refused at open":
-        real_open = os.open
+    if request.param == "refused when set":
+        real_fcntl = fcntl.fcntl
 
-        def refusing(path: object, flags: int, *args: object) -> int:
-            if flags & direct:
+        def refusing(descriptor: int, command: int, argument: int = 0) -> int:
+            if command == fcntl.F_SETFL and argument & direct:
                 raise OSError(errno.EINVAL, "no O_DIRECT here")
-            return real_open(path, flags, *args)  # type: ignore[arg-type]
+            return real_fcntl(descriptor, command, argument)
 
-        monkeypatch.setattr(direct_io.os, "open", refusing)
+        monkeypatch.setattr(direct_io.fcntl, "fcntl", refusing)
     elif request.param == "refused at write":
         real_write = os.write
 
@@ -46,6 +47,31 @@ def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
 
         monkeypatch.setattr(direct_io.os, "write", refusing_write)
     return str(request.param)
+
+
+def test_a_file_past_one_chunk_is_written_with_o_direct(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first chunk goes through the page cache, the rest past it (where the file
+    system takes the flag); a file of one chunk never asks for it."""
+    direct = getattr(os, "O_DIRECT", 0)
+    if not direct:
+        pytest.skip("no O_DIRECT on this system")
+    real_write = os.write
+    chunks: list[bool] = []
+
+    def watched(descriptor: int, data: object) -> int:
+        chunks.append(bool(fcntl.fcntl(descriptor, fcntl.F_GETFL) & direct))
+        return real_write(descriptor, data)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(direct_io.os, "write", watched)
+    write_direct(tmp_path / "small", [bytes(CHUNK)])
+    assert chunks == [False]
+    chunks.clear()
+    write_direct(tmp_path / "large", [bytes(2 * CHUNK + 1)])
+    if chunks[1:] == [False, False]:
+        pytest.skip("this file system refuses O_DIRECT")
+    assert chunks == [False, True, True]
 
 
 @pytest.mark.parametrize("size", SIZES)

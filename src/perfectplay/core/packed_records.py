@@ -118,10 +118,10 @@ WINDOW = 1 << 24
 """Records packed or unpacked at once (32 MB of 2-byte records)."""
 
 
-def pack_file(source: Path, target: Path) -> bool:
+def pack_file(source: Path, target: Path, *, sync: bool = False) -> bool:
     """Write the packed bytes of the 2-byte records in ``source`` to ``target`` (past the
-    page cache and fsync'd: ``direct_io``); False (and no ``target``) when a record does
-    not fit."""
+    page cache: ``direct_io``; fsync'd if ``sync``); False (and no ``target``) when a record
+    does not fit."""
     records = np.memmap(source, dtype="<u2", mode="r")
     fits = [True]
 
@@ -134,7 +134,7 @@ def pack_file(source: Path, target: Path) -> bool:
             yield codes
 
     try:
-        write_direct(target, windows(records))
+        write_direct(target, windows(records), sync=sync)
     finally:
         del records
     if not fits[0]:

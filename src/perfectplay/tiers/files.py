@@ -418,7 +418,7 @@ class TierFiles:
         # found beside finished records would take them for first records
         if isinstance(records, np.memmap) and durable:  # (a packed file is written past the
             records.flush()  # page cache from the same pages: the 2-byte file need not be)
-        if self.pack and partial.stat().st_size and self._packed(partial, final):
+        if self.pack and partial.stat().st_size and self._packed(partial, final, durable):
             hashes = {**file_hashes(final), "packed": True}
             partial.unlink()  # (a kill before the next note: ``partial`` unpacks it)
         elif durable:
@@ -434,11 +434,12 @@ class TierFiles:
         return hashes
 
     @staticmethod
-    def _packed(partial: Path, final: Path) -> bool:
+    def _packed(partial: Path, final: Path, durable: bool) -> bool:
         """Whether a finished tier's records fit one byte each and are now its ``final``
-        file so (``core.packed_records``: written beside, on the disk, renamed)."""
+        file so (``core.packed_records``: written beside, fsync'd first where ``durable``,
+        renamed)."""
         packing = final.with_suffix(".packing")
-        if not pack_file(partial, packing):
+        if not pack_file(partial, packing, sync=durable):
             return False
         os.replace(packing, final)
         return True
