@@ -84,3 +84,46 @@ def test_the_identities_follow_the_helpers_files_not_others(tmp_path: Path) -> N
         sys.path.remove(str(tmp_path))
         sys.modules.pop("game_rules", None)
         sys.modules.pop("helper", None)
+
+
+def test_a_rule_from_a_module_outside_sys_modules_is_said_once_and_not_cached(
+    tmp_path: Path,
+) -> None:
+    """numba's cached data imports a rule's module by name: a file run as a module that
+    ``sys.modules`` does not hold compiled again in every process (Morris, 30 s a run,
+    unseen). The user is told once, naming the module, and nothing unreadable is written;
+    the same file registered is cached."""
+    import importlib.util
+    import warnings
+
+    from perfectplay.compiled_games.building import jitted
+
+    (tmp_path / "lonely_rules.py").write_text("def rule(p, s):\n    return 3 * s\n")
+
+    def loaded(name: str, register: bool) -> object:
+        spec = importlib.util.spec_from_file_location(name, tmp_path / "lonely_rules.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        if register:
+            sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+
+    lonely = loaded("lonely_rules_unregistered", register=False)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        first = jitted(lonely.rule, {}, True)  # type: ignore[attr-defined]
+        jitted(lonely.rule, {}, True)  # type: ignore[attr-defined]
+    told = [str(w.message) for w in said if issubclass(w.category, RuntimeWarning)]
+    assert len(told) == 1 and "'lonely_rules_unregistered'" in told[0], told
+    assert said[0].filename == __file__  # the line of the caller's, not the library's
+    assert type(first._cache).__name__ == "NullCache" and first((0,), 7) == 21
+    try:
+        kept = loaded("lonely_rules_registered", register=True)
+        with warnings.catch_warnings(record=True) as quiet:
+            warnings.simplefilter("always")
+            cached = jitted(kept.rule, {}, True)  # type: ignore[attr-defined]
+        assert not [w for w in quiet if issubclass(w.category, RuntimeWarning)]
+        assert type(cached._cache).__name__ != "NullCache" and cached((0,), 7) == 21
+    finally:
+        sys.modules.pop("lonely_rules_registered", None)

@@ -293,14 +293,9 @@ def test_a_game_ranked_by_stones_solves_as_the_reference_does(tmp_path: Path) ->
 
 
 def morris() -> Any:
-    import importlib.util
+    import examples_loader
 
-    path = Path(__file__).resolve().parents[2] / "examples" / "morris.py"
-    spec = importlib.util.spec_from_file_location("morris_stones", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return examples_loader.load("morris")
 
 
 def test_morris_ranked_by_stones_agrees_with_its_solve_in_memory(tmp_path: Path) -> None:

@@ -12,13 +12,13 @@ between the solve in memory and the tier-by-tier tablebase.
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import random
 from pathlib import Path
 from typing import Any
 
+import examples_loader
 import pytest
 from morris_positions import placed_out
 
@@ -30,11 +30,7 @@ Position = tuple[tuple[str, ...], int, int]  # (points, mover's hand, opponent's
 
 
 def load() -> Any:
-    spec = importlib.util.spec_from_file_location("morris_example", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return examples_loader.load("morris")
 
 
 class Board:
@@ -236,8 +232,9 @@ import importlib.util, sys
 from perfectplay import build_tablebase
 from perfectplay.tiers import files
 files.NOTE_EVERY = 0  # progress noted after every tier: the kills land between notes
-spec = importlib.util.spec_from_file_location("morris_killed", sys.argv[1])
+spec = importlib.util.spec_from_file_location("perfectplay_example_morris", sys.argv[1])
 module = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = module  # (numba reloads the rules it compiled by module name)
 spec.loader.exec_module(module)
 build_tablebase(module.MorrisMidgame(points=16, stones=5), sys.argv[2])
 """

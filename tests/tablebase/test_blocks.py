@@ -30,22 +30,25 @@ def test_each_slot_is_answered_by_one_with_its_value_or_by_none_where_never_reac
     are answered by none; without symmetry, about half the positions by a twin."""
     game = ConnectFour(width, height, connect=connect, symmetry=symmetry)
     solution = solve(game)
-    reached = set(solution.graph.states.tolist())
+    states = np.asarray(solution.graph.states, dtype=np.int64)  # by id
+    by_code = np.argsort(states)
     none_total = unreached_total = twins_total = 0
     for tier in range(width * height + 1):
         indices = np.arange(game.tier_size(tier), dtype=np.int64)
-        codes = game.batch_unrank(tier, indices)
+        codes = np.asarray(game.batch_unrank(tier, indices), dtype=np.int64)
         answered = np.asarray(game.batch_answered_by(tier, indices), dtype=np.int64)
-        is_reached = np.array([int(c) in reached for c in codes.tolist()], dtype=np.bool_)
+        found = by_code[np.minimum(np.searchsorted(states, codes, sorter=by_code), len(states) - 1)]
+        is_reached = states[found] == codes
+        ids = np.where(is_reached, found, -1)  # each slot's id in the explored solve
         assert not ((answered < 0) & is_reached).any(), f"tier {tier}: a reached slot lost"
-        for i in np.flatnonzero((answered >= 0) & (answered != indices)).tolist():
-            j = int(answered[i])
-            assert int(answered[j]) == j
-            if is_reached[i]:
-                mine, twin = game.from_code(int(codes[i])), game.from_code(int(codes[j]))
-                assert solution.value(mine) == solution.value(twin)
-                assert solution.remoteness(mine) == solution.remoteness(twin)
-            twins_total += int(is_reached[i])
+        twins = np.flatnonzero((answered >= 0) & (answered != indices))
+        assert (answered[answered[twins]] == answered[twins]).all()
+        pairs = {(int(ids[i]), int(ids[answered[i]])) for i in twins[is_reached[twins]].tolist()}
+        for mine, twin in pairs:
+            assert twin >= 0, f"tier {tier}: a reached slot answered by one never reached"
+            assert solution.value_of_id(mine) == solution.value_of_id(twin)
+            assert solution.remoteness_of_id(mine) == solution.remoteness_of_id(twin)
+        twins_total += int(is_reached[twins].sum())
         none_total += int((answered < 0).sum())
         unreached_total += int((~is_reached).sum())
     assert none_total > 0.85 * unreached_total  # 91% on 4x4, 98% on 5x4

@@ -4,13 +4,12 @@ are placed (Gasser's method), against the whole game solved tier by tier."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-from functools import cache
 from pathlib import Path
 from typing import Any
 
+import examples_loader
 import numpy as np
 import pytest
 
@@ -24,13 +23,8 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "morris.py"
 VARIANTS = [(16, 4, True), (16, 5, False), (24, 3, True)]
 
 
-@cache
 def morris() -> Any:
-    spec = importlib.util.spec_from_file_location("morris_probed", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return examples_loader.load("morris")
 
 
 @pytest.fixture(scope="module")

@@ -194,10 +194,14 @@ def test_the_command_line_forces_a_method_and_refuses_one_without_tiers(tmp_path
 
 
 @pytest.mark.parametrize("method", ["in-records", "by-unmoves", "value-iteration"])
-def test_a_loopy_tier_tells_the_build_its_tier_and_positions(tmp_path: Path, method: str) -> None:
+def test_a_loopy_tier_tells_the_build_its_tier_and_positions(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, method: str
+) -> None:
     """While a loopy tier is solved, the build is told the tier (not a level inside it) and
     the positions of the tiers solved so far: never fewer than those before the tier,
-    never more than with it, and never going back."""
+    never more than with it, and never going back. Compiled: value iteration over
+    interpreted loops took four minutes here."""
+    monkeypatch.setattr(form, "_MODE", "compiled")
     told: list[tuple[int, int | None]] = []
 
     def progress(done: int, found: int, /, level: int | None = None) -> None:

@@ -169,8 +169,9 @@ from perfectplay.tiers import resume_points, retrograde_in_records
 resume_points.RESUME_EVERY = 0.0
 retrograde_in_records.PIECE, retrograde_in_records.SCAN = 512, 4096
 retrograde_in_records.WIDE_PIECE = 512
-spec = importlib.util.spec_from_file_location("morris_killed", sys.argv[1])
+spec = importlib.util.spec_from_file_location("perfectplay_example_morris", sys.argv[1])
 module = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = module  # (numba reloads the rules it compiled by module name)
 spec.loader.exec_module(module)
 build_tablebase(module.MorrisMidgame(points=16, stones=5), sys.argv[2])
 """

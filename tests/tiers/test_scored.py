@@ -207,24 +207,17 @@ def test_the_advice_for_a_scored_game_names_no_search() -> None:
     """Issue 46, item 8: out of memory, a scored game was told to try --method search,
     which it could not take (Kalah says not how long it lasts: no max_plies); --save is the
     route (tier by tier when it has tiers). With max_plies it may (issue 48)."""
-    import importlib.util
+    import examples_loader
 
     from perfectplay import Rules
     from perfectplay.core.memory import exploring_advice
 
-    spec = importlib.util.spec_from_file_location("kalah_example", KALAH.split(":")[0])
-    assert spec is not None and spec.loader is not None
-    kalah = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(kalah)
+    kalah = examples_loader.load("kalah")
     rules = Rules(kalah.Kalah(houses=3, seeds=2))
     assert rules.compiled_rules is not None and not rules.may_search()
     advice = exploring_advice(rules.tiers is not None, rules.may_search())
     assert "--save DIR" in advice and "--method search" not in advice
-    four = Path(KALAH.split(":")[0]).with_name("connect_four.py")
-    spec = importlib.util.spec_from_file_location("connect_four_example", four)
-    assert spec is not None and spec.loader is not None
-    connect = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(connect)
+    connect = examples_loader.load("connect_four")
     assert Rules(connect.ConnectFour(width=4, height=4)).may_search()
 
     class LastingKalah(kalah.Kalah):  # type: ignore[misc, name-defined]

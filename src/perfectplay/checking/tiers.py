@@ -189,8 +189,7 @@ class TierCheck(BatchCheck):
         its own may move twice to one child by two images of it, which un-moves from the
         child's one code find once (the solvers take one word from a child to a parent)."""
         assert tiers.batch_parents is not None and tiers.batch_tier is not None
-        batch = self.rules.batch
-        assert batch is not None
+        expanded: dict[int, npt.NDArray[np.int64]] = {}  # a parent's children, keyed
         for code, kids in list(self.children.items())[: self.samples]:
             tier = reached.get(code)
             told = self.array("batch_tier", tiers.batch_tier, np.array(kids, dtype=np.int64))
@@ -207,15 +206,29 @@ class TierCheck(BatchCheck):
                         f"tier {tier}: code {code} moves {kids.count(kid)} time(s) to {kid}, "
                         f"but batch_parents lists it {listed[code]} time(s)",
                     )
+                self.expand_into(expanded, [b for b in listed if b not in expanded])
                 for before, times in listed.items():
-                    moves = batch.batch_expand(np.array([before], dtype=np.int64))
-                    made = int(np.count_nonzero(self.keyed(moves.children) == kid))
+                    made = int(np.count_nonzero(expanded[before] == kid))
                     if self.counted(made) != self.counted(times):
                         self.add(
                             "batch_parents",
                             f"tier {tier}: lists {before} {times} time(s) before {kid}, "
                             f"which has {made} move(s) there",
                         )
+
+    def expand_into(self, expanded: dict[int, npt.NDArray[np.int64]], codes: list[int]) -> None:
+        """Each of ``codes``' children (by their keys) into ``expanded``, in one batch: a
+        position is a parent of many, and one call a position costs an interpreted game
+        more than its moves."""
+        batch = self.rules.batch
+        assert batch is not None
+        if not codes:
+            return
+        moves = batch.batch_expand(np.array(codes, dtype=np.int64))
+        keys = self.keyed(moves.children)
+        ends = np.cumsum(np.bincount(np.asarray(moves.parents), minlength=len(codes)))
+        for code, row in zip(codes, np.split(keys, ends[:-1]), strict=True):
+            expanded[code] = row
 
     def moves_out(self, tiers: TierRules, reached: dict[int, int]) -> None:
         """The moves split at a tier's edge (``batch_moves_out``: a compiled game's

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import re
+import sys
 import threading
 import types
 import warnings
@@ -396,7 +397,7 @@ def jitted(function: Any, done: dict[int, Any], cache: bool = True) -> Any:
         copy.__qualname__ = function.__qualname__
         copy.__module__ = function.__module__
         function = copy
-    cache = cache and function.__closure__ is None and _cacheable(function)
+    cache = cache and function.__closure__ is None and _cacheable(function) and _reloadable(written)
     # Not inlined by numba into the engine's loops (LLVM inlines what is small): inlined,
     # Connect Four 6x4's sweeps took 6% less time, but Quixo's first compile 20.5 s, not
     # 10.9 s, and every test game's as much longer (2026-11-27).
@@ -465,6 +466,39 @@ def users_own(helper: Any, rule: Any) -> bool:
         return True
     here = Path(rule.__code__.co_filename).parent
     return Path(helper.__code__.co_filename).parent == here and here.is_dir()
+
+
+def _reloadable(function: Any) -> bool:
+    """Whether another process can load the function's machine code from numba's cache:
+    the cached data imports the function's module by name, so a module run from a file
+    without a place in ``sys.modules`` compiles again in every process (Morris's rules
+    30 s a run). Said once a module, and not cached: nothing written that cannot be read."""
+    name = function.__module__
+    if name in sys.modules:
+        return True
+    if name not in _unregistered:
+        _unregistered.add(name)
+        warnings.warn(
+            f"module {name!r} is not in sys.modules, so numba cannot load its compiled rules "
+            "from the cache and each process compiles them again: put the module in "
+            "sys.modules before exec_module (importlib's recipe for a source file)",
+            RuntimeWarning,
+            stacklevel=_callers_level(),
+        )
+    return False
+
+
+def _callers_level() -> int:
+    """The ``stacklevel`` of the first frame outside perfectplay: a warning names the line
+    of the caller's that led to it, not the library's."""
+    library = str(Path(__file__).resolve().parents[1])
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(library):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+_unregistered: set[str] = set()  # the modules said so once
 
 
 def _cacheable(function: Any) -> bool:
