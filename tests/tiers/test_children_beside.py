@@ -110,3 +110,34 @@ def test_losses_waiting_for_a_child_beside_written_before_the_level_ends_change_
                 got = (base.value(state), base.remoteness(state))
                 assert got == want, f"seed {seed}, state {state}"
     assert any("sa" in level for level in "".join(events).split("|"))
+
+
+@pytest.mark.parametrize("packed", [False, True])
+@pytest.mark.parametrize("run", ["interpreted", "compiled"])
+def test_records_beside_are_read_as_numpy_indexing_reads_them(packed: bool, run: str) -> None:
+    """The first pass's compiled read of the children's records in the tiers beside (asked
+    for ahead) gives, move by move, the record numpy's indexing gives: packed bytes decoded,
+    the moves into other tiers left at 0."""
+    import numpy as np
+
+    from perfectplay.core.compiled import read_only
+    from perfectplay.core.packed_records import DECODE, PackedRecords
+
+    rng = np.random.default_rng(7 if packed else 8)
+    for _ in range(20):
+        size = int(rng.integers(1, 5_000))
+        moves = int(rng.integers(0, 3_000))
+        codes = rng.integers(0, 255, size, dtype=np.uint8)
+        plain = rng.integers(0, 1 << 16, size, dtype=np.uint16)
+        records: Any = PackedRecords(codes) if packed else plain
+        child_tier = rng.choice([3, 5, 9], moves).astype(np.int64)
+        child_index = rng.integers(0, size, moves, dtype=np.int64)
+        beside = np.zeros(moves, dtype=np.uint16)
+        source = read_only(codes if packed else plain)
+        kernel = children_beside._records_beside
+        reader = kernel.interpreted if run == "interpreted" else kernel.compiled
+        reader(child_tier, child_index, 5, source, read_only(DECODE), packed, beside)
+        where = np.flatnonzero(child_tier == 5)
+        expected = np.zeros(moves, dtype=np.uint16)
+        expected[where] = records[child_index[where]]
+        assert np.array_equal(beside, expected)
