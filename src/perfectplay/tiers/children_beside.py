@@ -119,17 +119,22 @@ class Beside:
         return chunk, once, self._read_beside(chunk)
 
     def _read_beside(self, chunk: Chunk) -> Any:
-        """Each move's child record in another tier (0 in this one)."""
+        """Each move's child record in another tier (0 in this one): by numpy's indexing
+        for a chunk the kernels take interpreted (no loop in Python), else compiled
+        (``_records_beside``, each record asked for ahead)."""
         beside = np.zeros(chunk.parents.shape[0], dtype=np.uint16)
         child_tier = np.asarray(chunk.child_tier, dtype=np.int64)
         child_index = np.asarray(chunk.child_index, dtype=np.int64)
+        compiled = _records_beside.compiles_for(beside.shape[0])
         for kid, records in self.kids.items():
-            if isinstance(records, PackedRecords):
-                source, packed = read_only(np.asarray(records.codes)), True
-            else:
-                source, packed = read_only(np.asarray(records)), False
-            _records_beside.run(beside.shape[0], child_tier, child_index, kid, source,
-                                DECODING, packed, beside)  # fmt: skip
+            if not compiled:
+                where = np.flatnonzero(child_tier == kid)
+                beside[where] = records[child_index[where]]
+                continue
+            packed = isinstance(records, PackedRecords)
+            source = read_only(np.asarray(records.codes if packed else records))
+            _records_beside.run_compiled(child_tier, child_index, kid, source, DECODING,
+                                         packed, beside)  # fmt: skip
         return beside
 
     def first_records(self, indices: I64) -> tuple[I64, Any, int]:
