@@ -17,18 +17,31 @@ from perfectplay.statistics import statistics
 GAMES = [TicTacToe(), ConnectFour(4, 4), Subtraction(stones=30, take=(1, 3, 4))]
 
 
-def check_examples(stats: Any, game: Any) -> None:
+class Enumerated:
+    """A fresh solve of a game, and each of its positions' value, remoteness and number of
+    moves, found once by plain enumeration (the checks below read them many times)."""
+
+    def __init__(self, game: Any) -> None:
+        self.solution = solve(game)
+        rules = Rules(game)
+        self.rows = []
+        for code in self.solution.graph.states:
+            state = _state(game, code)
+            self.rows.append((str(self.solution.value(state)), self.solution.remoteness(state),
+                              len(rules.legal_moves(state))))  # fmt: skip
+        self.rules = rules
+
+
+def check_examples(stats: Any, enumerated: Enumerated) -> None:
     """Every example is what it claims, judged by a fresh solve and plain enumeration."""
-    solution = solve(game)
-    rules = Rules(game)
+    solution = enumerated.solution
     for name, example in stats.longest.items():
         assert str(solution.value(example.state)) == name
         assert solution.remoteness(example.state) == example.measure
-        same = [s for s in solution.graph.states if str(solution.value(_state(game, s))) == name]
-        assert max(solution.remoteness(_state(game, s)) for s in same) == example.measure
-    widest = max(len(rules.legal_moves(_state(game, s))) for s in solution.graph.states)
+        assert max(r for v, r, _ in enumerated.rows if v == name) == example.measure
+    widest = max(moves for _, _, moves in enumerated.rows)
     assert stats.most_moves.measure == widest
-    assert len(rules.legal_moves(stats.most_moves.state)) == widest
+    assert len(enumerated.rules.legal_moves(stats.most_moves.state)) == widest
 
 
 def _state(game: Any, code: Any) -> Any:
@@ -37,19 +50,20 @@ def _state(game: Any, code: Any) -> Any:
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: type(g).__name__)
 def test_solution_and_tablebase_statistics_agree(tmp_path: Path, game: Any) -> None:
-    from_memory = statistics(solve(game))
+    enumerated = Enumerated(game)
+    from_memory = statistics(enumerated.solution)
     build_tablebase(game, tmp_path / "tb")
     with open_tablebase(tmp_path / "tb", game) as base:
         from_disk = statistics(base)
-    assert from_disk.positions == from_memory.positions == solve(game).stats.states
+    assert from_disk.positions == from_memory.positions == enumerated.solution.stats.states
     assert from_disk.values == from_memory.values
     assert from_disk.remoteness == from_memory.remoteness
     assert sum(from_disk.values.values()) == from_disk.positions
     assert {k: e.measure for k, e in from_disk.longest.items()} == {
         k: e.measure for k, e in from_memory.longest.items()
     }
-    check_examples(from_memory, game)
-    check_examples(from_disk, game)
+    check_examples(from_memory, enumerated)
+    check_examples(from_disk, enumerated)
 
 
 def test_cli_stats_in_text_and_json(tmp_path: Path) -> None:
