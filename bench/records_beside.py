@@ -25,7 +25,7 @@ import numpy as np
 from perfectplay.core.records import RecordFormat
 from perfectplay.rules import Rules
 from perfectplay.terminals import Terminals
-from perfectplay.tiers.children_beside import Beside
+from perfectplay.tiers.children_beside import Beside, read_by_indexing
 from perfectplay.tiers.files import TierFiles
 from perfectplay.tiers.graph import Chunk, TierGraph, moves_out_chunk, present_codes
 
@@ -35,11 +35,8 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "morris.py"
 def _by_numpy(beside: Beside, chunk: Chunk) -> Any:
     """The records as numpy's indexing reads them (the first pass's way until 2026-12-04)."""
     records = np.zeros(chunk.parents.shape[0], dtype=np.uint16)
-    child_tier, child_index = np.asarray(chunk.child_tier), np.asarray(chunk.child_index)
-    for kid, source in beside.kids.items():
-        where = np.flatnonzero(child_tier == kid)
-        if where.size:
-            records[where] = source[child_index[where]]
+    child_tier = np.asarray(chunk.child_tier, dtype=np.int64)
+    read_by_indexing(beside.kids, child_tier, np.asarray(chunk.child_index), records)
     return records
 
 

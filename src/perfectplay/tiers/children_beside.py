@@ -125,12 +125,10 @@ class Beside:
         beside = np.zeros(chunk.parents.shape[0], dtype=np.uint16)
         child_tier = np.asarray(chunk.child_tier, dtype=np.int64)
         child_index = np.asarray(chunk.child_index, dtype=np.int64)
-        compiled = _records_beside.compiles_for(beside.shape[0])
+        if not _records_beside.compiles_for(beside.shape[0]):
+            read_by_indexing(self.kids, child_tier, child_index, beside)
+            return beside
         for kid, records in self.kids.items():
-            if not compiled:
-                where = np.flatnonzero(child_tier == kid)
-                beside[where] = records[child_index[where]]
-                continue
             packed = isinstance(records, PackedRecords)
             source = read_only(np.asarray(records.codes if packed else records))
             _records_beside.run_compiled(child_tier, child_index, kid, source, DECODING,
@@ -224,6 +222,14 @@ class Beside:
                             f"{counter_mask(self.shift):,} moves")  # fmt: skip
         if status == TOO_REMOTE:
             raise GameError(f"{name}: tier {self.tier}: remoteness beyond the records' reach")
+
+
+def read_by_indexing(kids: dict[int, Any], child_tier: I64, child_index: I64, beside: Any) -> None:
+    """``_records_beside`` for every tier of ``kids`` (tier: its records) by numpy's
+    indexing: for a chunk the kernels take interpreted."""
+    for kid, records in kids.items():
+        where = np.flatnonzero(child_tier == kid)
+        beside[where] = records[child_index[where]]
 
 
 READ_AHEAD = 16
